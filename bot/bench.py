@@ -1,0 +1,61 @@
+"""``tycoon bench``: the project's benchmarks, one JSON object of named figures.
+
+Figures are medians or rates over a fixed, seeded workload, so two runs on one machine are
+comparable; budgets live in DESIGN.md, not in tests (timings here are noisy).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from engine.games import PLUGS
+from engine.simulation import game_seeds, play_one
+
+
+def bench_deal(games: int = 300, seed: int = 2026) -> dict:
+    plug = PLUGS["deal"]
+    rules = plug.rules
+    apply_ns: list[int] = []
+    legal_ns: list[int] = []
+    choose_ns: list[int] = []
+
+    def timed_apply(state, seat, action):
+        t0 = time.perf_counter_ns()
+        events = rules.apply(state, seat, action)
+        apply_ns.append(time.perf_counter_ns() - t0)
+        return events
+
+    # per-call timings on a sample of games
+    for s in game_seeds(seed, 40):
+        state = rules.new_game(4, None, s)
+        while state.phase != "over" and state.turn_number <= 200:
+            seat = rules.waiting_for(state)[0].seat
+            t0 = time.perf_counter_ns()
+            actions = rules.legal_actions(state, seat)
+            t1 = time.perf_counter_ns()
+            action = plug.choose(state, seat, actions)
+            t2 = time.perf_counter_ns()
+            timed_apply(state, seat, action)
+            legal_ns.append(t1 - t0)
+            choose_ns.append(t2 - t1)
+
+    # throughput: whole four-player games with the real AI, no checking
+    turns = 0
+    t0 = time.perf_counter()
+    for s in game_seeds(seed + 1, games):
+        state, _ = play_one(plug, 4, None, s, 200, check_every_action=False)
+        turns += state.turn_number
+    seconds = time.perf_counter() - t0
+    return {
+        "deal_apply_median_us": round(statistics.median(apply_ns) / 1000, 2),
+        "deal_legal_actions_median_us": round(statistics.median(legal_ns) / 1000, 2),
+        "deal_ai_choose_median_us": round(statistics.median(choose_ns) / 1000, 2),
+        "deal_games_per_second_4p": round(games / seconds, 1),
+        "deal_player_turns_per_second": round(turns / seconds, 1),
+        "deal_bench_games": games,
+    }
+
+
+def run_all() -> dict:
+    return bench_deal()

@@ -1,0 +1,124 @@
+"""The ``tycoon`` command line (DESIGN.md, "Command line"): play, run, simulate, bench.
+
+Scripts and checks call these; their flags and JSON fields are a stable interface.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from engine.games import GAMES, PLUGS
+from engine.simulation import simulate
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    if args.game not in PLUGS:
+        print(f"tycoon: the {args.game} game is not available yet; try: {', '.join(PLUGS)}", file=sys.stderr)
+        return 2
+    rules = GAMES[args.game]
+    if args.ruleset and args.ruleset not in rules.rulesets:
+        print(f"tycoon: unknown rule set {args.ruleset!r} for {args.game}; choose one of "
+              f"{', '.join(rules.rulesets)}", file=sys.stderr)
+        return 2
+    if not rules.min_players <= args.players <= rules.max_players:
+        print(f"tycoon: {args.game} takes {rules.min_players}–{rules.max_players} players, not {args.players}",
+              file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("tycoon: --games must be at least 1", file=sys.stderr)
+        return 2
+    t0 = time.perf_counter()
+    stats = simulate(PLUGS[args.game], args.games, args.players, args.seed, args.ruleset,
+                     turn_cap=args.turn_cap, verify_replay=not args.no_replay)
+    seconds = time.perf_counter() - t0
+    out = {"game": args.game, "ruleset": args.ruleset or rules.rulesets[0], "players": args.players,
+           "seed": args.seed, **stats.as_dict(), "seconds": round(seconds, 3),
+           "games_per_second": round(stats.games / seconds, 1) if seconds else None}
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        for k, v in out.items():
+            print(f"{k}: {v}")
+    return 1 if stats.invariant_violations or stats.replay_mismatches else 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from bot.bench import run_all
+
+    figures = run_all()
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for k, v in figures.items():
+            print(f"{k}: {v}")
+    return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from bot.console import run_console
+
+    ai = args.players if args.ai is None else args.ai
+    if not 0 <= ai <= args.players:
+        print("tycoon: --ai must be between 0 and --players", file=sys.stderr)
+        return 2
+    return run_console(args.game, args.players, ai, args.seed, args.lang, args.ruleset or "standard")
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    if os.environ.get("TELEGRAM_TOKEN") or os.environ.get("DISCORD_TOKEN"):
+        print("tycoon: the Telegram and Discord bots are not built yet (issues 6 and 7); "
+              "unset the tokens to play a local game.", file=sys.stderr)
+        return 2
+    print("No TELEGRAM_TOKEN or DISCORD_TOKEN set: playing a local Deal game between AI seats.\n")
+    from bot.console import run_console
+
+    return run_console("deal", 4, 4, args.seed, args.lang, "standard")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tycoon", description="Monopoly and Monopoly Deal for group chats")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("simulate", help="AI-only games, one JSON object of figures")
+    p.add_argument("game", choices=["deal", "board"])
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--ruleset", default=None)
+    p.add_argument("--turn-cap", type=int, default=200, help="stop a game after this many turns")
+    p.add_argument("--no-replay", action="store_true", help="skip re-playing each game from its log")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("bench", help="benchmarks, one JSON object of named figures")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("play", help="a game in this terminal, human and AI seats")
+    p.add_argument("game", choices=["deal", "board"])
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--ai", type=int, default=None, help="AI seats (default: all)")
+    p.add_argument("--ruleset", default=None)
+    p.add_argument("--seed", type=int, default=int(time.time()) % 100000)
+    p.add_argument("--lang", default="zh-Hans")
+    p.add_argument("--db", default=None, help="(with the service) where to keep the game")
+    p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("run", help="the bots from TELEGRAM_TOKEN / DISCORD_TOKEN; without: a local game")
+    p.add_argument("--seed", type=int, default=int(time.time()) % 100000)
+    p.add_argument("--lang", default=os.environ.get("TYCOON_LANG", "zh-Hans"))
+    p.set_defaults(func=_cmd_run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

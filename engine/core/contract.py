@@ -1,0 +1,94 @@
+"""What every game offers the service, the AI and the adapters (DESIGN.md, "The rules contract").
+
+A game is a ``GameRules`` value of plain functions over a plain-data state:
+
+- ``new_game(seats, options, seed) -> state``
+- ``legal_actions(state, seat) -> [Action]``: every choice the seat has now; the same list makes
+  the buttons, is what the AI picks from, and is what ``apply`` accepts.
+- ``apply(state, seat, action) -> [Event]``: validates first (raising ``RuleError`` with the state
+  untouched), then changes the state in place and reports what happened.
+- ``view(state, seat | None)``: what that seat, or the public, may see (never another hand or the
+  draw pile's order).
+- ``waiting_for(state) -> [Decision]``: who must or may act now, and what happens if they don't.
+- ``timeout_action(state, seat)``: the action applied for a seat that runs out of time.
+- ``result(state) -> Result``: whether the game is over, who won and why.
+
+Replay (``replay``) rebuilds a state from its seed and action log; tests compare it to the live
+state byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+
+class Decision(msgspec.Struct, frozen=True):
+    """A pending decision: ``seat`` must answer ``kind``; ``policy`` names the clock that applies.
+
+    Policies the service knows: ``turn`` (the player's turn), ``card`` (one card play, the Deal
+    tournament's 10 s), ``response`` (a Just-Say-No window), ``payment``, ``discard``, ``choice``
+    (a small follow-up choice such as where a received House goes).
+    """
+
+    seat: int
+    kind: str
+    policy: str
+    timeout: Any  # the game's Action applied when the seat runs out of time
+
+
+class Result(msgspec.Struct):
+    over: bool
+    winners: list[int] = []
+    reason: str | None = None  # "sets", "last_player", "time", "turn_cap"
+    scores: dict[int, int] = {}  # valuation per seat when the game was decided on value
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """The functions of one game. Built once per game module; see the module docstring."""
+
+    name: str
+    rulesets: tuple[str, ...]
+    min_players: int
+    max_players: int
+    new_game: Callable[..., Any]
+    legal_actions: Callable[[Any, int], list]
+    apply: Callable[[Any, int, Any], list]
+    view: Callable[[Any, int | None], dict]
+    waiting_for: Callable[[Any], list[Decision]]
+    timeout_action: Callable[[Any, int], Any]
+    result: Callable[[Any], Result]
+    state_type: type
+    action_type: Any
+    event_type: Any
+
+    # -- JSON round trips: the state, actions and events are msgspec Structs ---------------
+
+    def encode_state(self, state: Any) -> bytes:
+        return msgspec.json.encode(state)
+
+    def decode_state(self, data: bytes | str) -> Any:
+        return msgspec.json.decode(data, type=self.state_type)
+
+    def encode_action(self, action: Any) -> bytes:
+        return msgspec.json.encode(action)
+
+    def decode_action(self, data: bytes | str) -> Any:
+        return msgspec.json.decode(data, type=self.action_type)
+
+    def encode_events(self, events: Sequence[Any]) -> bytes:
+        return msgspec.json.encode(list(events))
+
+    def decode_events(self, data: bytes | str) -> list:
+        return msgspec.json.decode(data, type=list[self.event_type])
+
+    def replay(self, seats: Sequence[Any], options: Any, seed: int, log: Sequence[tuple[int, Any]]):
+        """Rebuild a game from its start and its log of ``(seat, action)`` pairs."""
+        state = self.new_game(seats, options, seed)
+        for seat, action in log:
+            self.apply(state, seat, action)
+        return state

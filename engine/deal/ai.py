@@ -1,0 +1,280 @@
+"""The Deal AI: a heuristic player that picks from ``legal_actions`` (never builds its own moves).
+
+It fills empty seats, plays for absent players and drives the simulations, so it answers every
+kind of decision and never stalls: in the play phase ``EndTurn`` is always legal and scores
+zero, and free re-arranging is only chosen when it adds a complete set (so it cannot loop).
+
+What it does, roughly in order of preference: win now; break a complete set (Deal Breaker);
+lay properties where they complete or grow a set; steal toward its own sets; charge rent that
+opponents can actually pay; draw with Pass Go early; bank money while its bank is thin; build;
+say no to the attacks that hurt (Deal Breaker, a steal from a near-complete set, big rents);
+pay with its least valuable cards.
+"""
+
+from __future__ import annotations
+
+from engine.deal import area, payment
+from engine.deal.cards import ACTION, IS_MULTI, KIND, SET_SIZE, VALUE
+from engine.deal.model import (
+    Accept,
+    AutoPay,
+    BankCard,
+    DealState,
+    Discard,
+    EndTurn,
+    Group,
+    JustSayNo,
+    LayProperty,
+    MoveProperty,
+    PlaceBuilding,
+    PlayBirthday,
+    PlayBuilding,
+    PlayDealBreaker,
+    PlayDebtCollector,
+    Player,
+    PlayForcedDeal,
+    PlayPassGo,
+    PlayRent,
+    PlaySlyDeal,
+)
+from engine.deal.rules import keep_rank, legal_actions
+
+BANK_COMFORT = 8  # below this bank total, money is banked eagerly
+
+
+def choose(state: DealState, seat: int, actions: list | None = None):
+    """The AI's choice for ``seat`` among ``actions`` (default: ``legal_actions``); None if none."""
+    if actions is None:
+        actions = legal_actions(state, seat)
+    if not actions:
+        return None
+    if state.pending:
+        return _answer(state, seat, actions)
+    if state.phase == "discard":
+        discards = [a for a in actions if isinstance(a, Discard)]
+        return min(discards, key=lambda a: (keep_rank(a.card), a.card))
+    return _play(state, seat, actions)
+
+
+# -- answering demands ---------------------------------------------------------------------------
+
+
+def _answer(state: DealState, seat: int, actions: list):
+    for a in actions:
+        if isinstance(a, PlaceBuilding) and a.group is not None:
+            return a
+    for a in actions:
+        if isinstance(a, JustSayNo) and _worth_refusing(state, seat, a.demand):
+            return a
+    for kind in (AutoPay, Accept, PlaceBuilding):
+        for a in actions:
+            if isinstance(a, kind):
+                return a
+    return actions[0]
+
+
+def _worth_refusing(state: DealState, seat: int, demand_id: int) -> bool:
+    d = next(d for d in state.pending if d.id == demand_id)
+    opts = state.options
+    if seat == d.attacker:  # the target said no: is pushing through worth a Just Say No?
+        if d.kind == "deal_breaker":
+            return True
+        if d.kind in ("sly_deal", "forced_deal"):
+            me = state.players[seat]
+            return _gain(me, d.take, opts, area.complete_colours(me, opts)) >= 60
+        return d.amount >= 5
+    victim = state.players[seat]
+    if d.kind == "deal_breaker":
+        return True
+    if d.kind in ("sly_deal", "forced_deal"):
+        g = victim.groups[area.find_group(victim, d.take)]
+        return len(g.cards) >= SET_SIZE.get(g.colour or "", 9) - 1 or VALUE[d.take] >= 3
+    bank = sum(VALUE[c] for c in victim.bank)
+    return d.amount >= 5 or (d.amount > bank and payment.payable_total(victim) > bank)
+
+
+# -- playing a turn ------------------------------------------------------------------------------
+
+
+def _play(state: DealState, seat: int, actions: list):
+    me = state.players[seat]
+    ctx = _Context(state, me)
+    best, best_score = None, float("-inf")
+    for a in actions:
+        s = _score(ctx, a)
+        if s > best_score:
+            best, best_score = a, s
+    return best
+
+
+class _Context:
+    """What the scoring needs, computed once per decision."""
+
+    def __init__(self, state: DealState, me: Player) -> None:
+        self.state = state
+        self.opts = state.options
+        self.me = me
+        self.complete = area.complete_colours(me, state.options)
+        self.bank = sum(VALUE[c] for c in me.bank)
+        self._payable: dict[int, int] | None = None
+        self.hand_rents = [c for c in me.hand if KIND[c] == "rent"]
+        self.gains: dict[int, float] = {}
+        self.losses: dict[int, float] = {}
+
+    @property
+    def payable(self) -> dict[int, int]:
+        """What each player could pay, computed only when a money action is being scored."""
+        if self._payable is None:
+            self._payable = {p.seat: payment.payable_total(p) for p in self.state.players}
+        return self._payable
+
+    def gain(self, card: int) -> float:
+        g = self.gains.get(card)
+        if g is None:
+            g = self.gains[card] = _gain(self.me, card, self.opts, self.complete)
+        return g
+
+    def loss(self, card: int) -> float:
+        v = self.losses.get(card)
+        if v is None:
+            v = self.losses[card] = _loss(self.me, card, self.opts)
+        return v
+
+
+def _score(ctx: _Context, a) -> float:
+    t = type(a)
+    if t is EndTurn:
+        return 0.0
+    if t is LayProperty:
+        return _score_lay(ctx, a)
+    if t is BankCard:
+        return _score_bank(ctx, a.card)
+    if t is PlayPassGo:
+        return 58.0 if ctx.state.plays_left >= 2 else 28.0
+    if t is PlayRent:
+        return _score_rent(ctx, a)
+    if t is PlayDealBreaker:
+        g = ctx.state.players[a.target].groups[a.group]
+        wins = len(ctx.complete | {g.colour}) >= 3
+        return 1000.0 if wins else 300.0 + (40 if g.colour not in ctx.complete else 0)
+    if t is PlaySlyDeal:
+        return ctx.gain(a.take) + _hurt(ctx.state, a.target, a.take)
+    if t is PlayForcedDeal:
+        gain = ctx.gain(a.take) - ctx.loss(a.give)
+        return gain - 20 if gain > 20 else -1.0
+    if t is PlayBuilding:
+        return 50.0 + area.group_rent(ctx.me.groups[a.group], ctx.opts)
+    if t is PlayDebtCollector:
+        got = min(5, ctx.payable[a.target])
+        return 12.0 + 8 * got if got >= 3 else -1.0
+    if t is PlayBirthday:
+        got = sum(min(2, ctx.payable[s]) for s in ctx.payable if s != ctx.me.seat)
+        return 10.0 + 6 * got if got >= 2 else -1.0
+    if t is MoveProperty:
+        return _score_move(ctx, a)
+    return -1.0
+
+
+def _completes(g: Group | None, card: int, colour: str | None, opts) -> bool:
+    cards = [card] if g is None else g.cards + [card]
+    return area.is_complete(Group(colour=colour if g is None or g.colour is None else g.colour, cards=cards), opts)
+
+
+def _score_lay(ctx: _Context, a: LayProperty) -> float:
+    g = ctx.me.groups[a.group] if a.group is not None else None
+    if a.colour is None:
+        return 8.0  # a multicolour wild with no colour yet: keep it for later if possible
+    if _completes(g, a.card, a.colour, ctx.opts):
+        if len(ctx.complete | {a.colour}) >= 3:
+            return 2000.0
+        return 200.0 if a.colour not in ctx.complete else 70.0
+    size = SET_SIZE[a.colour]
+    have = len(g.cards) if g is not None else 0
+    if g is None and any(h.colour == a.colour and len(h.cards) < size for h in ctx.me.groups):
+        return 20.0  # a new pile when one of that colour still has room
+    score = 60.0 + 25 * have / size + VALUE[a.card]
+    if IS_MULTI[a.card]:
+        score -= 30  # save the multicolour wild for completing a set
+    return score
+
+
+def _score_bank(ctx: _Context, card: int) -> float:
+    kind = KIND[card]
+    value = VALUE[card]
+    if kind == "money":
+        return (45.0 if ctx.bank < BANK_COMFORT else 22.0) + value
+    action = ACTION[card]
+    if action == "just_say_no":
+        return 3.0
+    useful = _action_useful(ctx, card, action)
+    base = 35.0 if not useful else 6.0
+    if ctx.bank < 3:
+        base += 10
+    return base + value
+
+
+def _action_useful(ctx: _Context, card: int, action: str | None) -> bool:
+    if KIND[card] == "rent":
+        return True  # kept for a later turn when this one is not worth playing
+    if action in ("house", "hotel"):
+        return bool(ctx.complete)
+    if action == "double_rent":
+        return bool(ctx.hand_rents)
+    return action in ("deal_breaker", "sly_deal", "forced_deal", "pass_go", "debt_collector", "birthday")
+
+
+def _score_rent(ctx: _Context, a: PlayRent) -> float:
+    g = ctx.me.groups[a.group]
+    rent = area.group_rent(g, ctx.opts) * (2 ** len(a.doubles))
+    if a.target is not None:
+        collect = min(rent, ctx.payable[a.target])
+    else:
+        collect = sum(min(rent, v) for s, v in ctx.payable.items() if s != ctx.me.seat)
+    if collect < 2:
+        return -1.0
+    return 15.0 + 6 * collect - 18 * len(a.doubles)
+
+
+def _gain(me: Player, card: int, opts, complete: set) -> float:
+    """How much taking ``card`` helps ``me``: most when it completes a set."""
+    allowed = area.colours_for(card)
+    colours = allowed if allowed is not None else tuple(g.colour for g in me.groups if g.colour)
+    best = 15.0 + VALUE[card]
+    for colour in colours:
+        for g in me.groups:
+            if g.colour == colour and area.fits(g, card, colour):
+                if _completes(g, card, colour, opts):
+                    return 220.0 if colour not in complete else 60.0
+                best = max(best, 40.0 + 20 * len(g.cards) / SET_SIZE[colour])
+    return best
+
+
+def _loss(me: Player, card: int, opts) -> float:
+    g = me.groups[area.find_group(me, card)]
+    size = SET_SIZE[g.colour] if g.colour else 4
+    return 15.0 + VALUE[card] + 30 * (len(g.cards) - 1) / size
+
+
+def _hurt(state: DealState, target: int, card: int) -> float:
+    """Taking from a near-complete set also slows the leader down."""
+    p = state.players[target]
+    g = p.groups[area.find_group(p, card)]
+    if g.colour and len(g.cards) == SET_SIZE[g.colour] - 1:
+        return 25.0 + 10 * area.complete_set_count(p, state.options)
+    return 0.0
+
+
+def _score_move(ctx: _Context, a: MoveProperty) -> float:
+    if a.colour is None:
+        return -1.0
+    me = ctx.me
+    src = me.groups[area.find_group(me, a.card)]
+    if a.replace is not None:
+        return -1.0
+    target = me.groups[a.group] if a.group is not None else None
+    if not _completes(target, a.card, a.colour, ctx.opts):
+        return -1.0
+    gained = a.colour not in ctx.complete
+    lost = src.colour in ctx.complete and area.is_complete(src, ctx.opts) and sum(
+        1 for g in me.groups if g.colour == src.colour and area.is_complete(g, ctx.opts)) == 1
+    return 150.0 if gained and not lost else -1.0

@@ -1,0 +1,115 @@
+"""``tycoon simulate`` / ``tycoon bench`` and the AI: every game ends, replays, and is reproducible."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from bot.bench import bench_deal
+from bot.cli import main
+from engine.deal import DEAL
+from engine.deal.ai import choose
+from engine.deal.rules import new_game
+from engine.games import PLUGS
+from engine.simulation import game_seeds, play_one, simulate
+
+REQUIRED = {"games", "completed", "seconds", "games_per_second", "actions", "turns_mean", "wins",
+            "invariant_violations"}
+
+
+@pytest.mark.parametrize("ruleset,players", [("standard", 4), ("tournament", 5), ("standard", 2)])
+def test_ai_games_end_keep_invariants_and_replay(ruleset, players):
+    stats = simulate(PLUGS["deal"], 40, players, seed=3, options=ruleset)
+    assert stats.games == 40
+    assert stats.completed + stats.capped == 40
+    assert stats.completed >= 38  # the AI finishes games; the cap is a safety net
+    assert stats.invariant_violations == 0, stats.first_violations
+    assert stats.replay_mismatches == 0
+    assert sum(stats.wins.values()) >= stats.completed
+
+
+def test_same_seed_same_figures():
+    a = simulate(PLUGS["deal"], 15, 4, seed=11).as_dict()
+    b = simulate(PLUGS["deal"], 15, 4, seed=11).as_dict()
+    c = simulate(PLUGS["deal"], 15, 4, seed=12).as_dict()
+    assert a == b and a != c
+
+
+def test_turn_cap_stops_and_counts():
+    stats = simulate(PLUGS["deal"], 5, 4, seed=1, turn_cap=2)
+    assert stats.capped == 5 and stats.completed == 0 and stats.end_reasons == {"turn_cap": 5}
+
+
+def test_the_ai_answers_every_kind_of_decision_and_never_stalls():
+    kinds = Counter()
+    for seed in game_seeds(5, 60):
+        state = new_game(4, "standard", seed)
+        while state.phase != "over" and state.turn_number <= 200:
+            decision = DEAL.waiting_for(state)[0]
+            kinds[decision.kind] += 1
+            action = choose(state, decision.seat)
+            assert action in DEAL.legal_actions(state, decision.seat)
+            DEAL.apply(state, decision.seat, action)
+    assert {"play", "respond", "counter", "pay", "place", "discard"} <= set(kinds), kinds
+
+
+def test_the_ai_beats_random_play():
+    """The heuristics matter: one AI seat against three random seats wins far more than a quarter."""
+    import random
+
+    r = random.Random(4)
+    wins = 0
+    games = 40
+    for seed in game_seeds(9, games):
+        state = new_game(4, "standard", seed)
+        while state.phase != "over" and state.turn_number <= 300:
+            seat = DEAL.waiting_for(state)[0].seat
+            legal = DEAL.legal_actions(state, seat)
+            action = choose(state, seat, legal) if seat == 0 else r.choice(legal)
+            DEAL.apply(state, seat, action)
+        wins += 0 in state.winners
+    assert wins > games * 0.6
+
+
+def test_simulate_command_prints_one_json_object(capsys):
+    assert main(["simulate", "deal", "--games", "6", "--players", "3", "--seed", "4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) >= REQUIRED
+    assert out["games"] == 6 and out["invariant_violations"] == 0 and out["replay_mismatches"] == 0
+    assert set(out["wins"]) <= {"0", "1", "2"}
+
+
+def test_simulate_command_output_is_reproducible(capsys):
+    outs = []
+    for _ in range(2):
+        main(["simulate", "deal", "--games", "5", "--seed", "8", "--json"])
+        doc = json.loads(capsys.readouterr().out)
+        doc.pop("seconds")
+        doc.pop("games_per_second")
+        outs.append(doc)
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["simulate", "deal", "--players", "6"], "2–5 players"),
+    (["simulate", "deal", "--ruleset", "nope"], "unknown rule set"),
+    (["simulate", "board"], "not available yet"),
+])
+def test_simulate_command_explains_bad_input(argv, message, capsys):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_bench_reports_the_named_figures():
+    figures = bench_deal(games=4)
+    for key in ("deal_apply_median_us", "deal_games_per_second_4p", "deal_player_turns_per_second"):
+        assert figures[key] > 0
+
+
+def test_play_one_logs_every_action():
+    state, log = play_one(PLUGS["deal"], 3, None, 77, 200)
+    assert state.phase == "over"
+    again = DEAL.replay(3, None, 77, log)
+    assert DEAL.encode_state(again) == DEAL.encode_state(state)
