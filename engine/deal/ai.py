@@ -100,8 +100,10 @@ def _play(state: DealState, seat: int, actions: list):
     me = state.players[seat]
     ctx = _Context(state, me)
     best, best_score = None, float("-inf")
+    scorers = _SCORERS
     for a in actions:
-        s = _score(ctx, a)
+        scorer = scorers.get(type(a))
+        s = scorer(ctx, a) if scorer is not None else -1.0
         if s > best_score:
             best, best_score = a, s
     return best
@@ -118,7 +120,11 @@ class _Context:
         self.bank = sum(VALUE[c] for c in me.bank)
         self._payable: dict[int, int] | None = None
         self.hand_rents = [c for c in me.hand if KIND[c] == "rent"]
+        self.near_complete = {
+            i for i, g in enumerate(me.groups) if g.colour is not None and len(g.cards) == SET_SIZE[g.colour] - 1
+        }
         self.gains: dict[int, float] = {}
+        self.rents: dict[tuple, int] = {}
         self.losses: dict[int, float] = {}
 
     @property
@@ -141,38 +147,26 @@ class _Context:
         return v
 
 
-def _score(ctx: _Context, a) -> float:
-    t = type(a)
-    if t is EndTurn:
-        return 0.0
-    if t is LayProperty:
-        return _score_lay(ctx, a)
-    if t is BankCard:
-        return _score_bank(ctx, a.card)
-    if t is PlayPassGo:
-        return 58.0 if ctx.state.plays_left >= 2 else 28.0
-    if t is PlayRent:
-        return _score_rent(ctx, a)
-    if t is PlayDealBreaker:
-        g = ctx.state.players[a.target].groups[a.group]
-        wins = len(ctx.complete | {g.colour}) >= 3
-        return 1000.0 if wins else 300.0 + (40 if g.colour not in ctx.complete else 0)
-    if t is PlaySlyDeal:
-        return ctx.gain(a.take) + _hurt(ctx.state, a.target, a.take)
-    if t is PlayForcedDeal:
-        gain = ctx.gain(a.take) - ctx.loss(a.give)
-        return gain - 20 if gain > 20 else -1.0
-    if t is PlayBuilding:
-        return 50.0 + area.group_rent(ctx.me.groups[a.group], ctx.opts)
-    if t is PlayDebtCollector:
-        got = min(5, ctx.payable[a.target])
-        return 12.0 + 8 * got if got >= 3 else -1.0
-    if t is PlayBirthday:
-        got = sum(min(2, ctx.payable[s]) for s in ctx.payable if s != ctx.me.seat)
-        return 10.0 + 6 * got if got >= 2 else -1.0
-    if t is MoveProperty:
-        return _score_move(ctx, a)
-    return -1.0
+def _score_breaker(ctx: _Context, a: PlayDealBreaker) -> float:
+    g = ctx.state.players[a.target].groups[a.group]
+    if len(ctx.complete | {g.colour}) >= 3:
+        return 1000.0
+    return 300.0 + (40 if g.colour not in ctx.complete else 0)
+
+
+def _score_forced(ctx: _Context, a: PlayForcedDeal) -> float:
+    gain = ctx.gain(a.take) - ctx.loss(a.give)
+    return gain - 20 if gain > 20 else -1.0
+
+
+def _score_debt(ctx: _Context, a: PlayDebtCollector) -> float:
+    got = min(5, ctx.payable[a.target])
+    return 12.0 + 8 * got if got >= 3 else -1.0
+
+
+def _score_birthday(ctx: _Context, a: PlayBirthday) -> float:
+    got = sum(min(2, ctx.payable[s]) for s in ctx.payable if s != ctx.me.seat)
+    return 10.0 + 6 * got if got >= 2 else -1.0
 
 
 def _completes(g: Group | None, card: int, colour: str | None, opts) -> bool:
@@ -224,12 +218,15 @@ def _action_useful(ctx: _Context, card: int, action: str | None) -> bool:
 
 
 def _score_rent(ctx: _Context, a: PlayRent) -> float:
-    g = ctx.me.groups[a.group]
-    rent = area.group_rent(g, ctx.opts) * (2 ** len(a.doubles))
-    if a.target is not None:
-        collect = min(rent, ctx.payable[a.target])
-    else:
-        collect = sum(min(rent, v) for s, v in ctx.payable.items() if s != ctx.me.seat)
+    key = (a.group, len(a.doubles), a.target)
+    collect = ctx.rents.get(key)
+    if collect is None:
+        rent = area.group_rent(ctx.me.groups[a.group], ctx.opts) * (2 ** len(a.doubles))
+        if a.target is not None:
+            collect = min(rent, ctx.payable[a.target])
+        else:
+            collect = sum(min(rent, v) for s, v in ctx.payable.items() if s != ctx.me.seat)
+        ctx.rents[key] = collect
     if collect < 2:
         return -1.0
     return 15.0 + 6 * collect - 18 * len(a.doubles)
@@ -265,8 +262,8 @@ def _hurt(state: DealState, target: int, card: int) -> float:
 
 
 def _score_move(ctx: _Context, a: MoveProperty) -> float:
-    if a.colour is None:
-        return -1.0
+    if a.colour is None or a.group is None or a.replace is not None or a.group not in ctx.near_complete:
+        return -1.0  # only a move into a group one card short can add a complete set
     me = ctx.me
     src = me.groups[area.find_group(me, a.card)]
     if a.replace is not None:
@@ -278,3 +275,19 @@ def _score_move(ctx: _Context, a: MoveProperty) -> float:
     lost = src.colour in ctx.complete and area.is_complete(src, ctx.opts) and sum(
         1 for g in me.groups if g.colour == src.colour and area.is_complete(g, ctx.opts)) == 1
     return 150.0 if gained and not lost else -1.0
+
+
+_SCORERS = {
+    EndTurn: lambda ctx, a: 0.0,
+    LayProperty: _score_lay,
+    BankCard: lambda ctx, a: _score_bank(ctx, a.card),
+    PlayPassGo: lambda ctx, a: 58.0 if ctx.state.plays_left >= 2 else 28.0,
+    PlayRent: _score_rent,
+    PlayDealBreaker: _score_breaker,
+    PlaySlyDeal: lambda ctx, a: ctx.gain(a.take) + _hurt(ctx.state, a.target, a.take),
+    PlayForcedDeal: _score_forced,
+    PlayBuilding: lambda ctx, a: 50.0 + area.group_rent(ctx.me.groups[a.group], ctx.opts),
+    PlayDebtCollector: _score_debt,
+    PlayBirthday: _score_birthday,
+    MoveProperty: _score_move,
+}

@@ -61,7 +61,10 @@ def fits(group: Group, card: int, colour: str | None) -> bool:
     if colour is None:
         # only a multicolour wild may be colourless, and only among colourless cards
         return allowed is None and group.colour is None and len(group.cards) < 4
-    if allowed is not None and colour not in allowed:
+    if allowed is None:
+        if group.colour is None:
+            return False  # D-06: multicolour wilds take a colour only from a coloured card
+    elif colour not in allowed:
         return False
     if group.colour is not None and group.colour != colour:
         return False

@@ -297,6 +297,9 @@ class SaidNo(Event, tag="said_no"):
 
 class DemandCancelled(Event, tag="demand_cancelled"):
     demand: int
+    kind: str = ""
+    attacker: int = -1
+    target: int = -1
 
 
 class Paid(Event, tag="paid"):

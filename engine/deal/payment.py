@@ -93,23 +93,40 @@ def _cost(player: Player, options: DealOptions) -> dict[int, int]:
 
 
 def _cheapest_cover(items: list[int], amount: int, cost: dict[int, int]) -> list[int]:
-    """The subset of ``items`` worth at least ``amount`` with the least cost (a small knapsack)."""
-    # reachable value (capped at amount) -> (cost, number of cards, cards)
-    best: dict[int, tuple[int, int, tuple[int, ...]]] = {0: (0, 0, ())}
+    """The subset of ``items`` worth at least ``amount`` with the least cost (a small knapsack).
+
+    A card worth the whole debt on its own is only ever used alone, so only the cheapest such
+    card is kept as a candidate and the knapsack runs over the smaller cards.
+    """
+    single: int | None = None
+    small: list[int] = []
     for c in items:
         v = VALUE[c]
-        if v <= 0:
-            continue
-        k = cost[c]
-        for s, (sc, n, cards) in list(best.items()):
-            if s >= amount:
+        if v >= amount:
+            if single is None or (cost[c], c) < (cost[single], single):
+                single = c
+        elif v > 0:
+            small.append(c)
+    # reachable value (capped at amount) -> (cost, number of cards, bit mask over ``small``)
+    best: dict[int, tuple[int, int, int]] = {0: (0, 0, 0)}
+    for i, c in enumerate(small):
+        v, k, bit = VALUE[c], cost[c], 1 << i
+        for s, (sc, n, mask) in list(best.items()):
+            if s == amount:
                 continue
-            t = min(s + v, amount)
-            cand = (sc + k, n + 1, cards + (c,))
+            t = s + v
+            if t > amount:
+                t = amount
             old = best.get(t)
-            if old is None or cand[:2] < old[:2]:
-                best[t] = cand
-    return list(best[amount][2]) if amount in best else list(items)
+            if old is None or sc + k < old[0] or (sc + k == old[0] and n + 1 < old[1]):
+                best[t] = (sc + k, n + 1, mask | bit)
+    found = best.get(amount)
+    if single is not None and (found is None or (cost[single], 1) <= found[:2]):
+        return [single]
+    if found is None:
+        return list(items)
+    mask = found[2]
+    return [c for i, c in enumerate(small) if mask >> i & 1]
 
 
 def auto_selection(player: Player, amount: int, options: DealOptions) -> list[int]:

@@ -62,6 +62,7 @@ from engine.deal.model import (
     EndMatch,
     EndTurn,
     GameOver,
+    GameStarted,
     JustSayNo,
     LayProperty,
     MoveProperty,
@@ -116,6 +117,12 @@ def resolve_options(options: DealOptions | str | dict | None) -> DealOptions:
 
 def new_game(seats: int | Sequence, options: DealOptions | str | dict | None = None, seed: int = 0) -> DealState:
     """D-01: shuffle the 106 cards, deal 5 each, fix the turn order, and start the first turn."""
+    return new_game_with_events(seats, options, seed)[0]
+
+
+def new_game_with_events(seats: int | Sequence, options: DealOptions | str | dict | None = None,
+                         seed: int = 0) -> tuple[DealState, list]:
+    """``new_game`` plus what happened: the turn order (with the dice) and the first turn's draw."""
     n = seats if isinstance(seats, int) else len(seats)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise RuleError("D-01", "deal.err.player_count", count=n, min=MIN_PLAYERS, max=MAX_PLAYERS)
@@ -137,8 +144,9 @@ def new_game(seats: int | Sequence, options: DealOptions | str | dict | None = N
         schema=SCHEMA_VERSION, options=opts, rng=rng, players=players, order=order,
         draw_pile=deck, opening_rolls=rolls,
     )
-    _start_turn(state, [])
-    return state
+    events: list = [GameStarted(order=list(order), rolls=[list(r) for r in rolls])]
+    _start_turn(state, events)
+    return state, events
 
 
 def _order_by_dice(rng: Rng, seats: list[int], record: list[list[int]]) -> list[int]:
@@ -204,20 +212,17 @@ def _has_jsn(p: Player) -> bool:
 
 def _unique_by_key(cards: Sequence[int]) -> list[int]:
     """Identical cards (ten Pass Go, six 1M) give the same choices: offer each kind once."""
-    seen: set[str] = set()
-    out = []
+    first: dict[str, int] = {}
     for c in cards:
-        k = KEY[c]
-        if k not in seen:
-            seen.add(k)
-            out.append(c)
-    return out
+        first.setdefault(KEY[c], c)
+    return list(first.values())
 
 
 def _others(state: DealState, seat: int) -> list[int]:
-    n = len(state.order)
-    i = state.order.index(seat)
-    return [state.order[(i + k) % n] for k in range(1, n)]
+    """The other seats in turn order, starting after ``seat``."""
+    order = state.order
+    i = order.index(seat)
+    return order[i + 1:] + order[:i]
 
 
 def _group_holding(p: Player, card: int) -> int:
@@ -358,29 +363,26 @@ def _rent_options(state: DealState, p: Player, c: int) -> list:
 
 def _move_options(state: DealState, p: Player) -> list:
     """D-06: free re-arranging of one's own properties and wilds."""
-    out = []
+    out: list = []
     opts = state.options
     groups = p.groups
     for si, g in enumerate(groups):
         if g.house is not None or g.hotel is not None:
-            continue
+            continue  # cards under a building move only by replacement (below)
         for c in g.cards:
             allowed = PLACEABLE[c]
-            if allowed is not None and len(allowed) == 1 and len(g.cards) == 1:
-                # a lone single-colour card can only join another group of its colour
-                pass
             for ti, h in enumerate(groups):
                 if ti == si:
                     continue
-                if h.colour is not None:
-                    if area.fits(h, c, h.colour):
-                        out.append(MoveProperty(card=c, colour=h.colour, group=ti))
-                else:
-                    for col in allowed if allowed is not None else COLOUR_KEYS:
-                        if area.fits(h, c, col):
-                            out.append(MoveProperty(card=c, colour=col, group=ti))
-                    if area.fits(h, c, None):
+                hc = h.colour
+                if hc is not None:
+                    if (allowed is None or hc in allowed) and len(h.cards) < SET_SIZE[hc]:
+                        out.append(MoveProperty(card=c, colour=hc, group=ti))
+                elif allowed is None:
+                    if len(h.cards) < 4:
                         out.append(MoveProperty(card=c, colour=None, group=ti))
+                else:
+                    out += [MoveProperty(card=c, colour=col, group=ti) for col in allowed if area.fits(h, c, col)]
             for col in allowed if allowed is not None else (None,):
                 if len(g.cards) > 1 or col != g.colour:
                     out.append(MoveProperty(card=c, colour=col, group=None))
@@ -767,7 +769,7 @@ def _h_accept(state: DealState, seat: int, action: Accept, events: list) -> None
 
 def _cancel(state: DealState, d: Demand, events: list) -> None:
     state.pending.remove(d)
-    events.append(DemandCancelled(demand=d.id))
+    events.append(DemandCancelled(demand=d.id, kind=d.kind, attacker=d.attacker, target=d.target))
 
 
 def _go_through(state: DealState, d: Demand, events: list) -> None:
@@ -929,11 +931,29 @@ def _finish(state: DealState, events: list, winners: list[int], reason: str, sco
 
 
 def _check_win(state: DealState, events: list) -> bool:
-    """D-15: three complete sets of different colours win at once; the player on turn first."""
+    """D-15: three complete sets of different colours win at once; the player on turn first.
+
+    Only a seat whose property area changed in this action can have just won, so only those
+    are checked (this runs after every action).
+    """
+    changed: set[int] = set()
+    for e in events:
+        t = type(e)
+        if t is PropertyLaid or t is PropertyMoved:
+            changed.add(e.seat)
+        elif t is PropertyTaken:
+            changed.add(e.to_seat)
+        elif t is Paid and e.cards:
+            changed.add(e.payee)
+    if not changed:
+        return False
     opts = state.options
     n = len(state.order)
     for k in range(n):
-        p = state.players[state.order[(state.turn_index + k) % n]]
+        seat = state.order[(state.turn_index + k) % n]
+        if seat not in changed:
+            continue
+        p = state.players[seat]
         if len(p.groups) >= 3 and _could_have_three(p) and area.complete_set_count(p, opts) >= 3:
             _finish(state, events, [p.seat], "sets")
             return True

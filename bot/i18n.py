@@ -1,0 +1,88 @@
+"""Message catalogues: the one place where a message key becomes a sentence.
+
+The engine only ever names what happened or why not (``RuleError(rule, key, **params)``,
+events with seat numbers and card ids); every adapter — console, Telegram, Discord — turns keys
+into text here, so a chat in simplified Chinese, one in traditional Chinese and one in English
+read the same game. The catalogues are flat JSON files in ``data/locale/`` (data, not code),
+loaded once at import.
+
+``t`` never raises: a key missing in one language falls back to English, then to the key itself,
+and a missing parameter leaves its ``{placeholder}`` visible. A half-translated message is better
+than a crashed game.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from importlib.resources import files
+
+LANGS = ("zh-Hans", "zh-Hant", "en")
+FALLBACK = "en"
+
+# Platform codes (Telegram's language_code, Discord's locale, a command-line flag) that name a
+# region rather than a script: the region decides which script its readers use.
+_HANT_REGIONS = ("tw", "hk", "mo")
+_HANS_REGIONS = ("cn", "sg", "my")
+
+
+def _load(lang: str) -> dict[str, str]:
+    text = files("data").joinpath(f"locale/{lang}.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+CATALOGUES: dict[str, dict[str, str]] = {lang: _load(lang) for lang in LANGS}
+
+
+def normalise_lang(code: str | None) -> str:
+    """One of ``LANGS`` for any platform language code; English when nothing fits."""
+    if not code:
+        return FALLBACK
+    parts = code.strip().replace("_", "-").lower().split("-")
+    if parts[0] == "en":
+        return "en"
+    if parts[0] in ("zh", "cmn"):
+        rest = parts[1:]
+        if "hant" in rest:
+            return "zh-Hant"
+        if "hans" in rest:
+            return "zh-Hans"
+        if any(r in _HANT_REGIONS for r in rest):
+            return "zh-Hant"
+        return "zh-Hans"  # plain "zh", "zh-CN", "zh-SG" and anything else Chinese
+    if parts[0] == "yue":  # Cantonese is written in traditional characters
+        return "zh-Hant"
+    return FALLBACK
+
+
+class _KeepMissing(dict):
+    """``format_map`` helper: an absent parameter stays visible as its placeholder."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def template(lang: str, key: str) -> str:
+    """The raw catalogue string for ``key``: the language's, else English's, else the key."""
+    lang = lang if lang in CATALOGUES else normalise_lang(lang)
+    found = CATALOGUES.get(lang, {}).get(key)
+    if found is None:
+        found = CATALOGUES.get(FALLBACK, {}).get(key)
+    return key if found is None else found
+
+
+def t(lang: str, key: str, **params: object) -> str:
+    """The message ``key`` in ``lang`` with ``params`` filled in; never raises."""
+    text = template(lang, key)
+    try:
+        return text.format_map(_KeepMissing(params))
+    except (ValueError, IndexError, KeyError, AttributeError, TypeError):
+        return text  # a malformed translation: show it unfilled rather than fail the game
+
+
+def placeholders(text: str) -> set[str]:
+    """The parameter names a catalogue string uses (for the catalogue tests)."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+__all__ = ["CATALOGUES", "LANGS", "normalise_lang", "placeholders", "t", "template"]

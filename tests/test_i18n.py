@@ -1,0 +1,233 @@
+"""The message catalogues and the Deal text presenter: complete, consistent and readable.
+
+Every refusal the engine can raise must read as a sentence in all three languages; a key that
+exists only in the engine would show players a raw ``deal.err.…`` string.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from bot import i18n
+from bot.deal_text import card_name, describe_action, describe_event, explain_error, render_table
+from bot.i18n import CATALOGUES, LANGS, normalise_lang, placeholders, t
+from engine.core.errors import RuleError
+from engine.deal import DEAL
+from engine.deal.cards import CARDS
+from engine.deal.model import Discarded, Drew, EndTurn
+from engine.deal.rules import current_seat
+
+ENGINE = Path(__file__).resolve().parents[1] / "engine"
+
+
+def _rule_error_keys() -> set[str]:
+    """String constants passed as the second positional argument of ``RuleError(...)``, plus any
+    ``deal.err.*`` constant chosen into a variable first (``key = "a" if x else "b"``)."""
+    keys: set[str] = set()
+    for path in ENGINE.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+                if name == "RuleError" and len(node.args) >= 2:
+                    arg = node.args[1]
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                        keys.add(arg.value)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if node.value.startswith("deal.err."):
+                    keys.add(node.value)
+    return keys
+
+
+ERROR_KEYS = _rule_error_keys()
+
+
+def test_engine_keys_were_found():
+    assert "deal.err.not_your_turn" in ERROR_KEYS
+    assert "deal.err.pay_not_enough" in ERROR_KEYS  # raised in engine/deal/payment.py
+    assert "deal.err.pay_multicolour" in ERROR_KEYS
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_engine_error_key_is_translated(lang):
+    missing = sorted(k for k in ERROR_KEYS if not CATALOGUES[lang].get(k))
+    assert not missing, f"{lang} lacks {missing}"
+
+
+def test_catalogues_have_identical_keys():
+    en = set(CATALOGUES["en"])
+    for lang in LANGS:
+        assert set(CATALOGUES[lang]) == en, lang
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_placeholders_match_english(lang):
+    for key, text in CATALOGUES[lang].items():
+        extra = placeholders(text) - placeholders(CATALOGUES["en"][key])
+        assert not extra, f"{lang} {key}: {extra} not in the English string"
+
+
+@pytest.mark.parametrize("code, expected", [
+    (None, "en"), ("", "en"), ("en", "en"), ("en-US", "en"), ("en_GB", "en"), ("fr", "en"), ("ja-JP", "en"),
+    ("zh", "zh-Hans"), ("zh-CN", "zh-Hans"), ("zh-SG", "zh-Hans"), ("zh-hans", "zh-Hans"),
+    ("zh_Hans_CN", "zh-Hans"), ("zh-TW", "zh-Hant"), ("zh-HK", "zh-Hant"), ("zh-MO", "zh-Hant"),
+    ("zh-hant", "zh-Hant"), ("zh-Hant-HK", "zh-Hant"), ("ZH-tw", "zh-Hant"),
+])
+def test_normalise_lang(code, expected):
+    assert normalise_lang(code) == expected
+
+
+def test_t_falls_back_to_english_then_to_the_key(monkeypatch):
+    key = "deal.err.not_in_hand"
+    monkeypatch.delitem(i18n.CATALOGUES["zh-Hant"], key)
+    assert t("zh-Hant", key, card="X") == CATALOGUES["en"][key].format(card="X")
+    assert t("zh-Hant", "no.such.key") == "no.such.key"
+
+
+def test_t_leaves_missing_params_visible_and_never_raises():
+    assert "{card}" in t("en", "deal.err.not_in_hand")
+    partly = t("en", "deal.err.pay_not_enough", total=3)
+    assert "3M" in partly and "{amount}" in partly
+
+
+def test_t_accepts_platform_codes():
+    assert t("zh-TW", "deal.ui.game_over") == CATALOGUES["zh-Hant"]["deal.ui.game_over"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_explain_a_real_error(lang):
+    state = DEAL.new_game(3, "standard", 1)
+    current = current_seat(state)
+    other = (current + 1) % 3
+    names = {0: "Ada", 1: "Bo", 2: "Cy"}
+    with pytest.raises(RuleError) as caught:
+        DEAL.apply(state, other, EndTurn())
+    text = explain_error(caught.value, lang, names)
+    assert text and "{" not in text
+    assert names[current] in text  # the seat number became the player's name
+    assert caught.value.rule in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_card_params_become_card_names(lang):
+    err = RuleError("D-03", "deal.err.not_in_hand", card=0)
+    text = explain_error(err, lang, {})
+    assert card_name(0, lang) in text and "{" not in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_someone_elses_draw_is_not_named(lang):
+    names = {0: "Ada", 1: "Bo"}
+    cards = [_card("property_vermont"), _card("sly_deal")]
+    drawn = Drew(seat=1, count=2, cards=cards)
+    for viewer in (0, None):
+        text = describe_event(drawn, lang, names, viewer)
+        assert "Bo" in text
+        assert not any(card_name(c, lang) in text for c in cards), text
+    own = describe_event(drawn, lang, names, 1)
+    assert all(card_name(c, lang) in own for c in cards)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_card_put_under_the_pile_is_not_named(lang):
+    event = Discarded(seat=1, card=60, to_pile="draw_bottom")
+    assert card_name(60, lang) not in describe_event(event, lang, {}, 0)
+    assert card_name(60, lang) in describe_event(event, lang, {}, 1)
+
+
+def _card(key: str) -> int:
+    return next(c.id for c in CARDS if c.key == key)
+
+
+def _one_of_each_action():
+    from engine.deal import model as m
+
+    ten, pass_go, house, jsn = _card("money_10"), _card("pass_go"), _card("house"), _card("just_say_no")
+    vermont, conn, wild = _card("property_vermont"), _card("property_connecticut"), _card("wild_any")
+    return [
+        m.EndTurn(), m.BankCard(card=ten), m.BankCard(card=pass_go),
+        m.LayProperty(card=vermont, colour="light_blue"), m.LayProperty(card=vermont, colour="light_blue", group=0),
+        m.LayProperty(card=wild, colour=None), m.MoveProperty(card=vermont, colour="light_blue", group=0),
+        m.MoveProperty(card=wild, colour=None),
+        m.MoveProperty(card=vermont, colour="light_blue", group=0, replace=wild),
+        m.PlayPassGo(card=pass_go), m.PlayBuilding(card=house, group=0),
+        m.PlayDebtCollector(card=_card("debt_collector"), target=1), m.PlayBirthday(card=_card("birthday")),
+        m.PlayRent(card=_card("rent_dark_blue_green"), group=0),
+        m.PlayRent(card=_card("rent_wild"), group=0, target=1, doubles=(_card("double_rent"),)),
+        m.PlaySlyDeal(card=_card("sly_deal"), target=1, take=vermont),
+        m.PlayForcedDeal(card=_card("forced_deal"), give=vermont, target=1, take=conn),
+        m.PlayDealBreaker(card=_card("deal_breaker"), target=1, group=0), m.JustSayNo(demand=1, card=jsn),
+        m.Accept(demand=1), m.TogglePayment(demand=1, card=ten), m.ConfirmPayment(demand=1), m.AutoPay(demand=1),
+        m.PlaceBuilding(demand=1, card=house, group=0), m.PlaceBuilding(demand=1, card=house, group=None),
+        m.Discard(card=ten), m.EndMatch(),
+    ]
+
+
+def _one_of_each_event():
+    from engine.deal import model as m
+
+    ten, pass_go, house, rent = _card("money_10"), _card("pass_go"), _card("house"), _card("rent_dark_blue_green")
+    vermont, conn, wild = _card("property_vermont"), _card("property_connecticut"), _card("wild_any")
+    doubles = [c.id for c in CARDS if c.action == "double_rent"]
+    return [
+        m.GameStarted(order=[1, 0]), m.GameStarted(order=[0, 1], rolls=[[0, 3, 4], [1, 1, 2]]),
+        m.TurnStarted(seat=0, turn=1), m.Drew(seat=0, count=2, cards=[ten, vermont]), m.Drew(seat=0, count=0),
+        m.Reshuffled(count=30), m.Banked(seat=0, card=ten), m.Banked(seat=0, card=pass_go),
+        m.PropertyLaid(seat=0, card=vermont, colour="light_blue", group=0),
+        m.PropertyMoved(seat=0, card=wild, colour=None, group=1),
+        m.ActionPlayed(seat=0, card=pass_go, action="pass_go"),
+        m.ActionPlayed(seat=0, card=house, action="house", colour="red"),
+        m.ActionPlayed(seat=0, card=_card("debt_collector"), action="debt_collector", targets=[1], amount=5),
+        m.ActionPlayed(seat=0, card=_card("birthday"), action="birthday", targets=[1, 2], amount=2),
+        m.ActionPlayed(seat=0, card=rent, action="rent", targets=[1], colour="green", amount=2),
+        m.ActionPlayed(seat=0, card=rent, action="rent", targets=[1], colour="green", amount=8, doubles=doubles),
+        m.ActionPlayed(seat=0, card=_card("sly_deal"), action="sly_deal", targets=[1]),
+        m.ActionPlayed(seat=0, card=_card("forced_deal"), action="forced_deal", targets=[1]),
+        m.ActionPlayed(seat=0, card=_card("deal_breaker"), action="deal_breaker", targets=[1], colour="red"),
+        m.DemandOpened(demand=1, kind="rent", attacker=0, target=1, amount=4),
+        m.DemandOpened(demand=1, kind="sly_deal", attacker=0, target=1),
+        m.SaidNo(demand=1, seat=1, card=_card("just_say_no"), refusals=1), m.DemandCancelled(demand=1),
+        m.Paid(demand=1, payer=1, payee=0, cards=[ten, vermont], total=11),
+        m.Paid(demand=1, payer=1, payee=0, cards=[], total=0),
+        m.PropertyTaken(demand=1, from_seat=1, to_seat=0, cards=[vermont, conn]),
+        m.BuildingPlaced(seat=0, card=house, group=0), m.BuildingPlaced(seat=0, card=house, group=None),
+        m.Discarded(seat=0, card=ten, to_pile="draw_bottom"), m.Discarded(seat=0, card=ten, to_pile="discard"),
+        m.TurnEnded(seat=0), m.GameOver(winners=[0], reason="sets"), m.GameOver(winners=[0, 1], reason="time"),
+        m.GameOver(winners=[], reason="turn_cap"),
+    ]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_action_and_event_type_has_words(lang):
+    from engine.deal.model import DealAction, DealEvent
+
+    state = DEAL.new_game(3, "standard", 1)
+    names = {0: "Ada", 1: "Bo", 2: "Cy"}
+    actions = _one_of_each_action()
+    assert {type(a) for a in actions} == set(DealAction.__args__)
+    for action in actions:
+        label = describe_action(DEAL.view(state, 0), action, lang, names)
+        assert label and "{" not in label and label != type(action).__name__, (action, label)
+        assert describe_action(state, action, lang, names)  # a raw state works too
+    events = _one_of_each_event()
+    assert {type(e) for e in events} == set(DealEvent.__args__)
+    for event in events:
+        line = describe_event(event, lang, names, 0)
+        assert line and "{" not in line and line != type(event).__name__, (event, line)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_table_shows_a_hand_only_to_its_owner(lang):
+    state = DEAL.new_game(3, "standard", 2)
+    names = {0: "Ada", 1: "Bo", 2: "Cy"}
+    hand_label = t(lang, "deal.ui.hand")
+    own = render_table(DEAL.view(state, 0), lang, names)
+    public = render_table(DEAL.view(state, None), lang, names)
+    assert hand_label in own and hand_label not in public
+    for name in names.values():
+        assert name in own and name in public
+    assert "{" not in own + public
