@@ -155,7 +155,10 @@ def _score_breaker(ctx: _Context, a: PlayDealBreaker) -> float:
 
 
 def _score_forced(ctx: _Context, a: PlayForcedDeal) -> float:
-    gain = ctx.gain(a.take) - ctx.loss(a.give)
+    gain = ctx.gain(a.take)
+    if gain <= 36.0:  # every give costs at least 16, so this swap cannot clear the bar of 20
+        return -1.0
+    gain -= ctx.loss(a.give)
     return gain - 20 if gain > 20 else -1.0
 
 
@@ -199,12 +202,10 @@ def _score_bank(ctx: _Context, card: int) -> float:
         return (45.0 if ctx.bank < BANK_COMFORT else 22.0) + value
     action = ACTION[card]
     if action == "just_say_no":
-        return 3.0
-    useful = _action_useful(ctx, card, action)
-    base = 35.0 if not useful else 6.0
-    if ctx.bank < 3:
-        base += 10
-    return base + value
+        return -2.0  # kept to protect sets; the end-of-turn cut drops it last
+    if not _action_useful(ctx, card, action):
+        return 35.0 + value
+    return (16.0 if ctx.bank < 3 else 6.0) + value
 
 
 def _action_useful(ctx: _Context, card: int, action: str | None) -> bool:

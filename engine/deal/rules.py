@@ -410,11 +410,12 @@ def _demand_actions(state: DealState, d: Demand, seat: int) -> list:
     if d.stage == "pay" and seat == d.target:
         p = state.players[seat]
         out: list = [AutoPay(demand=d.id)]
-        try:
-            payment.check_selection(p, d.selected, d.amount, state.options)
-            out.append(ConfirmPayment(demand=d.id))
-        except RuleError:
-            pass
+        if d.selected:  # an empty choice never pays a debt the table can cover
+            try:
+                payment.check_selection(p, d.selected, d.amount, state.options)
+                out.append(ConfirmPayment(demand=d.id))
+            except RuleError:
+                pass
         out += [TogglePayment(demand=d.id, card=c) for c in payment.payable(p)]
         return out
     if d.stage == "place" and seat == d.attacker:
