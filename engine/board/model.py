@@ -1,0 +1,411 @@
+"""The board game's data: state, options, auctions, debts, trades, actions and events.
+
+msgspec Structs (plain data, JSON round trips, tagged unions for actions and events), like the
+card game. Squares are numbered 0…39; ``owner``, ``houses`` and ``mortgaged`` are per-square
+lists (``houses`` 5 means a hotel). ``BANK`` (-1) stands for the bank as owner or creditor.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import msgspec
+
+from engine.core.rng import Rng
+
+SCHEMA_VERSION = 1
+BANK = -1
+SYSTEM = -1  # the seat the service uses for clock-driven actions (EndMatch)
+HOTEL = 5
+
+
+class BoardOptions(msgspec.Struct, frozen=True):
+    ruleset: str = "china"
+    start_cash: int = 0  # 0: the board's own (15,000 china, 1,500 classic)
+    salary: int = 0  # 0: the board's own
+    income_tax_choice: bool = False  # B-08: flat tax or 10 % of total assets
+    no_trading: bool = False  # B-15: seed 000's preliminary round
+    match_minutes: int = 0  # B-17: 0 = no match clock
+
+
+class BoardPlayer(msgspec.Struct):
+    seat: int
+    cash: int
+    position: int = 0
+    in_jail: bool = False
+    jail_turns: int = 0  # failed rolls for doubles so far (B-09)
+    jail_cards: list[str] = []  # "chance" / "chest": Get-out-of-jail cards held (B-07)
+    bankrupt: bool = False
+
+
+class Auction(msgspec.Struct):
+    """B-04/B-05 property auctions and B-12 building-shortage auctions (one building each)."""
+
+    kind: str  # "property" | "house" | "hotel"
+    square: int  # the property (property auctions); -1 for building auctions
+    bidders: list[int]  # seats still in (passing leaves the auction)
+    opening: int
+    high_bid: int = 0
+    high_bidder: int = -1
+    excluded: list[int] = []  # winners who could not pay (B-05)
+    streets: dict[int, int] = {}  # building auctions: the street each bidder named
+
+
+class Debt(msgspec.Struct):
+    debtor: int
+    creditor: int  # a seat or BANK
+    amount: int
+    reason: str
+
+
+class Trade(msgspec.Struct):
+    """An offer from ``proposer`` to ``target``: properties, cash and jail cards each way (B-15)."""
+
+    id: int
+    proposer: int
+    target: int
+    give: list[int] = []
+    get: list[int] = []
+    give_cash: int = 0
+    get_cash: int = 0
+    give_cards: int = 0
+    get_cards: int = 0
+
+
+class Shortage(msgspec.Struct):
+    """B-12: the bank cannot meet every player who could build now; who wants one too?"""
+
+    building: str  # "house" | "hotel"
+    initiator: int
+    asked: list[int]  # seats still to answer
+    wanters: dict[int, int] = {}  # seat -> street named
+
+
+class BoardState(msgspec.Struct):
+    schema: int
+    options: BoardOptions
+    rng: Rng
+    players: list[BoardPlayer]
+    order: list[int]
+    owner: list[int]
+    houses: list[int]
+    mortgaged: list[bool]
+    bank_houses: int
+    bank_hotels: int
+    chance: list[int]  # deck order, top first (card indices into the board's deck)
+    chest: list[int]
+    game: str = "board"
+    turn_index: int = 0
+    turn_number: int = 0
+    stage: str = "roll"  # roll | buy | auction | debt | tax | shortage | over
+    rolled: bool = False  # the current player's roll is being (or has been) resolved
+    extra_roll: bool = False  # doubles: roll again once things settle
+    doubles: int = 0
+    last_dice: list[int] = []
+    buy_square: int = -1
+    tax_due: bool = False  # B-08 with income_tax_choice: the current player must choose
+    auction: Auction | None = None
+    auction_queue: list[int] = []  # the bank's auctions after a bankruptcy (B-16)
+    debts: list[Debt] = []
+    trades: list[Trade] = []
+    next_trade: int = 1
+    proposed: list[int] = []  # seats that made an offer since the last roll
+    shortage: Shortage | None = None
+    declined_shortage: list[int] = []  # seats that said "no" to a shortage call since the last roll
+    lift_discount: list[int] = []  # mortgages that may be lifted at principal until the next roll (B-15)
+    bank_net: int = 0  # money the bank paid out minus money it took in (B-19: it never runs out)
+    winners: list[int] = []
+    end_reason: str | None = None
+    opening_rolls: list[list[int]] = []  # B-01: [seat, die, die] per roll, re-rolls included
+
+
+# ---------------------------------------------------------------------------------------------
+# Actions
+
+
+class Action(msgspec.Struct, frozen=True, tag_field="type"):
+    pass
+
+
+class Roll(Action, tag="roll"):
+    pass
+
+
+class PayJailFine(Action, tag="pay_jail_fine"):
+    pass
+
+
+class UseJailCard(Action, tag="use_jail_card"):
+    pass
+
+
+class Buy(Action, tag="buy"):
+    pass
+
+
+class DeclineToBuy(Action, tag="decline"):
+    pass
+
+
+class Bid(Action, tag="bid"):
+    amount: int
+
+
+class PassAuction(Action, tag="pass_auction"):
+    pass
+
+
+class PayTax(Action, tag="pay_tax"):
+    choice: str  # "flat" | "percent" (B-08)
+
+
+class BuildHouse(Action, tag="build"):
+    square: int  # a house, or the hotel when the street has 4
+
+
+class SellBuilding(Action, tag="sell_building"):
+    square: int
+
+
+class SellGroupBuildings(Action, tag="sell_group_buildings"):
+    """Every building of a colour group back to the bank at once (when a hotel cannot be broken)."""
+
+    group: str
+
+
+class Mortgage(Action, tag="mortgage"):
+    square: int
+
+
+class LiftMortgage(Action, tag="lift_mortgage"):
+    square: int
+
+
+class ProposeTrade(Action, tag="propose_trade"):
+    target: int
+    give: tuple[int, ...] = ()
+    get: tuple[int, ...] = ()
+    give_cash: int = 0
+    get_cash: int = 0
+    give_cards: int = 0
+    get_cards: int = 0
+
+
+class AcceptTrade(Action, tag="accept_trade"):
+    trade: int
+
+
+class RejectTrade(Action, tag="reject_trade"):
+    trade: int
+
+
+class CancelTrade(Action, tag="cancel_trade"):
+    trade: int
+
+
+class PayDebt(Action, tag="pay_debt"):
+    pass
+
+
+class RaiseMoney(Action, tag="raise_money"):
+    """Sell and mortgage the least useful assets until the debt can be paid, then pay it (or go bankrupt)."""
+
+
+class DeclareBankruptcy(Action, tag="bankrupt"):
+    pass
+
+
+class JoinShortage(Action, tag="join_shortage"):
+    street: int
+
+
+class DeclineShortage(Action, tag="decline_shortage"):
+    pass
+
+
+class EndMatch(Action, tag="end_match"):
+    reason: str = "time"
+
+
+BoardAction = Union[  # noqa: UP007 - msgspec decodes tagged values through a real Union
+    Roll, PayJailFine, UseJailCard, Buy, DeclineToBuy, Bid, PassAuction, PayTax, BuildHouse, SellBuilding,
+    SellGroupBuildings, Mortgage, LiftMortgage, ProposeTrade, AcceptTrade, RejectTrade, CancelTrade, PayDebt,
+    RaiseMoney, DeclareBankruptcy, JoinShortage, DeclineShortage, EndMatch,
+]
+
+# ---------------------------------------------------------------------------------------------
+# Events
+
+
+class Event(msgspec.Struct, frozen=True, tag_field="type"):
+    pass
+
+
+class GameStarted(Event, tag="game_started"):
+    order: list[int]
+    rolls: list[list[int]] = []
+
+
+class TurnStarted(Event, tag="turn_started"):
+    seat: int
+    turn: int
+
+
+class DiceRolled(Event, tag="dice_rolled"):
+    seat: int
+    dice: list[int]
+
+
+class Moved(Event, tag="moved"):
+    seat: int
+    start: int
+    to: int
+    passed_go: bool = False
+
+
+class SalaryPaid(Event, tag="salary"):
+    seat: int
+    amount: int
+
+
+class WentToJail(Event, tag="went_to_jail"):
+    seat: int
+    reason: str  # square | card | doubles
+
+
+class LeftJail(Event, tag="left_jail"):
+    seat: int
+    how: str  # fine | card | doubles | third_try
+
+
+class StayedInJail(Event, tag="stayed_in_jail"):
+    seat: int
+    tries: int
+
+
+class CardDrawn(Event, tag="card_drawn"):
+    seat: int
+    deck: str
+    card: int
+
+
+class Bought(Event, tag="bought"):
+    seat: int
+    square: int
+    price: int
+
+
+class AuctionOpened(Event, tag="auction_opened"):
+    kind: str
+    square: int
+    opening: int
+    bidders: list[int]
+
+
+class BidMade(Event, tag="bid"):
+    seat: int
+    amount: int
+
+
+class AuctionPassed(Event, tag="auction_passed"):
+    seat: int
+
+
+class AuctionWon(Event, tag="auction_won"):
+    seat: int
+    square: int
+    amount: int
+    kind: str = "property"
+
+
+class AuctionVoided(Event, tag="auction_voided"):
+    seat: int
+    amount: int
+
+
+class AuctionUnsold(Event, tag="auction_unsold"):
+    square: int
+
+
+class Paid(Event, tag="paid"):
+    payer: int  # a seat or BANK
+    payee: int  # a seat or BANK
+    amount: int
+    reason: str
+
+
+class DebtOpened(Event, tag="debt_opened"):
+    debtor: int
+    creditor: int
+    amount: int
+    reason: str
+
+
+class Built(Event, tag="built"):
+    seat: int
+    square: int
+    houses: int  # now on the street (5 = hotel)
+
+
+class BuildingSold(Event, tag="building_sold"):
+    seat: int
+    square: int
+    houses: int
+    refund: int
+
+
+class Mortgaged(Event, tag="mortgaged"):
+    seat: int
+    square: int
+    amount: int
+
+
+class MortgageLifted(Event, tag="mortgage_lifted"):
+    seat: int
+    square: int
+    amount: int
+
+
+class TradeProposed(Event, tag="trade_proposed"):
+    trade: Trade
+
+
+class TradeClosed(Event, tag="trade_closed"):
+    trade: int
+    outcome: str  # accepted | rejected | cancelled | expired
+
+
+class PropertyTransferred(Event, tag="property_transferred"):
+    square: int
+    from_seat: int
+    to_seat: int
+
+
+class ShortageCalled(Event, tag="shortage_called"):
+    building: str
+    initiator: int
+    asked: list[int]
+    bank: int
+
+
+class WentBankrupt(Event, tag="bankrupt"):
+    seat: int
+    creditor: int
+
+
+class TurnEnded(Event, tag="turn_ended"):
+    seat: int
+
+
+class GameOver(Event, tag="game_over"):
+    winners: list[int]
+    reason: str
+    scores: dict[int, int] = {}
+
+
+BoardEvent = Union[  # noqa: UP007
+    GameStarted, TurnStarted, DiceRolled, Moved, SalaryPaid, WentToJail, LeftJail, StayedInJail, CardDrawn,
+    Bought, AuctionOpened, BidMade, AuctionPassed, AuctionWon, AuctionVoided, AuctionUnsold, Paid, DebtOpened,
+    Built, BuildingSold, Mortgaged, MortgageLifted, TradeProposed, TradeClosed, PropertyTransferred,
+    ShortageCalled, WentBankrupt, TurnEnded, GameOver,
+]

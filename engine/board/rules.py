@@ -1,0 +1,1474 @@
+"""地产大亨 (Monopoly) rules, B-01 … B-19, as a deterministic state machine.
+
+Same contract as the card game: ``apply`` validates completely before touching the state (a
+refused action leaves it byte-identical), then mutates it and returns events. What the table
+waits for lives in the state: the roll, a purchase, an auction, a debt, the tax choice, a
+building-shortage call (one stage at a time), plus trade offers that never block anyone.
+
+Decisions recorded here where the seeds are silent:
+- between two rolls (stage ``roll``) every player may build, sell, mortgage, lift mortgages and
+  offer trades; the player deciding a purchase may also sell and mortgage to afford it; a debtor
+  may sell, mortgage and offer trades; nobody else acts during a debt, auction or card;
+- each player may make one trade offer between two rolls; open offers lapse at the next roll;
+- bids are open: everyone still in may raise at any time, passing leaves the auction, and a bid
+  may exceed the bidder's cash (the winner who cannot pay voids it, B-05);
+- a building-shortage call (B-12) opens when the bank holds fewer houses (hotels) than the
+  players able to build could afford to place right now; players who answer "me too" name their
+  street, and one building is auctioned among them; alone, the builder buys directly;
+- a hotel that cannot be broken for lack of 4 houses can be sold with its whole group's
+  buildings at once (``SellGroupBuildings``);
+- the interest on a received mortgaged property is due at once; lifting it at principal only
+  is possible until the next roll, afterwards interest is due again (B-15);
+- debts are settled one at a time in the order they arose; a debt owed to a player who has
+  gone bankrupt lapses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from engine.core.contract import Decision, Result
+from engine.core.errors import RuleError
+from engine.core.rng import Rng
+from engine.board.data import PROPERTY_KINDS, Board, board
+from engine.board.model import (
+    BANK,
+    HOTEL,
+    SCHEMA_VERSION,
+    SYSTEM,
+    AcceptTrade,
+    Auction,
+    AuctionOpened,
+    AuctionPassed,
+    AuctionUnsold,
+    AuctionVoided,
+    AuctionWon,
+    Bid,
+    BidMade,
+    BoardOptions,
+    BoardPlayer,
+    BoardState,
+    Bought,
+    BuildHouse,
+    Built,
+    BuildingSold,
+    Buy,
+    CancelTrade,
+    CardDrawn,
+    Debt,
+    DebtOpened,
+    DeclareBankruptcy,
+    DeclineShortage,
+    DeclineToBuy,
+    DiceRolled,
+    EndMatch,
+    GameOver,
+    GameStarted,
+    JoinShortage,
+    LeftJail,
+    LiftMortgage,
+    Mortgage,
+    Mortgaged,
+    MortgageLifted,
+    Moved,
+    Paid,
+    PassAuction,
+    PayDebt,
+    PayJailFine,
+    PayTax,
+    PropertyTransferred,
+    ProposeTrade,
+    RaiseMoney,
+    RejectTrade,
+    Roll,
+    SalaryPaid,
+    SellBuilding,
+    SellGroupBuildings,
+    Shortage,
+    ShortageCalled,
+    StayedInJail,
+    Trade,
+    TradeClosed,
+    TradeProposed,
+    TurnEnded,
+    TurnStarted,
+    UseJailCard,
+    WentBankrupt,
+    WentToJail,
+)
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+JAIL, GO_TO_JAIL = 10, 30
+RULESETS = ("china", "classic")
+
+
+# ---------------------------------------------------------------------------------------------
+# Setting up
+
+
+def resolve_options(options: BoardOptions | str | dict | None) -> BoardOptions:
+    if options is None:
+        return BoardOptions()
+    if isinstance(options, BoardOptions):
+        return options
+    if isinstance(options, str):
+        if options not in RULESETS:
+            raise ValueError(f"unknown board rule set {options!r}; choose one of {', '.join(RULESETS)}")
+        return BoardOptions(ruleset=options)
+    overrides = dict(options)
+    unknown = set(overrides) - set(BoardOptions.__struct_fields__)
+    if unknown:
+        raise ValueError(f"unknown board options: {', '.join(sorted(unknown))}")
+    if overrides.get("ruleset", "china") not in RULESETS:
+        raise ValueError(f"unknown board rule set {overrides['ruleset']!r}")
+    return BoardOptions(**overrides)
+
+
+_BOARDS = {r: board(r) for r in RULESETS}
+
+
+def board_of(state: BoardState) -> Board:
+    return _BOARDS[state.options.ruleset]
+
+
+def _no(rule: str, key: str, **params) -> tuple:
+    """A refusal described but not yet raised: enumerating choices asks "why not?" very often."""
+    return (rule, key, params)
+
+
+def _raise(problem: tuple):
+    raise RuleError(problem[0], problem[1], **problem[2])
+
+
+def start_cash(options: BoardOptions) -> int:
+    return options.start_cash or board(options.ruleset).money["start"]
+
+
+def salary(options: BoardOptions) -> int:
+    return options.salary or board(options.ruleset).money["salary"]
+
+
+def new_game(seats: int | Sequence, options: BoardOptions | str | dict | None = None, seed: int = 0) -> BoardState:
+    return new_game_with_events(seats, options, seed)[0]
+
+
+def new_game_with_events(seats: int | Sequence, options: BoardOptions | str | dict | None = None,
+                         seed: int = 0) -> tuple[BoardState, list]:
+    """B-01: everyone rolls 2d6, the highest starts (ties re-roll), then play passes to the left."""
+    n = seats if isinstance(seats, int) else len(seats)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise RuleError("B-01", "board.err.player_count", count=n, min=MIN_PLAYERS, max=MAX_PLAYERS)
+    opts = resolve_options(options)
+    b = board(opts.ruleset)
+    rng = Rng.from_seed(seed)
+    rolls: list[list[int]] = []
+    first = _highest_roller(rng, list(range(n)), rolls)
+    order = [(first + i) % n for i in range(n)]
+    chance, chest = list(range(len(b.chance))), list(range(len(b.chest)))
+    rng.shuffle(chance)  # B-07: each deck is shuffled once, at the start
+    rng.shuffle(chest)
+    cash = start_cash(opts)
+    state = BoardState(
+        schema=SCHEMA_VERSION, options=opts, rng=rng,
+        players=[BoardPlayer(seat=i, cash=cash) for i in range(n)], order=order,
+        owner=[BANK] * 40, houses=[0] * 40, mortgaged=[False] * 40,
+        bank_houses=b.money["houses"], bank_hotels=b.money["hotels"], chance=chance, chest=chest,
+        opening_rolls=rolls,
+    )
+    events: list = [GameStarted(order=list(order), rolls=[list(r) for r in rolls])]
+    _start_turn(state, events)
+    return state, events
+
+
+def _highest_roller(rng: Rng, seats: list[int], record: list[list[int]]) -> int:
+    totals = {}
+    for s in seats:
+        d1, d2 = rng.die(), rng.die()
+        record.append([s, d1, d2])
+        totals[s] = d1 + d2
+    best = max(totals.values())
+    tied = [s for s in seats if totals[s] == best]
+    return tied[0] if len(tied) == 1 else _highest_roller(rng, tied, record)
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+
+
+def current_seat(state: BoardState) -> int:
+    return state.order[state.turn_index]
+
+
+def active_seats(state: BoardState) -> list[int]:
+    """Players still in the game, in turn order from the current player."""
+    n = len(state.order)
+    seats = [state.order[(state.turn_index + k) % n] for k in range(n)]
+    return [s for s in seats if not state.players[s].bankrupt]
+
+
+def round_amount(state: BoardState, tenths: int) -> int:
+    """B-18: an amount given in tenths of a unit; china rounds to the nearest 10 (halves up),
+    classic rounds up to the whole unit."""
+    if state.options.ruleset == "classic":
+        return -(-tenths // 10)
+    return (tenths + 50) // 100 * 10
+
+
+def interest(state: BoardState, square: int) -> int:
+    """B-14/B-15: 10 % of the mortgage value, rounded by B-18."""
+    return round_amount(state, board_of(state).mortgage[square])
+
+
+def owns_group(state: BoardState, seat: int, group: str) -> bool:
+    return all(state.owner[sq] == seat for sq in board_of(state).groups[group])
+
+
+def group_has_buildings(state: BoardState, group: str) -> bool:
+    return any(state.houses[sq] for sq in board_of(state).groups[group])
+
+
+def _roll_dice(state: BoardState) -> tuple[int, int]:
+    """The one place dice come from (tests replace it to force a roll)."""
+    return state.rng.die(), state.rng.die()
+
+
+def rent_for(state: BoardState, square: int, dice_total: int, utility_multiplier: int | None = None) -> int:
+    """B-06: rent of an owned, unmortgaged property for a player landing there."""
+    b = board_of(state)
+    owner = state.owner[square]
+    kind = b.kind[square]
+    if kind == "street":
+        h = state.houses[square]
+        if h:
+            return b.rent[square][h]
+        base = b.rent[square][0]
+        return base * 2 if owns_group(state, owner, b.group[square]) else base
+    if kind == "station":
+        owned = sum(1 for sq in b.stations if state.owner[sq] == owner)
+        return b.rent[square][owned - 1]
+    owned = sum(1 for sq in b.utilities if state.owner[sq] == owner)
+    multiplier = utility_multiplier if utility_multiplier is not None else b.rent[square][owned - 1]
+    return multiplier * dice_total
+
+
+def total_assets(state: BoardState, seat: int) -> int:
+    """B-08 (10 % option): cash + printed price of all property, mortgaged or not, + buildings at cost."""
+    b = board_of(state)
+    total = state.players[seat].cash
+    for sq in b.properties:
+        if state.owner[sq] == seat:
+            total += b.price[sq] + _buildings_cost(b, state.houses[sq], sq)
+    return total
+
+
+def _buildings_cost(b: Board, h: int, sq: int) -> int:
+    return h * b.house_cost[sq]  # a hotel (5) is valued with the 4 houses it replaced
+
+
+def valuation(state: BoardState) -> dict[int, int]:
+    """B-17: cash + printed price of unmortgaged property + half of mortgaged + buildings at cost."""
+    b = board_of(state)
+    out = {}
+    for p in state.players:
+        if p.bankrupt:
+            continue
+        total = p.cash
+        for sq in b.properties:
+            if state.owner[sq] == p.seat:
+                total += b.price[sq] // 2 if state.mortgaged[sq] else b.price[sq]
+                total += _buildings_cost(b, state.houses[sq], sq)
+        out[p.seat] = total
+    return out
+
+
+def max_raisable(state: BoardState, seat: int) -> int:
+    """Cash plus everything the bank would pay: buildings at half cost and every mortgage."""
+    b = board_of(state)
+    total = state.players[seat].cash
+    for sq in b.properties:
+        if state.owner[sq] == seat:
+            total += state.houses[sq] * b.house_cost[sq] // 2
+            if not state.mortgaged[sq]:
+                total += b.mortgage[sq]
+    return total
+
+
+# ---------------------------------------------------------------------------------------------
+# Money
+
+
+def _transfer(state: BoardState, payer: int, payee: int, amount: int, reason: str, events: list) -> None:
+    if amount <= 0:
+        return
+    if payer == BANK:
+        state.bank_net += amount
+    else:
+        state.players[payer].cash -= amount
+    if payee == BANK:
+        state.bank_net -= amount
+    else:
+        state.players[payee].cash += amount
+    events.append(Paid(payer=payer, payee=payee, amount=amount, reason=reason))
+
+
+def _charge(state: BoardState, debtor: int, creditor: int, amount: int, reason: str, events: list) -> None:
+    """Pay at once when the cash is there, otherwise open a debt the debtor must settle (B-16)."""
+    if amount <= 0:
+        return
+    if state.players[debtor].cash >= amount and not any(d.debtor == debtor for d in state.debts):
+        _transfer(state, debtor, creditor, amount, reason, events)
+        return
+    state.debts.append(Debt(debtor=debtor, creditor=creditor, amount=amount, reason=reason))
+    events.append(DebtOpened(debtor=debtor, creditor=creditor, amount=amount, reason=reason))
+
+
+# ---------------------------------------------------------------------------------------------
+# Turns and movement
+
+
+def _start_turn(state: BoardState, events: list) -> None:
+    state.turn_number += 1
+    state.stage = "roll"
+    state.rolled = False
+    state.extra_roll = False
+    state.doubles = 0
+    events.append(TurnStarted(seat=current_seat(state), turn=state.turn_number))
+
+
+def _next_turn(state: BoardState, events: list) -> None:
+    events.append(TurnEnded(seat=current_seat(state)))
+    n = len(state.order)
+    for k in range(1, n + 1):
+        i = (state.turn_index + k) % n
+        if not state.players[state.order[i]].bankrupt:
+            state.turn_index = i
+            break
+    _start_turn(state, events)
+
+
+def _close_window(state: BoardState, events: list) -> None:
+    """A roll ends the between-rolls window: offers lapse, the lift-at-principal chance passes."""
+    for t in state.trades:
+        events.append(TradeClosed(trade=t.id, outcome="expired"))
+    state.trades = []
+    state.proposed = []
+    state.lift_discount = []
+    state.declined_shortage = []
+
+
+def _send_to_jail(state: BoardState, p: BoardPlayer, reason: str, events: list) -> None:
+    """B-09: straight to jail, no salary, the turn ends (no extra roll)."""
+    p.position = JAIL
+    p.in_jail = True
+    p.jail_turns = 0
+    state.extra_roll = False
+    events.append(WentToJail(seat=p.seat, reason=reason))
+
+
+def _move_to(state: BoardState, p: BoardPlayer, target: int, events: list, forward: bool = True) -> None:
+    """Move along the board; B-03: passing or landing on GO pays the salary (never backwards)."""
+    start = p.position
+    passed = forward and (target <= start)
+    p.position = target
+    events.append(Moved(seat=p.seat, start=start, to=target, passed_go=passed))
+    if passed:
+        pay = salary(state.options)
+        _transfer(state, BANK, p.seat, pay, "salary", events)
+        events.append(SalaryPaid(seat=p.seat, amount=pay))
+
+
+def _land(state: BoardState, p: BoardPlayer, dice_total: int, events: list, rent_multiplier: int = 1,
+          utility_multiplier: int | None = None) -> None:
+    """Resolve the square ``p`` stands on (B-04, B-06, B-07, B-08, B-09, B-10)."""
+    b = board_of(state)
+    sq = p.position
+    kind = b.kind[sq]
+    if kind in PROPERTY_KINDS:
+        owner = state.owner[sq]
+        if owner == BANK:
+            state.buy_square = sq
+        elif owner != p.seat and not state.mortgaged[sq]:
+            if kind == "utility" and utility_multiplier is not None:
+                d1, d2 = _roll_dice(state)  # B-07: the card's fresh roll
+                events.append(DiceRolled(seat=p.seat, dice=[d1, d2]))
+                dice_total = d1 + d2
+            rent = rent_for(state, sq, dice_total, utility_multiplier) * rent_multiplier
+            _charge(state, p.seat, owner, rent, "rent", events)
+    elif kind == "tax":
+        tax = b.squares[sq]["tax"]
+        if tax == "income" and state.options.income_tax_choice:
+            state.tax_due = True
+        else:
+            amount = b.money["income_tax"] if tax == "income" else b.money["luxury_tax"]
+            _charge(state, p.seat, BANK, amount, f"{tax}_tax", events)
+    elif kind in ("chance", "chest"):
+        _draw_card(state, p, kind, dice_total, events)
+    elif kind == "go_to_jail":
+        _send_to_jail(state, p, "square", events)
+
+
+def _draw_card(state: BoardState, p: BoardPlayer, deck: str, dice_total: int, events: list) -> None:
+    """B-07: take the top card, do what it says, put it at the bottom (a jail card is kept)."""
+    b = board_of(state)
+    pile = state.chance if deck == "chance" else state.chest
+    index = pile.pop(0)
+    card = b.deck(deck)[index]
+    events.append(CardDrawn(seat=p.seat, deck=deck, card=index))
+    if card.effect == "jail_free":
+        p.jail_cards.append(deck)
+        return
+    pile.append(index)
+    e, params = card.effect, card.params
+    if e == "advance":
+        _move_to(state, p, params["to"], events)
+        _land(state, p, dice_total, events)
+    elif e == "advance_nearest":
+        targets = b.stations if params["kind"] == "station" else b.utilities
+        target = next((sq for sq in targets if sq > p.position), targets[0])
+        _move_to(state, p, target, events)
+        if params["kind"] == "station":
+            _land(state, p, dice_total, events, rent_multiplier=params.get("rent_multiplier", 2))
+        else:
+            _land(state, p, dice_total, events, utility_multiplier=params["dice_multiplier"])
+    elif e == "back":
+        _move_to(state, p, (p.position - params["steps"]) % 40, events, forward=False)
+        _land(state, p, dice_total, events)
+    elif e == "go_to_jail":
+        _send_to_jail(state, p, "card", events)
+    elif e == "money":
+        if params["amount"] >= 0:
+            _transfer(state, BANK, p.seat, params["amount"], "card", events)
+        else:
+            _charge(state, p.seat, BANK, -params["amount"], "card", events)
+    elif e == "repairs":
+        houses = sum(h for sq, h in enumerate(state.houses) if state.owner[sq] == p.seat and h < HOTEL)
+        hotels = sum(1 for sq, h in enumerate(state.houses) if state.owner[sq] == p.seat and h == HOTEL)
+        _charge(state, p.seat, BANK, houses * params["house"] + hotels * params["hotel"], "repairs", events)
+    elif e == "pay_each":
+        for other in active_seats(state):
+            if other != p.seat:
+                _charge(state, p.seat, other, params["amount"], "card", events)
+    elif e == "collect_each":
+        for other in active_seats(state):
+            if other != p.seat:
+                _charge(state, other, p.seat, params["amount"], "card", events)
+
+
+def _settle(state: BoardState, events: list) -> None:
+    """Move the table on to whatever it waits for next, or to the next roll or turn."""
+    while state.stage != "over":
+        if state.debts:
+            state.stage = "debt"
+            return
+        if state.auction is not None:
+            state.stage = "auction"
+            return
+        if state.auction_queue:
+            _open_auction(state, state.auction_queue.pop(0), events)
+            continue
+        if state.shortage is not None:
+            state.stage = "shortage"
+            return
+        if state.buy_square >= 0:
+            state.stage = "buy"
+            return
+        if state.tax_due:
+            state.stage = "tax"
+            return
+        state.stage = "roll"
+        if not state.rolled:
+            return
+        p = state.players[current_seat(state)]
+        if state.extra_roll and not p.bankrupt and not p.in_jail:
+            state.rolled = False  # B-02: doubles roll again
+            state.extra_roll = False
+            return
+        _next_turn(state, events)
+        return
+
+
+# ---------------------------------------------------------------------------------------------
+# Auctions (B-04, B-05, B-12)
+
+
+def _open_auction(state: BoardState, square: int, events: list) -> None:
+    b = board_of(state)
+    bidders = active_seats(state)
+    state.auction = Auction(kind="property", square=square, bidders=bidders, opening=b.money["opening_bid"])
+    events.append(AuctionOpened(kind="property", square=square, opening=b.money["opening_bid"], bidders=bidders))
+    _check_auction(state, events)
+
+
+def min_bid(state: BoardState) -> int:
+    a = state.auction
+    if a is None:
+        return 0
+    if a.high_bidder < 0:
+        return a.opening
+    return a.high_bid + board_of(state).money["min_bid_step"]
+
+
+def _check_auction(state: BoardState, events: list) -> None:
+    a = state.auction
+    if a is None:
+        return
+    others = [s for s in a.bidders if s != a.high_bidder]
+    if others:
+        return
+    if a.high_bidder < 0:  # nobody bid: it stays with the bank (B-04)
+        state.auction = None
+        if a.kind == "property":
+            events.append(AuctionUnsold(square=a.square))
+        else:
+            state.shortage = None
+        return
+    winner, amount = a.high_bidder, a.high_bid
+    if state.players[winner].cash < amount:  # B-05: void, and again without the winner
+        events.append(AuctionVoided(seat=winner, amount=amount))
+        a.excluded.append(winner)
+        pool = active_seats(state) if a.kind == "property" else list(a.streets)
+        a.bidders = [s for s in pool if s not in a.excluded]
+        a.high_bid, a.high_bidder = 0, -1
+        if not a.bidders:
+            state.auction = None
+            if a.kind == "property":
+                events.append(AuctionUnsold(square=a.square))
+            else:
+                state.shortage = None
+            return
+        events.append(AuctionOpened(kind=a.kind, square=a.square, opening=a.opening, bidders=list(a.bidders)))
+        _check_auction(state, events)
+        return
+    state.auction = None
+    _transfer(state, winner, BANK, amount, "auction", events)
+    if a.kind == "property":
+        state.owner[a.square] = winner
+        events.append(AuctionWon(seat=winner, square=a.square, amount=amount))
+    else:
+        street = a.streets[winner]
+        events.append(AuctionWon(seat=winner, square=street, amount=amount, kind=a.kind))
+        _place_building(state, winner, street, events)
+        state.shortage = None
+
+
+# ---------------------------------------------------------------------------------------------
+# Building (B-11 … B-13)
+
+
+def _build_problem(state: BoardState, seat: int, sq: int) -> tuple | None:
+    """Why ``seat`` may not put the next building on ``sq`` (bank stock and cash included)."""
+    b = board_of(state)
+    if not 0 <= sq < 40 or b.kind[sq] != "street":
+        return _no("B-11", "board.err.not_a_street", square=sq)
+    if state.owner[sq] != seat:
+        return _no("B-11", "board.err.not_your_property", square=sq)
+    group = b.groups[b.group[sq]]
+    if not owns_group(state, seat, b.group[sq]):
+        return _no("B-11", "board.err.build_needs_group", square=sq)
+    if any(state.mortgaged[g] for g in group):
+        return _no("B-11", "board.err.build_mortgaged_group", square=sq)
+    h = state.houses[sq]
+    if h >= HOTEL:
+        return _no("B-11", "board.err.has_hotel", square=sq)
+    if h > min(state.houses[g] for g in group):
+        return _no("B-11", "board.err.build_evenly", square=sq)
+    if h == 4:
+        if state.bank_hotels < 1:
+            return _no("B-12", "board.err.no_hotels_left")
+    elif state.bank_houses < 1:
+        return _no("B-12", "board.err.no_houses_left")
+    if state.players[seat].cash < b.house_cost[sq]:
+        return _no("B-11", "board.err.cannot_afford", amount=b.house_cost[sq])
+    return None
+
+
+def buildable_streets(state: BoardState, seat: int, kind: str | None = None) -> list[int]:
+    """Streets where ``seat`` may build now; ``kind`` "house"/"hotel" filters by what goes up."""
+    b = board_of(state)
+    out = []
+    for group, squares in b.groups.items():
+        if b.kind[squares[0]] != "street" or state.owner[squares[0]] != seat:
+            continue
+        for sq in squares:
+            if _build_problem(state, seat, sq) is None:
+                if kind is None or (kind == "hotel") == (state.houses[sq] == 4):
+                    out.append(sq)
+    return out
+
+
+def _affordable_demand(state: BoardState, seat: int, kind: str) -> int:
+    """How many houses (hotels) ``seat`` could place now with its cash, ignoring the bank's stock."""
+    b = board_of(state)
+    cash = state.players[seat].cash
+    count = 0
+    for group, squares in b.groups.items():
+        if b.kind[squares[0]] != "street" or not owns_group(state, seat, group):
+            continue
+        if any(state.mortgaged[sq] for sq in squares):
+            continue
+        if kind == "house":
+            slots = sum(4 - min(state.houses[sq], 4) for sq in squares)
+        else:
+            slots = sum(1 for sq in squares if state.houses[sq] < HOTEL)
+            if min(state.houses[sq] for sq in squares) < 4 and kind == "hotel":
+                slots = 0
+        cost = b.house_cost[squares[0]]
+        while slots and cash >= cost:
+            slots -= 1
+            cash -= cost
+            count += 1
+    return count
+
+
+def _place_building(state: BoardState, seat: int, sq: int, events: list) -> None:
+    if state.houses[sq] == 4:
+        state.bank_hotels -= 1
+        state.bank_houses += 4
+        state.houses[sq] = HOTEL
+    else:
+        state.bank_houses -= 1
+        state.houses[sq] += 1
+    events.append(Built(seat=seat, square=sq, houses=state.houses[sq]))
+
+
+def _may_manage(state: BoardState, seat: int, spend: bool) -> None:
+    """B-11: who may build, sell and mortgage now. Spending (building, lifting a mortgage) only
+    between rolls; raising money also for one's own purchase decision or debt."""
+    if state.stage == "roll":
+        return
+    if not spend and state.stage == "buy" and seat == current_seat(state):
+        return
+    if not spend and state.stage == "debt" and state.debts[0].debtor == seat:
+        return
+    raise RuleError("B-11", "board.err.not_between_rolls")
+
+
+def _require_player(state: BoardState, seat: int) -> BoardPlayer:
+    if not 0 <= seat < len(state.players) or state.players[seat].bankrupt:
+        raise RuleError("B-16", "board.err.not_playing")
+    return state.players[seat]
+
+
+def _h_build(state: BoardState, seat: int, action: BuildHouse, events: list) -> None:
+    _require_player(state, seat)
+    _may_manage(state, seat, spend=True)
+    problem = _build_problem(state, seat, action.square)
+    if problem is not None:
+        _raise(problem)
+    b = board_of(state)
+    kind = "hotel" if state.houses[action.square] == 4 else "house"
+    stock = state.bank_hotels if kind == "hotel" else state.bank_houses
+    others = [
+        s for s in active_seats(state)
+        if s != seat and s not in state.declined_shortage and buildable_streets(state, s, kind)
+    ]
+    demand = sum(_affordable_demand(state, s, kind) for s in [seat, *others])
+    if others and stock < demand:
+        state.shortage = Shortage(building=kind, initiator=seat, asked=others, wanters={seat: action.square})
+        events.append(ShortageCalled(building=kind, initiator=seat, asked=list(others), bank=stock))
+        return
+    _transfer(state, seat, BANK, b.house_cost[action.square], "building", events)
+    _place_building(state, seat, action.square, events)
+
+
+def _sell_problem(state: BoardState, seat: int, sq: int) -> tuple | None:
+    b = board_of(state)
+    if not 0 <= sq < 40 or b.kind[sq] != "street" or state.owner[sq] != seat:
+        return _no("B-13", "board.err.not_your_property", square=sq)
+    h = state.houses[sq]
+    if h == 0:
+        return _no("B-13", "board.err.no_building", square=sq)
+    if h < max(state.houses[g] for g in b.groups[b.group[sq]]):
+        return _no("B-13", "board.err.sell_evenly", square=sq)
+    if h == HOTEL and state.bank_houses < 4:
+        return _no("B-12", "board.err.hotel_needs_houses", houses=state.bank_houses)
+    return None
+
+
+def _h_sell(state: BoardState, seat: int, action: SellBuilding, events: list) -> None:
+    _require_player(state, seat)
+    _may_manage(state, seat, spend=False)
+    problem = _sell_problem(state, seat, action.square)
+    if problem is not None:
+        _raise(problem)
+    b = board_of(state)
+    sq = action.square
+    if state.houses[sq] == HOTEL:
+        state.houses[sq] = 4
+        state.bank_hotels += 1
+        state.bank_houses -= 4
+    else:
+        state.houses[sq] -= 1
+        state.bank_houses += 1
+    refund = b.house_cost[sq] // 2
+    _transfer(state, BANK, seat, refund, "building_sale", events)
+    events.append(BuildingSold(seat=seat, square=sq, houses=state.houses[sq], refund=refund))
+
+
+def _h_sell_group(state: BoardState, seat: int, action: SellGroupBuildings, events: list) -> None:
+    _require_player(state, seat)
+    _may_manage(state, seat, spend=False)
+    b = board_of(state)
+    squares = b.groups.get(action.group)
+    if not squares or b.kind[squares[0]] != "street" or state.owner[squares[0]] != seat:
+        raise RuleError("B-13", "board.err.not_your_property", square=squares[0] if squares else -1)
+    if not group_has_buildings(state, action.group):
+        raise RuleError("B-13", "board.err.no_building", square=squares[0])
+    _sell_all(state, seat, squares, events)
+
+
+def _sell_all(state: BoardState, seat: int, squares: Sequence[int], events: list) -> int:
+    """Every building on ``squares`` back to the bank at half cost; returns the refund."""
+    b = board_of(state)
+    total = 0
+    for sq in squares:
+        h = state.houses[sq]
+        if not h:
+            continue
+        if h == HOTEL:
+            state.bank_hotels += 1
+        else:
+            state.bank_houses += h
+        state.houses[sq] = 0
+        refund = h * b.house_cost[sq] // 2
+        total += refund
+        _transfer(state, BANK, seat, refund, "building_sale", events)
+        events.append(BuildingSold(seat=seat, square=sq, houses=0, refund=refund))
+    return total
+
+
+def _mortgage_problem(state: BoardState, seat: int, sq: int) -> tuple | None:
+    b = board_of(state)
+    if not 0 <= sq < 40 or b.kind[sq] not in PROPERTY_KINDS or state.owner[sq] != seat:
+        return _no("B-14", "board.err.not_your_property", square=sq)
+    if state.mortgaged[sq]:
+        return _no("B-14", "board.err.already_mortgaged", square=sq)
+    if group_has_buildings(state, b.group[sq]):
+        return _no("B-14", "board.err.sell_buildings_first", square=sq)
+    return None
+
+
+def _h_mortgage(state: BoardState, seat: int, action: Mortgage, events: list) -> None:
+    _require_player(state, seat)
+    _may_manage(state, seat, spend=False)
+    problem = _mortgage_problem(state, seat, action.square)
+    if problem is not None:
+        _raise(problem)
+    amount = board_of(state).mortgage[action.square]
+    state.mortgaged[action.square] = True
+    _transfer(state, BANK, seat, amount, "mortgage", events)
+    events.append(Mortgaged(seat=seat, square=action.square, amount=amount))
+
+
+def lift_cost(state: BoardState, sq: int) -> int:
+    principal = board_of(state).mortgage[sq]
+    return principal if sq in state.lift_discount else principal + interest(state, sq)
+
+
+def _h_lift(state: BoardState, seat: int, action: LiftMortgage, events: list) -> None:
+    p = _require_player(state, seat)
+    _may_manage(state, seat, spend=True)
+    sq = action.square
+    b = board_of(state)
+    if not 0 <= sq < 40 or b.kind[sq] not in PROPERTY_KINDS or state.owner[sq] != seat:
+        raise RuleError("B-14", "board.err.not_your_property", square=sq)
+    if not state.mortgaged[sq]:
+        raise RuleError("B-14", "board.err.not_mortgaged", square=sq)
+    cost = lift_cost(state, sq)
+    if p.cash < cost:
+        raise RuleError("B-14", "board.err.cannot_afford", amount=cost)
+    state.mortgaged[sq] = False
+    if sq in state.lift_discount:
+        state.lift_discount.remove(sq)
+    _transfer(state, seat, BANK, cost, "lift_mortgage", events)
+    events.append(MortgageLifted(seat=seat, square=sq, amount=cost))
+
+
+# ---------------------------------------------------------------------------------------------
+# The turn's own decisions
+
+
+def _require_current(state: BoardState, seat: int, stage: str) -> BoardPlayer:
+    if seat != current_seat(state):
+        raise RuleError("B-02", "board.err.not_your_turn", current=current_seat(state))
+    if state.stage != stage:
+        raise RuleError("B-02", f"board.err.stage_{state.stage}")
+    return state.players[seat]
+
+
+def _h_roll(state: BoardState, seat: int, action: Roll, events: list) -> None:
+    p = _require_current(state, seat, "roll")
+    if state.rolled:
+        raise RuleError("B-02", "board.err.already_rolled")
+    _close_window(state, events)
+    state.rolled = True
+    d1, d2 = _roll_dice(state)
+    state.last_dice = [d1, d2]
+    events.append(DiceRolled(seat=seat, dice=[d1, d2]))
+    total = d1 + d2
+    if p.in_jail:  # B-09
+        if d1 == d2:
+            p.in_jail, p.jail_turns = False, 0
+            events.append(LeftJail(seat=seat, how="doubles"))
+            state.extra_roll = False  # out on doubles: no extra roll
+            _move_to(state, p, (p.position + total) % 40, events)
+            _land(state, p, total, events)
+            return
+        p.jail_turns += 1
+        if p.jail_turns < 3:
+            events.append(StayedInJail(seat=seat, tries=p.jail_turns))
+            return
+        p.in_jail, p.jail_turns = False, 0
+        events.append(LeftJail(seat=seat, how="third_try"))
+        _charge(state, seat, BANK, board_of(state).money["jail_fine"], "jail_fine", events)
+        _move_to(state, p, (p.position + total) % 40, events)
+        _land(state, p, total, events)
+        return
+    if d1 == d2:
+        state.doubles += 1
+        if state.doubles == 3:  # B-02: third doubles in a row, straight to jail
+            _send_to_jail(state, p, "doubles", events)
+            return
+        state.extra_roll = True
+    _move_to(state, p, (p.position + total) % 40, events)
+    _land(state, p, total, events)
+
+
+def _h_pay_fine(state: BoardState, seat: int, action: PayJailFine, events: list) -> None:
+    p = _require_current(state, seat, "roll")
+    if not p.in_jail or state.rolled:
+        raise RuleError("B-09", "board.err.not_in_jail")
+    fine = board_of(state).money["jail_fine"]
+    if p.cash < fine:
+        raise RuleError("B-09", "board.err.cannot_afford", amount=fine)
+    _transfer(state, seat, BANK, fine, "jail_fine", events)
+    p.in_jail, p.jail_turns = False, 0
+    events.append(LeftJail(seat=seat, how="fine"))
+
+
+def _h_jail_card(state: BoardState, seat: int, action: UseJailCard, events: list) -> None:
+    p = _require_current(state, seat, "roll")
+    if not p.in_jail or state.rolled:
+        raise RuleError("B-09", "board.err.not_in_jail")
+    if not p.jail_cards:
+        raise RuleError("B-09", "board.err.no_jail_card")
+    deck = p.jail_cards.pop(0)
+    b = board_of(state)
+    index = next(i for i, c in enumerate(b.deck(deck)) if c.effect == "jail_free" and i not in
+                 (state.chance if deck == "chance" else state.chest))
+    (state.chance if deck == "chance" else state.chest).append(index)  # B-07: back to the bottom
+    p.in_jail, p.jail_turns = False, 0
+    events.append(LeftJail(seat=seat, how="card"))
+
+
+def _h_buy(state: BoardState, seat: int, action: Buy, events: list) -> None:
+    p = _require_current(state, seat, "buy")
+    sq = state.buy_square
+    price = board_of(state).price[sq]
+    if p.cash < price:
+        raise RuleError("B-04", "board.err.cannot_afford_buy", amount=price, square=sq)
+    _transfer(state, seat, BANK, price, "purchase", events)
+    state.owner[sq] = seat
+    state.buy_square = -1
+    events.append(Bought(seat=seat, square=sq, price=price))
+
+
+def _h_decline(state: BoardState, seat: int, action: DeclineToBuy, events: list) -> None:
+    _require_current(state, seat, "buy")
+    sq = state.buy_square
+    state.buy_square = -1
+    _open_auction(state, sq, events)
+
+
+def _h_bid(state: BoardState, seat: int, action: Bid, events: list) -> None:
+    a = state.auction
+    if state.stage != "auction" or a is None or seat not in a.bidders:
+        raise RuleError("B-04", "board.err.not_bidding")
+    if seat == a.high_bidder:
+        raise RuleError("B-04", "board.err.already_highest")
+    step = board_of(state).money["min_bid_step"]
+    if action.amount < min_bid(state) or action.amount % step:
+        raise RuleError("B-04", "board.err.bid_too_low", minimum=min_bid(state), step=step)
+    a.high_bid, a.high_bidder = action.amount, seat
+    events.append(BidMade(seat=seat, amount=action.amount))
+    _check_auction(state, events)
+
+
+def _h_pass_auction(state: BoardState, seat: int, action: PassAuction, events: list) -> None:
+    a = state.auction
+    if state.stage != "auction" or a is None or seat not in a.bidders:
+        raise RuleError("B-04", "board.err.not_bidding")
+    if seat == a.high_bidder:
+        raise RuleError("B-04", "board.err.already_highest")
+    a.bidders.remove(seat)
+    events.append(AuctionPassed(seat=seat))
+    _check_auction(state, events)
+
+
+def _h_pay_tax(state: BoardState, seat: int, action: PayTax, events: list) -> None:
+    _require_current(state, seat, "tax")
+    if action.choice not in ("flat", "percent"):
+        raise RuleError("B-08", "board.err.tax_choice")
+    b = board_of(state)
+    if action.choice == "flat":
+        amount = b.money["income_tax"]
+    else:  # counted only after the choice is made (B-08)
+        amount = round_amount(state, total_assets(state, seat) * b.money["income_tax_percent"] // 10)
+    state.tax_due = False
+    _charge(state, seat, BANK, amount, "income_tax", events)
+
+
+# ---------------------------------------------------------------------------------------------
+# Debts and bankruptcy (B-16)
+
+
+def _require_debtor(state: BoardState, seat: int) -> Debt:
+    if state.stage != "debt" or not state.debts or state.debts[0].debtor != seat:
+        raise RuleError("B-16", "board.err.no_debt")
+    return state.debts[0]
+
+
+def _h_pay_debt(state: BoardState, seat: int, action: PayDebt, events: list) -> None:
+    d = _require_debtor(state, seat)
+    if state.players[seat].cash < d.amount:
+        raise RuleError("B-16", "board.err.raise_money_first", amount=d.amount, cash=state.players[seat].cash)
+    state.debts.pop(0)
+    _transfer(state, seat, d.creditor, d.amount, d.reason, events)
+
+
+def next_sale(state: BoardState, seat: int):
+    """The next step of raising money with the least damage, or None when nothing is left.
+
+    First mortgage what brings little (stations, utilities and streets outside a complete group,
+    cheapest rent first); then sell buildings evenly from the group that earns least; then
+    mortgage the streets of complete groups.
+    """
+    b = board_of(state)
+    owned = [sq for sq in b.properties if state.owner[sq] == seat]
+    loose = [sq for sq in owned if _mortgage_problem(state, seat, sq) is None
+             and not (b.kind[sq] == "street" and owns_group(state, seat, b.group[sq]))]
+    if loose:
+        return Mortgage(square=min(loose, key=lambda sq: (rent_for(state, sq, 7), sq)))
+    built_groups = [g for g, squares in b.groups.items()
+                    if state.owner[squares[0]] == seat and group_has_buildings(state, g)]
+    if built_groups:
+        group = min(built_groups, key=lambda g: (sum(rent_for(state, sq, 7) for sq in b.groups[g]), g))
+        squares = b.groups[group]
+        top = max(squares, key=lambda sq: (state.houses[sq], -sq))
+        if _sell_problem(state, seat, top) is None:
+            return SellBuilding(square=top)
+        return SellGroupBuildings(group=group)
+    rest = [sq for sq in owned if _mortgage_problem(state, seat, sq) is None]
+    if rest:
+        return Mortgage(square=min(rest, key=lambda sq: (rent_for(state, sq, 7), sq)))
+    return None
+
+
+def _h_raise(state: BoardState, seat: int, action: RaiseMoney, events: list) -> None:
+    """The automatic way out of a debt: sell and mortgage what hurts least, then pay or go bankrupt."""
+    d = _require_debtor(state, seat)
+    p = state.players[seat]
+    while p.cash < d.amount:
+        step = next_sale(state, seat)
+        if step is None:
+            break
+        _HANDLERS[type(step)](state, seat, step, events)
+    if p.cash >= d.amount:
+        state.debts.pop(0)
+        _transfer(state, seat, d.creditor, d.amount, d.reason, events)
+    else:
+        _bankrupt(state, seat, d.creditor, events)
+
+
+def _h_bankrupt(state: BoardState, seat: int, action: DeclareBankruptcy, events: list) -> None:
+    d = _require_debtor(state, seat)
+    if max_raisable(state, seat) >= d.amount:
+        raise RuleError("B-16", "board.err.can_still_pay", amount=d.amount, raisable=max_raisable(state, seat))
+    _bankrupt(state, seat, d.creditor, events)
+
+
+def _receive_mortgaged(state: BoardState, seat: int, sq: int, events: list) -> None:
+    """B-15/B-16: the receiver of a mortgaged property pays 10 % interest at once."""
+    _charge(state, seat, BANK, interest(state, sq), "mortgage_interest", events)
+    state.lift_discount.append(sq)
+
+
+def _bankrupt(state: BoardState, seat: int, creditor: int, events: list) -> None:
+    b = board_of(state)
+    p = state.players[seat]
+    if creditor != BANK and state.players[creditor].bankrupt:
+        creditor = BANK
+    owned = [sq for sq in b.properties if state.owner[sq] == seat]
+    _sell_all(state, seat, owned, events)  # buildings back to the bank at half cost
+    state.debts = [d for d in state.debts if d.debtor != seat and d.creditor != seat]
+    if creditor == BANK:
+        _transfer(state, seat, BANK, p.cash, "bankruptcy", events)
+        for sq in owned:
+            state.owner[sq] = BANK
+            state.mortgaged[sq] = False
+        state.auction_queue += owned  # the bank auctions them at once
+        for deck in p.jail_cards:
+            pile = state.chance if deck == "chance" else state.chest
+            index = next(i for i, c in enumerate(b.deck(deck)) if c.effect == "jail_free" and i not in pile)
+            pile.append(index)
+    else:
+        _transfer(state, seat, creditor, p.cash, "bankruptcy", events)
+        state.players[creditor].jail_cards += p.jail_cards
+        for sq in owned:
+            state.owner[sq] = creditor
+            events.append(PropertyTransferred(square=sq, from_seat=seat, to_seat=creditor))
+        for sq in owned:
+            if state.mortgaged[sq]:
+                _receive_mortgaged(state, creditor, sq, events)
+    p.jail_cards = []
+    p.bankrupt = True
+    p.in_jail = False
+    events.append(WentBankrupt(seat=seat, creditor=creditor))
+    for t in [t for t in state.trades if seat in (t.proposer, t.target)]:
+        state.trades.remove(t)
+        events.append(TradeClosed(trade=t.id, outcome="cancelled"))
+    if state.shortage is not None:
+        state.shortage.asked = [s for s in state.shortage.asked if s != seat]
+        state.shortage.wanters.pop(seat, None)
+        if not state.shortage.wanters:
+            state.shortage = None
+    if state.auction is not None and seat in state.auction.bidders:
+        state.auction.bidders.remove(seat)
+        state.auction.streets.pop(seat, None)
+        if state.auction.high_bidder == seat:
+            state.auction.high_bidder, state.auction.high_bid = -1, 0
+        _check_auction(state, events)
+    if seat == current_seat(state):
+        state.rolled, state.extra_roll = True, False
+        state.buy_square, state.tax_due = -1, False
+    alive = active_seats(state)
+    if len(alive) == 1:
+        _finish(state, events, alive, "last_player")
+
+
+# ---------------------------------------------------------------------------------------------
+# Trades (B-15)
+
+
+def _trade_problem(state: BoardState, seat: int, a: ProposeTrade | Trade, target: int) -> tuple | None:
+    b = board_of(state)
+    if state.options.no_trading:
+        return _no("B-15", "board.err.no_trading")
+    if target == seat or not 0 <= target < len(state.players) or state.players[target].bankrupt:
+        return _no("B-15", "board.err.bad_trade_partner", target=target)
+    if not (a.give or a.give_cash or a.give_cards) or not (a.get or a.get_cash or a.get_cards):
+        return _no("B-15", "board.err.trade_one_sided")
+    if a.give_cash < 0 or a.get_cash < 0 or a.give_cards < 0 or a.get_cards < 0:
+        return _no("B-15", "board.err.trade_negative")
+    for squares, who in ((a.give, seat), (a.get, target)):
+        if len(set(squares)) != len(squares):
+            return _no("B-15", "board.err.trade_duplicate")
+        for sq in squares:
+            if not 0 <= sq < 40 or b.kind[sq] not in PROPERTY_KINDS or state.owner[sq] != who:
+                return _no("B-15", "board.err.trade_not_owned", square=sq)
+            if group_has_buildings(state, b.group[sq]):
+                return _no("B-15", "board.err.trade_buildings", square=sq)
+    me, them = state.players[seat], state.players[target]
+    if a.give_cash > me.cash or a.get_cash > them.cash:
+        return _no("B-15", "board.err.trade_cash")
+    if a.give_cards > len(me.jail_cards) or a.get_cards > len(them.jail_cards):
+        return _no("B-15", "board.err.trade_cards")
+    cap = b.money["jail_card_max_price"]
+    if a.give_cards and not a.give and not a.get and a.get_cash > cap * a.give_cards:
+        return _no("B-07", "board.err.jail_card_price", cap=cap)
+    if a.get_cards and not a.give and not a.get and a.give_cash > cap * a.get_cards:
+        return _no("B-07", "board.err.jail_card_price", cap=cap)
+    return None
+
+
+def _h_propose(state: BoardState, seat: int, action: ProposeTrade, events: list) -> None:
+    _require_player(state, seat)
+    if state.stage == "debt":
+        if state.debts[0].debtor != seat:
+            raise RuleError("B-15", "board.err.not_between_rolls")
+    elif state.stage != "roll":
+        raise RuleError("B-15", "board.err.not_between_rolls")
+    if seat in state.proposed:
+        raise RuleError("B-15", "board.err.one_offer_per_window")
+    problem = _trade_problem(state, seat, action, action.target)
+    if problem is not None:
+        _raise(problem)
+    t = Trade(id=state.next_trade, proposer=seat, target=action.target, give=list(action.give),
+              get=list(action.get), give_cash=action.give_cash, get_cash=action.get_cash,
+              give_cards=action.give_cards, get_cards=action.get_cards)
+    state.next_trade += 1
+    state.trades.append(t)
+    state.proposed.append(seat)
+    events.append(TradeProposed(trade=t))
+
+
+def _find_trade(state: BoardState, trade_id: int) -> Trade:
+    for t in state.trades:
+        if t.id == trade_id:
+            return t
+    raise RuleError("B-15", "board.err.no_such_trade", trade=trade_id)
+
+
+def _h_accept_trade(state: BoardState, seat: int, action: AcceptTrade, events: list) -> None:
+    t = _find_trade(state, action.trade)
+    if seat != t.target:
+        raise RuleError("B-15", "board.err.not_your_trade", trade=t.id)
+    if state.stage not in ("roll", "debt"):
+        raise RuleError("B-15", "board.err.not_between_rolls")
+    problem = _trade_problem(state, t.proposer, t, t.target)
+    if problem is not None:
+        _raise(problem)
+    state.trades.remove(t)
+    events.append(TradeClosed(trade=t.id, outcome="accepted"))
+    me, them = state.players[t.proposer], state.players[t.target]
+    _transfer(state, t.proposer, t.target, t.give_cash, "trade", events)
+    _transfer(state, t.target, t.proposer, t.get_cash, "trade", events)
+    for _ in range(t.give_cards):
+        them.jail_cards.append(me.jail_cards.pop(0))
+    for _ in range(t.get_cards):
+        me.jail_cards.append(them.jail_cards.pop(0))
+    for squares, giver, taker in ((t.give, t.proposer, t.target), (t.get, t.target, t.proposer)):
+        for sq in squares:
+            state.owner[sq] = taker
+            events.append(PropertyTransferred(square=sq, from_seat=giver, to_seat=taker))
+    for squares, taker in ((t.give, t.target), (t.get, t.proposer)):
+        for sq in squares:
+            if state.mortgaged[sq]:
+                _receive_mortgaged(state, taker, sq, events)
+
+
+def _h_reject_trade(state: BoardState, seat: int, action: RejectTrade, events: list) -> None:
+    t = _find_trade(state, action.trade)
+    if seat != t.target:
+        raise RuleError("B-15", "board.err.not_your_trade", trade=t.id)
+    state.trades.remove(t)
+    events.append(TradeClosed(trade=t.id, outcome="rejected"))
+
+
+def _h_cancel_trade(state: BoardState, seat: int, action: CancelTrade, events: list) -> None:
+    t = _find_trade(state, action.trade)
+    if seat != t.proposer:
+        raise RuleError("B-15", "board.err.not_your_trade", trade=t.id)
+    state.trades.remove(t)
+    events.append(TradeClosed(trade=t.id, outcome="cancelled"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Building shortage (B-12)
+
+
+def _h_join_shortage(state: BoardState, seat: int, action: JoinShortage, events: list) -> None:
+    s = state.shortage
+    if state.stage != "shortage" or s is None or seat not in s.asked:
+        raise RuleError("B-12", "board.err.no_shortage_question")
+    if action.street not in buildable_streets(state, seat, s.building):
+        raise RuleError("B-12", "board.err.shortage_street", square=action.street)
+    s.asked.remove(seat)
+    s.wanters[seat] = action.street
+    _after_shortage_answer(state, events)
+
+
+def _h_decline_shortage(state: BoardState, seat: int, action: DeclineShortage, events: list) -> None:
+    s = state.shortage
+    if state.stage != "shortage" or s is None or seat not in s.asked:
+        raise RuleError("B-12", "board.err.no_shortage_question")
+    s.asked.remove(seat)
+    state.declined_shortage.append(seat)
+    _after_shortage_answer(state, events)
+
+
+def _after_shortage_answer(state: BoardState, events: list) -> None:
+    s = state.shortage
+    if s is None or s.asked:
+        return
+    b = board_of(state)
+    if len(s.wanters) == 1:  # alone after all: buys directly
+        seat, street = next(iter(s.wanters.items()))
+        state.shortage = None
+        if _build_problem(state, seat, street) is None:
+            _transfer(state, seat, BANK, b.house_cost[street], "building", events)
+            _place_building(state, seat, street, events)
+        return
+    opening = min(b.house_cost[sq] for sq in s.wanters.values())
+    bidders = [seat for seat in active_seats(state) if seat in s.wanters]
+    state.auction = Auction(kind=s.building, square=-1, bidders=bidders, opening=opening, streets=dict(s.wanters))
+    events.append(AuctionOpened(kind=s.building, square=-1, opening=opening, bidders=list(bidders)))
+
+
+# ---------------------------------------------------------------------------------------------
+# The end
+
+
+def _h_end_match(state: BoardState, seat: int, action: EndMatch, events: list) -> None:
+    """B-17: time is up; the highest total value wins, equal values share the win."""
+    if seat != SYSTEM:
+        raise RuleError("B-17", "board.err.clock_only")
+    scores = valuation(state)
+    best = max(scores.values())
+    _finish(state, events, [s for s in sorted(scores) if scores[s] == best], action.reason, scores)
+
+
+def _finish(state: BoardState, events: list, winners: list[int], reason: str, scores: dict | None = None) -> None:
+    state.stage = "over"
+    state.winners = sorted(winners)
+    state.end_reason = reason
+    state.auction = None
+    state.auction_queue = []
+    state.debts = []
+    state.trades = []
+    state.shortage = None
+    events.append(GameOver(winners=state.winners, reason=reason, scores=scores or {}))
+
+
+# ---------------------------------------------------------------------------------------------
+# apply, legal_actions, waiting_for
+
+
+_HANDLERS = {
+    Roll: _h_roll, PayJailFine: _h_pay_fine, UseJailCard: _h_jail_card, Buy: _h_buy, DeclineToBuy: _h_decline,
+    Bid: _h_bid, PassAuction: _h_pass_auction, PayTax: _h_pay_tax, BuildHouse: _h_build, SellBuilding: _h_sell,
+    SellGroupBuildings: _h_sell_group, Mortgage: _h_mortgage, LiftMortgage: _h_lift, ProposeTrade: _h_propose,
+    AcceptTrade: _h_accept_trade, RejectTrade: _h_reject_trade, CancelTrade: _h_cancel_trade,
+    PayDebt: _h_pay_debt, RaiseMoney: _h_raise, DeclareBankruptcy: _h_bankrupt, JoinShortage: _h_join_shortage,
+    DeclineShortage: _h_decline_shortage, EndMatch: _h_end_match,
+}
+
+
+def apply(state: BoardState, seat: int, action) -> list:
+    """Validate, then change the state and return the events. Raises ``RuleError`` untouched."""
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise RuleError("B-02", "board.err.unknown_action", action=type(action).__name__)
+    if state.stage == "over":
+        raise RuleError("B-17", "board.err.game_over")
+    if seat != SYSTEM:
+        _require_player(state, seat)
+    events: list = []
+    handler(state, seat, action, events)
+    if state.stage != "over":
+        _settle(state, events)
+    return events
+
+
+def legal_actions(state: BoardState, seat: int) -> list:
+    """What ``seat`` may do now. Open amounts (bids, trade cash) are offered as a few steps; any
+    other valid amount is accepted too (the adapters let players type one)."""
+    if state.stage == "over":
+        return []
+    if seat == SYSTEM:
+        return [EndMatch()]
+    if not 0 <= seat < len(state.players) or state.players[seat].bankrupt:
+        return []
+    out: list = []
+    for t in state.trades:
+        if t.target == seat and _trade_problem(state, t.proposer, t, t.target) is None:
+            out += [AcceptTrade(trade=t.id), RejectTrade(trade=t.id)]
+        elif t.target == seat:
+            out.append(RejectTrade(trade=t.id))
+        elif t.proposer == seat:
+            out.append(CancelTrade(trade=t.id))
+    stage = state.stage
+    cur = current_seat(state)
+    if stage == "roll":
+        if seat == cur and not state.rolled:
+            p = state.players[seat]
+            if p.in_jail:
+                if p.cash >= board_of(state).money["jail_fine"]:
+                    out.append(PayJailFine())
+                if p.jail_cards:
+                    out.append(UseJailCard())
+            out.append(Roll())
+        out += _manage_options(state, seat, build=True, lift=True)
+        out += trade_options(state, seat)
+    elif stage == "buy" and seat == cur:
+        if state.players[seat].cash >= board_of(state).price[state.buy_square]:
+            out.append(Buy())
+        out.append(DeclineToBuy())
+        out += _manage_options(state, seat, build=False, lift=False)
+    elif stage == "tax" and seat == cur:
+        out += [PayTax(choice="flat"), PayTax(choice="percent")]
+    elif stage == "auction":
+        a = state.auction
+        if a is not None and seat in a.bidders and seat != a.high_bidder:
+            out += [Bid(amount=x) for x in bid_steps(state, seat)]
+            out.append(PassAuction())
+    elif stage == "shortage":
+        s = state.shortage
+        if s is not None and seat in s.asked:
+            out += [JoinShortage(street=sq) for sq in buildable_streets(state, seat, s.building)]
+            out.append(DeclineShortage())
+    elif stage == "debt" and state.debts[0].debtor == seat:
+        d = state.debts[0]
+        if state.players[seat].cash >= d.amount:
+            out.append(PayDebt())
+        out.append(RaiseMoney())
+        if max_raisable(state, seat) < d.amount:
+            out.append(DeclareBankruptcy())
+        out += _manage_options(state, seat, build=False, lift=False)
+        out += trade_options(state, seat)
+    return out
+
+
+def bid_steps(state: BoardState, seat: int) -> list[int]:
+    """A few bids to offer as buttons: the minimum and some larger steps within the bidder's cash."""
+    step = board_of(state).money["min_bid_step"]
+    low = min_bid(state)
+    cash = state.players[seat].cash
+    out = [low]
+    for k in (5, 10, 50, 100):
+        x = low + k * step
+        if x <= cash and x not in out:
+            out.append(x)
+    return out
+
+
+def _manage_options(state: BoardState, seat: int, build: bool, lift: bool) -> list:
+    """Build, sell, mortgage and lift choices, from one look at each group the seat touches.
+
+    The conditions are those of ``_build_problem``, ``_sell_problem`` and ``_mortgage_problem``
+    (the property tests check that every choice listed is accepted and the rest refused).
+    """
+    b = board_of(state)
+    owner, houses, mortgaged = state.owner, state.houses, state.mortgaged
+    cash = state.players[seat].cash
+    out: list = []
+    for group, squares in b.groups.items():
+        mine = [sq for sq in squares if owner[sq] == seat]
+        if not mine:
+            continue
+        levels = [houses[sq] for sq in squares]
+        built = max(levels)
+        street = b.kind[squares[0]] == "street"
+        if build and street and len(mine) == len(squares) and not any(mortgaged[sq] for sq in squares):
+            low = min(levels)
+            cost = b.house_cost[squares[0]]
+            if cash >= cost and low < HOTEL and (state.bank_hotels if low == 4 else state.bank_houses) >= 1:
+                out += [BuildHouse(square=sq) for sq in squares if houses[sq] == low]
+        if built:
+            if built < HOTEL or state.bank_houses >= 4:
+                out += [SellBuilding(square=sq) for sq in squares if houses[sq] == built]
+            out.append(SellGroupBuildings(group=group))
+        else:
+            out += [Mortgage(square=sq) for sq in mine if not mortgaged[sq]]
+        if lift:
+            out += [LiftMortgage(square=sq) for sq in mine if mortgaged[sq] and cash >= lift_cost(state, sq)]
+    return out
+
+
+def trade_options(state: BoardState, seat: int) -> list:
+    """Offers worth a button: buying the street that completes one's own group, selling the street
+    that completes someone else's, at the printed price ×1, ×1.5 and ×2; jail cards for cash."""
+    if state.options.no_trading or seat in state.proposed:
+        return []
+    b = board_of(state)
+    players = state.players
+    owner = state.owner
+    me = players[seat]
+    out: list = []
+    for group, squares in b.groups.items():
+        if b.kind[squares[0]] != "street":
+            continue
+        owners = [owner[sq] for sq in squares]
+        mine = owners.count(seat)
+        n = len(squares)
+        if mine == n - 1:  # one street short: buy it
+            sq = next(sq for sq in squares if owner[sq] != seat)
+            holder = owner[sq]
+            if holder == BANK or players[holder].bankrupt or group_has_buildings(state, group):
+                continue
+            for factor in (10, 15, 20):
+                cash = b.price[sq] * factor // 10
+                if cash <= me.cash:
+                    out.append(ProposeTrade(target=holder, get=(sq,), give_cash=cash))
+        elif mine == 1 and n > 1:  # the one street someone else lacks: sell it
+            sq = next(sq for sq in squares if owner[sq] == seat)
+            rest = [o for o in owners if o != seat]
+            buyer = rest[0]
+            if buyer == BANK or any(o != buyer for o in rest) or players[buyer].bankrupt \
+                    or group_has_buildings(state, group):
+                continue
+            for factor in (10, 15, 20):
+                cash = b.price[sq] * factor // 10
+                if cash <= players[buyer].cash:
+                    out.append(ProposeTrade(target=buyer, give=(sq,), get_cash=cash))
+    if me.jail_cards:
+        cap = b.money["jail_card_max_price"]
+        for other in active_seats(state):
+            if other != seat and players[other].cash >= cap:
+                out.append(ProposeTrade(target=other, give_cards=1, get_cash=cap))
+    return out
+
+
+def waiting_for(state: BoardState) -> list[Decision]:
+    """Who must answer now: trade offers first, then the stage's decision(s)."""
+    if state.stage == "over":
+        return []
+    out = [Decision(t.target, "trade", "response", RejectTrade(trade=t.id)) for t in state.trades]
+    cur = current_seat(state)
+    stage = state.stage
+    if stage == "debt":
+        out.append(Decision(state.debts[0].debtor, "debt", "payment", RaiseMoney()))
+    elif stage == "auction" and state.auction is not None:
+        a = state.auction
+        out += [Decision(s, "bid", "auction", PassAuction()) for s in a.bidders if s != a.high_bidder]
+    elif stage == "shortage" and state.shortage is not None:
+        out += [Decision(s, "shortage", "response", DeclineShortage()) for s in state.shortage.asked]
+    elif stage == "buy":
+        out.append(Decision(cur, "buy", "turn", DeclineToBuy()))
+    elif stage == "tax":
+        out.append(Decision(cur, "tax", "turn", PayTax(choice="flat")))
+    else:
+        out.append(Decision(cur, "roll", "turn", Roll()))
+    return out
+
+
+def timeout_action(state: BoardState, seat: int):
+    """Decline to buy, pass in an auction, reject a trade, raise money automatically, roll."""
+    for dec in waiting_for(state):
+        if dec.seat == seat:
+            return dec.timeout
+    return None
+
+
+def result(state: BoardState) -> Result:
+    if state.stage != "over":
+        return Result(over=False)
+    scores = valuation(state) if state.end_reason == "time" else {}
+    return Result(over=True, winners=list(state.winners), reason=state.end_reason, scores=scores)
+
+
+def view(state: BoardState, seat: int | None = None) -> dict:
+    """Everything on the table is public in this game; the decks' order is not."""
+    b = board_of(state)
+    return {
+        "game": "board", "ruleset": state.options.ruleset, "viewer": seat, "turn": state.turn_number,
+        "current": current_seat(state), "stage": state.stage, "rolled": state.rolled,
+        "last_dice": list(state.last_dice), "order": list(state.order),
+        "players": [
+            {"seat": p.seat, "cash": p.cash, "position": p.position, "in_jail": p.in_jail,
+             "jail_turns": p.jail_turns, "jail_cards": len(p.jail_cards), "bankrupt": p.bankrupt,
+             "properties": [sq for sq in b.properties if state.owner[sq] == p.seat]}
+            for p in state.players
+        ],
+        "squares": [
+            {"index": sq, "owner": state.owner[sq], "houses": state.houses[sq], "mortgaged": state.mortgaged[sq]}
+            for sq in b.properties
+        ],
+        "bank_houses": state.bank_houses, "bank_hotels": state.bank_hotels,
+        "chance_count": len(state.chance), "chest_count": len(state.chest),
+        "buy_square": state.buy_square,
+        "auction": msgspec.to_builtins(state.auction) if state.auction else None,
+        "min_bid": min_bid(state) if state.auction else None,
+        "debts": [msgspec.to_builtins(d) for d in state.debts],
+        "trades": [msgspec.to_builtins(t) for t in state.trades],
+        "shortage": msgspec.to_builtins(state.shortage) if state.shortage else None,
+        "winners": list(state.winners), "end_reason": state.end_reason,
+        "opening_rolls": [list(r) for r in state.opening_rolls],
+    }
+
+
+def event_for(event, seat: int | None):
+    """Nothing in this game is private; kept for the same presenter interface as the card game."""
+    return event
