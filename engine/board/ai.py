@@ -10,6 +10,8 @@ takes between rolls are bounded (cash, one offer per window).
 
 from __future__ import annotations
 
+from array import array
+
 from engine.board.data import Board
 from engine.board.model import (
     BANK,
@@ -130,19 +132,27 @@ def _between_rolls(state: BoardState, seat: int, actions: list):
     b = board_of(state)
     p = state.players[seat]
     reserve = _reserve(state)
-    lifts = [a for a in actions if isinstance(a, LiftMortgage)]
+    lifts, builds, offers = [], [], []
+    for a in actions:
+        t = type(a)
+        if t is BuildHouse:
+            # up to three houses a street is where rent jumps: build there down to a thin reserve
+            floor = reserve // 4 if state.houses[a.square] < 3 else reserve
+            if p.cash - b.house_cost[a.square] >= floor:
+                builds.append(a)
+        elif t is LiftMortgage:
+            lifts.append(a)
+        elif t is ProposeTrade:
+            offers.append(a)
     if lifts and p.cash > 3 * reserve:
-        best = max(lifts, key=lambda a: (owns_group(state, seat, b.group[a.square]), b.price[a.square]))
-        return best
-    builds = [a for a in actions if isinstance(a, BuildHouse)
-              and p.cash - b.house_cost[a.square] >= reserve]
+        return max(lifts, key=lambda a: (owns_group(state, seat, b.group[a.square]), b.price[a.square]))
     if builds:
         return max(builds, key=lambda a: (_house_gain(state, a.square), -a.square))
-    offers = [a for a in actions if isinstance(a, ProposeTrade)]
     if offers:
-        best = max(offers, key=lambda a: _offer_value(state, seat, a))
-        if _offer_value(state, seat, best) > 0:
-            return best
+        table = table_key(state)
+        value, i = max((_offer_value(state, seat, a, table), i) for i, a in enumerate(offers))
+        if value > 0:
+            return offers[i]
     if seat != current_seat(state) or Roll() not in actions:
         return Roll() if Roll() in actions else _pass(actions)
     if p.in_jail:
@@ -178,8 +188,9 @@ def _group_value(state: BoardState, b: Board, seat: int, squares: tuple[int, ...
     return total
 
 
-def _swap_value(state: BoardState, seat: int, gain: list[int], lose: list[int], cash_in: int,
-                cash_out: int, partner: int) -> int:
+def _deltas(state: BoardState, seat: int, gain: tuple[int, ...], lose: tuple[int, ...],
+            partner: int) -> tuple[int, int, int]:
+    """(what ``seat`` gains in holdings, what ``partner`` gains, interest ``seat`` would owe)."""
     b = board_of(state)
     moved = {sq: seat for sq in gain}
     moved.update({sq: partner for sq in lose})
@@ -194,8 +205,32 @@ def _swap_value(state: BoardState, seat: int, gain: list[int], lose: list[int], 
         mine += _group_value(state, b, seat, squares, after) - _group_value(state, b, seat, squares, now)
         theirs += _group_value(state, b, partner, squares, after) - _group_value(state, b, partner, squares, now)
     interest = sum(b.mortgage[sq] // 10 for sq in gain if state.mortgaged[sq])
+    return mine, theirs, interest
+
+
+_DELTAS: dict[tuple, tuple[int, int, int]] = {}
+
+
+def _swap_value(state: BoardState, seat: int, gain, lose, cash_in: int, cash_out: int, partner: int,
+                table: bytes | None = None) -> int:
+    """``table`` (``table_key``) lets the holdings part be remembered while the table is unchanged."""
+    key = (table, state.options.ruleset, seat, tuple(gain), tuple(lose), partner)
+    found = _DELTAS.get(key) if table is not None else None
+    if found is None:
+        found = _deltas(state, seat, tuple(gain), tuple(lose), partner)
+        if table is not None:
+            if len(_DELTAS) > 8192:  # bounded: a cache, not a store
+                _DELTAS.clear()
+            _DELTAS[key] = found
+    mine, theirs, interest = found
+    net = cash_in - cash_out
     # helping the partner is worth less than helping oneself, but it is not free either
-    return mine + cash_in - cash_out - interest - max(0, theirs - (cash_in - cash_out)) * 4 // 5
+    return mine + net - interest - max(0, theirs - net) // 2
+
+
+def table_key(state: BoardState) -> bytes:
+    """Ownership and mortgages as one bytes value: all that a trade's holdings value depends on."""
+    return array("b", state.owner).tobytes() + bytes(state.mortgaged)
 
 
 def trade_value(state: BoardState, seat: int, t: Trade) -> int:
@@ -204,7 +239,7 @@ def trade_value(state: BoardState, seat: int, t: Trade) -> int:
     return value + (t.give_cards - t.get_cards) * board_of(state).money["jail_card_max_price"] // 2
 
 
-def _offer_value(state: BoardState, seat: int, a: ProposeTrade) -> int:
-    mine = _swap_value(state, seat, list(a.get), list(a.give), a.get_cash, a.give_cash, a.target)
-    theirs = _swap_value(state, a.target, list(a.give), list(a.get), a.give_cash, a.get_cash, seat)
+def _offer_value(state: BoardState, seat: int, a: ProposeTrade, table: bytes | None = None) -> int:
+    mine = _swap_value(state, seat, a.get, a.give, a.get_cash, a.give_cash, a.target, table)
+    theirs = _swap_value(state, a.target, a.give, a.get, a.give_cash, a.get_cash, seat, table)
     return mine if theirs > 0 else -1

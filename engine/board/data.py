@@ -40,6 +40,7 @@ class Board(NamedTuple):
     house_cost: tuple[int, ...]
     rent: tuple[tuple[int, ...], ...]  # street: base..hotel; station: 1..4 owned; utility: multipliers
     groups: dict[str, tuple[int, ...]]  # group -> its squares
+    group_list: tuple[tuple[str, tuple[int, ...], bool], ...]  # (group, squares, is a street group)
     group_names: dict[str, dict]
     group_colours: dict[str, str]
     chance: tuple[Card, ...]
@@ -147,6 +148,7 @@ def build_board(doc: dict) -> Board:
         house_cost=tuple(sq.get("house_cost", 0) for sq in squares),
         rent=tuple(tuple(sq.get("rent") or sq.get("multipliers") or ()) for sq in squares),
         groups={g: tuple(v) for g, v in groups.items()},
+        group_list=tuple((g, tuple(v), squares[v[0]]["kind"] == "street") for g, v in groups.items()),
         group_names={g: dict(v["names"]) for g, v in doc["groups"].items()},
         group_colours={g: v.get("colour", "#888888") for g, v in doc["groups"].items()},
         chance=cards("chance"),

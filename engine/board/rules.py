@@ -26,6 +26,7 @@ Decisions recorded here where the seeds are silent:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import msgspec
 
@@ -622,6 +623,23 @@ def _affordable_demand(state: BoardState, seat: int, kind: str) -> int:
     return count
 
 
+def _open_slots(state: BoardState, kind: str) -> int:
+    """How many houses (hotels) all complete, unmortgaged groups could still take: a cheap upper
+    bound on what players could want, so the shortage call is only worked out when it matters."""
+    b = board_of(state)
+    owner, houses = state.owner, state.houses
+    slots = 0
+    for _group, squares, street in b.group_list:
+        first = owner[squares[0]]
+        if not street or first == BANK or any(owner[sq] != first or state.mortgaged[sq] for sq in squares):
+            continue
+        if kind == "house":
+            slots += sum(4 - houses[sq] for sq in squares if houses[sq] < 4)
+        else:
+            slots += sum(1 for sq in squares if houses[sq] < HOTEL)
+    return slots
+
+
 def _place_building(state: BoardState, seat: int, sq: int, events: list) -> None:
     if state.houses[sq] == 4:
         state.bank_hotels -= 1
@@ -660,6 +678,10 @@ def _h_build(state: BoardState, seat: int, action: BuildHouse, events: list) -> 
     b = board_of(state)
     kind = "hotel" if state.houses[action.square] == 4 else "house"
     stock = state.bank_hotels if kind == "hotel" else state.bank_houses
+    if stock >= _open_slots(state, kind):  # the bank can meet every possible wish: no call
+        _transfer(state, seat, BANK, b.house_cost[action.square], "building", events)
+        _place_building(state, seat, action.square, events)
+        return
     others = [
         s for s in active_seats(state)
         if s != seat and s not in state.declined_shortage and buildable_streets(state, s, kind)
@@ -1280,8 +1302,9 @@ def legal_actions(state: BoardState, seat: int) -> list:
                 if p.jail_cards:
                     out.append(UseJailCard())
             out.append(Roll())
-        out += _manage_options(state, seat, build=True, lift=True)
-        out += trade_options(state, seat)
+        sk = _skeleton(state, seat)
+        out += _manage_options(state, seat, build=True, lift=True, sk=sk)
+        out += trade_options(state, seat, sk)
     elif stage == "buy" and seat == cur:
         if state.players[seat].cash >= board_of(state).price[state.buy_square]:
             out.append(Buy())
@@ -1306,8 +1329,9 @@ def legal_actions(state: BoardState, seat: int) -> list:
         out.append(RaiseMoney())
         if max_raisable(state, seat) < d.amount:
             out.append(DeclareBankruptcy())
-        out += _manage_options(state, seat, build=False, lift=False)
-        out += trade_options(state, seat)
+        sk = _skeleton(state, seat)
+        out += _manage_options(state, seat, build=False, lift=False, sk=sk)
+        out += trade_options(state, seat, sk)
     return out
 
 
@@ -1324,77 +1348,138 @@ def bid_steps(state: BoardState, seat: int) -> list[int]:
     return out
 
 
-def _manage_options(state: BoardState, seat: int, build: bool, lift: bool) -> list:
-    """Build, sell, mortgage and lift choices, from one look at each group the seat touches.
+class _Skeleton(NamedTuple):
+    """A seat's management and trade choices before cash is taken into account."""
 
-    The conditions are those of ``_build_problem``, ``_sell_problem`` and ``_mortgage_problem``
-    (the property tests check that every choice listed is accepted and the rest refused).
+    builds: list[tuple[int, int]]  # (street, cost)
+    sells: list
+    mortgages: list
+    mortgaged: list[int]
+    buys: list[tuple[int, int, int]]  # (holder, street, price): buying it completes my group
+    sales: list[tuple[int, int, int]]  # (buyer, street, price): selling it completes theirs
+    swaps: list[tuple[int, int, int]]  # (partner, my street, their street): completes both groups
+
+
+def _skeleton(state: BoardState, seat: int) -> _Skeleton:
+    """The conditions of ``_build_problem``, ``_sell_problem``, ``_mortgage_problem`` and
+    ``_trade_problem`` (minus cash), group by group; the property tests check they agree.
+
+    Written as plain loops: it runs for every decision between rolls.
     """
     b = board_of(state)
     owner, houses, mortgaged = state.owner, state.houses, state.mortgaged
-    cash = state.players[seat].cash
-    out: list = []
-    for group, squares in b.groups.items():
-        mine = [sq for sq in squares if owner[sq] == seat]
+    players = state.players
+    builds: list = []
+    sells: list = []
+    mortgages: list = []
+    held: list = []
+    buys: list = []
+    sales: list = []
+    for group, squares, street in b.group_list:
+        mine = 0
+        other = BANK
+        others_same = True
+        built = 0
+        low = HOTEL
+        any_mortgaged = False
+        for sq in squares:
+            o = owner[sq]
+            if o == seat:
+                mine += 1
+            elif other == BANK and others_same:
+                other = o
+            elif o != other:
+                others_same = False
+            h = houses[sq]
+            if h > built:
+                built = h
+            if h < low:
+                low = h
+            if mortgaged[sq]:
+                any_mortgaged = True
         if not mine:
             continue
-        levels = [houses[sq] for sq in squares]
-        built = max(levels)
-        street = b.kind[squares[0]] == "street"
-        if build and street and len(mine) == len(squares) and not any(mortgaged[sq] for sq in squares):
-            low = min(levels)
+        n = len(squares)
+        if street and mine == n and not any_mortgaged and low < HOTEL \
+                and (state.bank_hotels if low == 4 else state.bank_houses) >= 1:
             cost = b.house_cost[squares[0]]
-            if cash >= cost and low < HOTEL and (state.bank_hotels if low == 4 else state.bank_houses) >= 1:
-                out += [BuildHouse(square=sq) for sq in squares if houses[sq] == low]
+            for sq in squares:
+                if houses[sq] == low:
+                    builds.append((sq, cost))
         if built:
             if built < HOTEL or state.bank_houses >= 4:
-                out += [SellBuilding(square=sq) for sq in squares if houses[sq] == built]
-            out.append(SellGroupBuildings(group=group))
-        else:
-            out += [Mortgage(square=sq) for sq in mine if not mortgaged[sq]]
-        if lift:
-            out += [LiftMortgage(square=sq) for sq in mine if mortgaged[sq] and cash >= lift_cost(state, sq)]
+                for sq in squares:
+                    if houses[sq] == built:
+                        sells.append(SellBuilding(square=sq))
+            sells.append(SellGroupBuildings(group=group))
+        for sq in squares:
+            if owner[sq] == seat:
+                if mortgaged[sq]:
+                    held.append(sq)
+                elif not built:
+                    mortgages.append(Mortgage(square=sq))
+        if not street or built or mine == n:
+            continue
+        if mine == n - 1:  # one street short: buying it completes my group
+            for sq in squares:
+                if owner[sq] != seat:
+                    if owner[sq] != BANK and not players[owner[sq]].bankrupt:
+                        buys.append((owner[sq], sq, b.price[sq]))
+                    break
+        elif mine == 1 and others_same and other != BANK and not players[other].bankrupt:
+            for sq in squares:  # my one street completes theirs
+                if owner[sq] == seat:
+                    sales.append((other, sq, b.price[sq]))
+                    break
+    swaps = [(holder, mine_sq, theirs) for holder, theirs, _ in buys for buyer, mine_sq, _ in sales
+             if buyer == holder]
+    return _Skeleton(builds, sells, mortgages, held, buys, sales, swaps)
+
+
+def _manage_options(state: BoardState, seat: int, build: bool, lift: bool, sk: _Skeleton | None = None) -> list:
+    """Build, sell, mortgage and lift choices for ``seat`` now."""
+    sk = sk or _skeleton(state, seat)
+    cash = state.players[seat].cash
+    out: list = []
+    if build:
+        out += [BuildHouse(square=sq) for sq, cost in sk.builds if cash >= cost]
+    out += sk.sells
+    out += sk.mortgages
+    if lift:
+        out += [LiftMortgage(square=sq) for sq in sk.mortgaged if cash >= lift_cost(state, sq)]
     return out
 
 
-def trade_options(state: BoardState, seat: int) -> list:
+def trade_options(state: BoardState, seat: int, sk: _Skeleton | None = None) -> list:
     """Offers worth a button: buying the street that completes one's own group, selling the street
-    that completes someone else's, at the printed price ×1, ×1.5 and ×2; jail cards for cash."""
+    that completes someone else's (at the printed price ×1, ×1.5 and ×2), swapping two streets that
+    complete a group each (even, or with the price gap in cash), and jail cards for cash."""
     if state.options.no_trading or seat in state.proposed:
         return []
-    b = board_of(state)
+    sk = sk or _skeleton(state, seat)
     players = state.players
-    owner = state.owner
     me = players[seat]
     out: list = []
-    for group, squares in b.groups.items():
-        if b.kind[squares[0]] != "street":
-            continue
-        owners = [owner[sq] for sq in squares]
-        mine = owners.count(seat)
-        n = len(squares)
-        if mine == n - 1:  # one street short: buy it
-            sq = next(sq for sq in squares if owner[sq] != seat)
-            holder = owner[sq]
-            if holder == BANK or players[holder].bankrupt or group_has_buildings(state, group):
-                continue
-            for factor in (10, 15, 20):
-                cash = b.price[sq] * factor // 10
-                if cash <= me.cash:
-                    out.append(ProposeTrade(target=holder, get=(sq,), give_cash=cash))
-        elif mine == 1 and n > 1:  # the one street someone else lacks: sell it
-            sq = next(sq for sq in squares if owner[sq] == seat)
-            rest = [o for o in owners if o != seat]
-            buyer = rest[0]
-            if buyer == BANK or any(o != buyer for o in rest) or players[buyer].bankrupt \
-                    or group_has_buildings(state, group):
-                continue
-            for factor in (10, 15, 20):
-                cash = b.price[sq] * factor // 10
-                if cash <= players[buyer].cash:
-                    out.append(ProposeTrade(target=buyer, give=(sq,), get_cash=cash))
+    for holder, sq, price in sk.buys:
+        for factor in (10, 15, 20):
+            cash = price * factor // 10
+            if cash <= me.cash:
+                out.append(ProposeTrade(target=holder, get=(sq,), give_cash=cash))
+    for buyer, sq, price in sk.sales:
+        for factor in (10, 15, 20):
+            cash = price * factor // 10
+            if cash <= players[buyer].cash:
+                out.append(ProposeTrade(target=buyer, give=(sq,), get_cash=cash))
+    prices = board_of(state).price
+    for partner, mine, theirs in sk.swaps:  # each completes a group: the price gap evens it out
+        gap = prices[theirs] - prices[mine]
+        out.append(ProposeTrade(target=partner, give=(mine,), get=(theirs,)))
+        if 0 < gap <= me.cash:
+            out.append(ProposeTrade(target=partner, give=(mine,), get=(theirs,), give_cash=gap))
+        elif gap < 0 and -gap <= players[partner].cash:
+            out.append(ProposeTrade(target=partner, give=(mine,), get=(theirs,), get_cash=-gap))
     if me.jail_cards:
-        cap = b.money["jail_card_max_price"]
+        cap = board_of(state).money["jail_card_max_price"]
         for other in active_seats(state):
             if other != seat and players[other].cash >= cap:
                 out.append(ProposeTrade(target=other, give_cards=1, get_cash=cap))
