@@ -57,5 +57,43 @@ def bench_deal(games: int = 300, seed: int = 2026) -> dict:
     }
 
 
+def bench_board(games: int = 60, seed: int = 2026, landing_rolls: int = 200_000) -> dict:
+    from engine.board.landing import landing_frequencies
+
+    plug = PLUGS["board"]
+    rules = plug.rules
+    apply_ns: list[int] = []
+
+    def timed_apply(state, seat, action):
+        t0 = time.perf_counter_ns()
+        events = rules.apply(state, seat, action)
+        apply_ns.append(time.perf_counter_ns() - t0)
+        return events
+
+    for s in game_seeds(seed, 10):
+        play_one(plug, 4, None, s, None, check_every_action=False, on_action=timed_apply)
+    turns = 0
+    ended = {"last_player": 0, "turn_cap": 0}
+    t0 = time.perf_counter()
+    for s in game_seeds(seed + 1, games):
+        state, _ = play_one(plug, 4, None, s, None, check_every_action=False)
+        turns += state.turn_number
+        ended[state.end_reason or "turn_cap"] = ended.get(state.end_reason or "turn_cap", 0) + 1
+    seconds = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    landing_frequencies("classic", landing_rolls, seed, "short")
+    landing_seconds = time.perf_counter() - t1
+    return {
+        "board_apply_median_us": round(statistics.median(apply_ns) / 1000, 2),
+        "board_games_per_second_4p": round(games / seconds, 1),
+        "board_player_turns_per_second": round(turns / seconds, 1),
+        "board_turns_mean": round(turns / games, 1),
+        "board_games_by_bankruptcy": ended["last_player"],
+        "board_games_by_turn_cap": ended["turn_cap"],
+        "board_landing_rolls_per_second": round(landing_rolls / landing_seconds, 1),
+        "board_bench_games": games,
+    }
+
+
 def run_all() -> dict:
-    return bench_deal()
+    return {**bench_deal(), **bench_board()}

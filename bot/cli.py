@@ -15,7 +15,30 @@ from engine.games import GAMES, PLUGS
 from engine.simulation import simulate
 
 
+def _cmd_landing(args: argparse.Namespace) -> int:
+    from engine.board.landing import landing_frequencies
+
+    if args.game != "board":
+        print("tycoon: --landing is for the board game", file=sys.stderr)
+        return 2
+    if args.rolls < 1:
+        print("tycoon: --rolls must be at least 1", file=sys.stderr)
+        return 2
+    t0 = time.perf_counter()
+    out = landing_frequencies(args.ruleset or "classic", args.rolls, args.seed, args.jail_strategy)
+    out["seconds"] = round(time.perf_counter() - t0, 3)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        ranked = sorted(out["squares"].items(), key=lambda kv: -kv[1])
+        for square, share in ranked:
+            print(f"{square:>4}  {share * 100:6.3f} %")
+    return 0
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    if args.landing:
+        return _cmd_landing(args)
     if args.game not in PLUGS:
         print(f"tycoon: the {args.game} game is not available yet; try: {', '.join(PLUGS)}", file=sys.stderr)
         return 2
@@ -89,8 +112,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--ruleset", default=None)
-    p.add_argument("--turn-cap", type=int, default=200, help="stop a game after this many turns")
+    p.add_argument("--turn-cap", type=int, default=None,
+                   help="stop a game after this many turns (default: deal 200, board 1000)")
     p.add_argument("--no-replay", action="store_true", help="skip re-playing each game from its log")
+    p.add_argument("--landing", action="store_true", help="board: where one token's rolls end")
+    p.add_argument("--rolls", type=int, default=1_000_000, help="with --landing")
+    p.add_argument("--jail-strategy", choices=["short", "long"], default="short", help="with --landing")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_simulate)
 

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from engine.board import BOARD
+from engine.board import ai as board_ai
+from engine.board import invariants as board_invariants
+from engine.board.model import EndMatch as BoardEndMatch
+from engine.board.model import TurnEnded as BoardTurnEnded
 from engine.core.contract import GameRules
 from engine.deal import DEAL
 from engine.deal import ai as deal_ai
@@ -9,7 +14,7 @@ from engine.deal import invariants as deal_invariants
 from engine.deal.model import TurnEnded
 from engine.simulation import GamePlug
 
-GAMES: dict[str, GameRules] = {"deal": DEAL}
+GAMES: dict[str, GameRules] = {"deal": DEAL, "board": BOARD}
 
 PLUGS: dict[str, GamePlug] = {
     "deal": GamePlug(
@@ -19,5 +24,15 @@ PLUGS: dict[str, GamePlug] = {
         turn_of=lambda s: s.turn_number,
         turn_ended=lambda e: e.seat if isinstance(e, TurnEnded) else None,
         turn_end_check=deal_invariants.hand_limit_ok,
+    ),
+    "board": GamePlug(
+        rules=BOARD,
+        choose=board_ai.choose,
+        violations=board_invariants.violations,
+        turn_of=lambda s: s.turn_number,
+        turn_ended=lambda e: e.seat if isinstance(e, BoardTurnEnded) else None,
+        turn_end_check=lambda state, seat: not any(d.debtor == seat for d in state.debts),
+        turn_cap=1000,
+        at_cap=lambda state: BoardEndMatch(reason="turn_cap"),
     ),
 }

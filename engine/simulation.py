@@ -2,7 +2,8 @@
 
 Pure and deterministic: the same seed gives the same games and the same figures (timings are
 measured by the caller). Each game's seed is drawn from the run's seed with the seeded generator.
-A game that does not end by ``turn_cap`` turns is stopped and counted, never left to hang.
+A game that does not end by ``turn_cap`` turns is stopped and counted, never left to hang: the
+board game then ends by its valuation (B-17, reason ``turn_cap``); the card game is left unfinished.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ class GamePlug:
     turn_of: Callable[[Any], int]  # the turn counter
     turn_ended: Callable[[Any], int | None]  # seat whose turn just ended, from an event, else None
     turn_end_check: Callable[[Any, int], bool]  # a fact to check at the end of each turn
+    turn_cap: int = 200  # default cap on turns for this game
+    at_cap: Callable[[Any], None] | None = None  # how a capped game ends (None: left unfinished)
 
 
 @dataclass
@@ -61,17 +64,24 @@ def game_seeds(seed: int, games: int) -> list[int]:
     return [rng.next64() for _ in range(games)]
 
 
-def play_one(plug: GamePlug, players: int, options: Any, seed: int, turn_cap: int,
+def play_one(plug: GamePlug, players: int, options: Any, seed: int, turn_cap: int | None,
              check_every_action: bool = True, stats: SimulationStats | None = None,
              on_action: Callable[[Any, int, Any], None] | None = None):
     """One AI game; returns ``(state, log)``. Counts into ``stats`` when given."""
     rules = plug.rules
+    cap = plug.turn_cap if turn_cap is None else turn_cap
     state = rules.new_game(players, options, seed)
     log: list[tuple[int, Any]] = []
     st = stats if stats is not None else SimulationStats()
     while True:
         waiting = rules.waiting_for(state)
-        if not waiting or plug.turn_of(state) > turn_cap:
+        if not waiting:
+            break
+        if plug.turn_of(state) > cap:
+            if plug.at_cap is not None:
+                action = plug.at_cap(state)
+                rules.apply(state, -1, action)
+                log.append((-1, action))
             break
         seat = waiting[0].seat
         action = plug.choose(state, seat)
@@ -90,8 +100,8 @@ def play_one(plug: GamePlug, players: int, options: Any, seed: int, turn_cap: in
     return state, log
 
 
-def simulate(plug: GamePlug, games: int, players: int, seed: int, options: Any = None,
-             turn_cap: int = 200, verify_replay: bool = True, check_every_action: bool = True) -> SimulationStats:
+def simulate(plug: GamePlug, games: int, players: int, seed: int, options: Any = None, turn_cap: int | None = None,
+             verify_replay: bool = True, check_every_action: bool = True) -> SimulationStats:
     stats = SimulationStats()
     rules = plug.rules
     for game_seed in game_seeds(seed, games):
@@ -102,6 +112,8 @@ def simulate(plug: GamePlug, games: int, players: int, seed: int, options: Any =
         if res.over:
             stats.completed += 1
             stats.end_reasons[res.reason or "?"] += 1
+            if res.reason == "turn_cap":
+                stats.capped += 1
             for w in res.winners:
                 stats.wins[w] += 1
         else:

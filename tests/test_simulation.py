@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from bot.bench import bench_deal
+from bot.bench import bench_board, bench_deal
 from bot.cli import main
 from engine.deal import DEAL
 from engine.deal.ai import choose
@@ -95,7 +95,8 @@ def test_simulate_command_output_is_reproducible(capsys):
 @pytest.mark.parametrize("argv,message", [
     (["simulate", "deal", "--players", "6"], "2–5 players"),
     (["simulate", "deal", "--ruleset", "nope"], "unknown rule set"),
-    (["simulate", "board"], "not available yet"),
+    (["simulate", "board", "--players", "9"], "2–8 players"),
+    (["simulate", "deal", "--landing"], "board game"),
 ])
 def test_simulate_command_explains_bad_input(argv, message, capsys):
     assert main(argv) == 2
@@ -103,9 +104,12 @@ def test_simulate_command_explains_bad_input(argv, message, capsys):
 
 
 def test_bench_reports_the_named_figures():
-    figures = bench_deal(games=4)
-    for key in ("deal_apply_median_us", "deal_games_per_second_4p", "deal_player_turns_per_second"):
+    figures = {**bench_deal(games=4), **bench_board(games=2, landing_rolls=2000)}
+    for key in ("deal_apply_median_us", "deal_games_per_second_4p", "deal_player_turns_per_second",
+                "board_apply_median_us", "board_games_per_second_4p", "board_player_turns_per_second",
+                "board_landing_rolls_per_second"):
         assert figures[key] > 0
+    assert figures["board_games_by_bankruptcy"] + figures["board_games_by_turn_cap"] == 2
 
 
 def test_play_one_logs_every_action():

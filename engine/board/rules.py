@@ -30,9 +30,6 @@ from typing import NamedTuple
 
 import msgspec
 
-from engine.core.contract import Decision, Result
-from engine.core.errors import RuleError
-from engine.core.rng import Rng
 from engine.board.data import PROPERTY_KINDS, Board, board
 from engine.board.model import (
     BANK,
@@ -53,8 +50,8 @@ from engine.board.model import (
     BoardState,
     Bought,
     BuildHouse,
-    Built,
     BuildingSold,
+    Built,
     Buy,
     CancelTrade,
     CardDrawn,
@@ -99,6 +96,9 @@ from engine.board.model import (
     WentBankrupt,
     WentToJail,
 )
+from engine.core.contract import Decision, Result
+from engine.core.errors import RuleError
+from engine.core.rng import Rng
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 JAIL, GO_TO_JAIL = 10, 30
@@ -589,8 +589,8 @@ def buildable_streets(state: BoardState, seat: int, kind: str | None = None) -> 
     """Streets where ``seat`` may build now; ``kind`` "house"/"hotel" filters by what goes up."""
     b = board_of(state)
     out = []
-    for group, squares in b.groups.items():
-        if b.kind[squares[0]] != "street" or state.owner[squares[0]] != seat:
+    for _group, squares, street in b.group_list:
+        if not street or state.owner[squares[0]] != seat:
             continue
         for sq in squares:
             if _build_problem(state, seat, sq) is None:
