@@ -73,9 +73,14 @@ def play_one(plug: GamePlug, players: int, options: Any, seed: int, turn_cap: in
     state = rules.new_game(players, options, seed)
     log: list[tuple[int, Any]] = []
     st = stats if stats is not None else SimulationStats()
+    action_cap = 200 * (cap + 1)  # an AI that stops moving the game on is a bug: report, never hang
     while True:
         waiting = rules.waiting_for(state)
         if not waiting:
+            break
+        if len(log) > action_cap:
+            st.invariant_violations += 1
+            st.first_violations.append(f"seed {seed}: {len(log)} actions without reaching turn {cap}")
             break
         if plug.turn_of(state) > cap:
             if plug.at_cap is not None:

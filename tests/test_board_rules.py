@@ -775,3 +775,22 @@ def test_B19_the_bank_never_runs_out(monkeypatch):
     Dice(monkeypatch, (2, 3))
     act(s, 0, m.Roll())
     assert cash(s, 0) == 15000 + 2000 - 40 and s.bank_net > 10**9 - 10**5
+
+
+def test_B12_nobody_bids_in_a_shortage_auction_then_no_new_call_until_the_next_roll():
+    s = table(3)
+    own(s, 0, *BROWN)
+    own(s, 1, *LIGHT_BLUE)
+    own(s, 2, 21, 23, 24, 26, 27, 29, *GREEN)
+    for sq in (21, 23, 24, 26, 27, 29):
+        build(s, sq, 4)
+    for sq in GREEN:
+        build(s, sq, 2)
+    act(s, 0, m.BuildHouse(square=1))
+    act(s, 1, m.JoinShortage(street=6))
+    act(s, 2, m.DeclineShortage())
+    act(s, 0, m.PassAuction())
+    act(s, 1, m.PassAuction())
+    assert s.stage == "roll" and s.houses[1] == 0
+    events = act(s, 0, m.BuildHouse(square=1))  # the others were asked already: no second call
+    assert "ShortageCalled" not in kinds(events) and s.houses[1] == 1

@@ -12,8 +12,12 @@ from pathlib import Path
 import pytest
 
 from bot import i18n
+from bot.board_text import explain_error as explain_board_error
+from bot.board_text import money, square_name
 from bot.deal_text import card_name, describe_action, describe_event, explain_error, render_table
 from bot.i18n import CATALOGUES, LANGS, normalise_lang, placeholders, t
+from engine.board import BOARD
+from engine.board.model import BuildHouse
 from engine.core.errors import RuleError
 from engine.deal import DEAL
 from engine.deal.cards import CARDS
@@ -45,6 +49,26 @@ def _rule_error_keys() -> set[str]:
 
 ERROR_KEYS = _rule_error_keys()
 
+BOARD_STAGES = ("roll", "buy", "auction", "debt", "tax", "shortage", "over")
+
+
+def _board_error_keys() -> tuple[set[str], set[str]]:
+    """Every ``board.err.*`` string constant in engine/board (``_no(...)``, ``RuleError(...)`` or a
+    variable), and the prefixes of f-string keys (``f"board.err.stage_{state.stage}"``)."""
+    keys: set[str] = set()
+    prefixes: set[str] = set()
+    for path in (ENGINE / "board").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        in_fstring = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for part in node.values}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("board.err."):
+                (prefixes if id(node) in in_fstring else keys).add(node.value)
+    return keys, prefixes
+
+
+BOARD_KEYS, BOARD_KEY_PREFIXES = _board_error_keys()
+BOARD_STAGE_KEYS = {f"board.err.stage_{stage}" for stage in BOARD_STAGES}
+
 
 def test_engine_keys_were_found():
     assert "deal.err.not_your_turn" in ERROR_KEYS
@@ -55,6 +79,42 @@ def test_engine_keys_were_found():
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_engine_error_key_is_translated(lang):
     missing = sorted(k for k in ERROR_KEYS if not CATALOGUES[lang].get(k))
+    assert not missing, f"{lang} lacks {missing}"
+
+
+def test_board_keys_were_found():
+    assert {"board.err.build_evenly", "board.err.not_your_property", "board.err.bid_too_low"} <= BOARD_KEYS
+    assert {"board.err.stage_"} == BOARD_KEY_PREFIXES  # the one f-string key: the stage keys cover it
+
+
+def _board_refusal_params() -> list[tuple[str, set[str]]]:
+    """(key, parameter names) of every ``_no(...)`` and ``RuleError(...)`` call in engine/board."""
+    calls = []
+    for path in (ENGINE / "board").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if isinstance(node, ast.Call) and len(node.args) >= 2:
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+                key = node.args[1]
+                if name in ("_no", "RuleError") and isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    calls.append((key.value, {kw.arg for kw in node.keywords if kw.arg}))
+    return calls
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_board_messages_use_only_the_parameters_the_engine_passes(lang):
+    calls = _board_refusal_params()
+    assert len(calls) > 40
+    for key, params in calls:
+        extra = placeholders(CATALOGUES[lang].get(key, "")) - params
+        assert not extra, f"{lang} {key}: {extra} is never passed by the engine"
+    for key in BOARD_STAGE_KEYS:
+        assert not placeholders(CATALOGUES[lang][key]), key
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_board_error_key_is_translated(lang):
+    missing = sorted(k for k in BOARD_KEYS | BOARD_STAGE_KEYS if not CATALOGUES[lang].get(k))
     assert not missing, f"{lang} lacks {missing}"
 
 
@@ -231,3 +291,45 @@ def test_table_shows_a_hand_only_to_its_owner(lang):
     for name in names.values():
         assert name in own and name in public
     assert "{" not in own + public
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_explain_a_real_board_error(lang):
+    state = BOARD.new_game(2, "china", 1)
+    with pytest.raises(RuleError) as caught:
+        BOARD.apply(state, 0, BuildHouse(square=1))  # nobody owns 东山 yet
+    err = caught.value
+    assert err.key == "board.err.not_your_property"
+    text = explain_board_error(err, lang, "china", {0: "Ada", 1: "Bo"})
+    assert text and "{" not in text
+    assert square_name("china", 1, lang) in text
+    assert err.rule in text
+    if lang == "zh-Hans":
+        assert "东山" in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_board_params_become_names_and_money(lang):
+    names = {0: "Ada", 1: "Bo"}
+    err = RuleError("B-04", "board.err.cannot_afford_buy", amount=2000, square=5)
+    text = explain_board_error(err, lang, "china", names)
+    assert square_name("china", 5, lang) in text and money("china", 2000, lang) in text and "{" not in text
+    turn = explain_board_error(RuleError("B-02", "board.err.not_your_turn", current=1), lang, "classic", names)
+    assert "Bo" in turn and "{" not in turn
+
+
+@pytest.mark.parametrize("ruleset, lang, amount, expected", [
+    ("china", "en", 2000, "¥2,000"), ("china", "zh-Hans", 2000, "2,000元"), ("china", "zh-Hant", 2000, "2,000元"),
+    ("china", "zh-TW", 500, "500元"), ("classic", "en", 200, "$200"), ("classic", "zh-Hans", 1500, "$1,500"),
+    ("classic", "zh-Hant", 200, "$200"),
+])
+def test_money(ruleset, lang, amount, expected):
+    assert money(ruleset, amount, lang) == expected
+
+
+def test_square_names_come_from_the_board_data():
+    assert square_name("china", 1, "zh-Hans") == "东山"
+    assert square_name("china", 1, "zh-Hant") == "東山"
+    assert square_name("china", 1, "en") == "Dongshan"
+    assert square_name("classic", 1, "en") == "Mediterranean Avenue"
+    assert square_name("china", 40, "en") == "#40"  # no such square: still readable, never raises

@@ -117,3 +117,41 @@ def test_play_one_logs_every_action():
     assert state.phase == "over"
     again = DEAL.replay(3, None, 77, log)
     assert DEAL.encode_state(again) == DEAL.encode_state(state)
+
+
+@pytest.mark.parametrize("ruleset", ["china", "classic"])
+def test_board_ai_games_end_mostly_by_bankruptcy_and_replay(ruleset):
+    stats = simulate(PLUGS["board"], 12, 4, seed=5, options=ruleset)
+    assert stats.completed == 12
+    assert stats.end_reasons["last_player"] >= 10
+    assert stats.invariant_violations == 0, stats.first_violations
+    assert stats.replay_mismatches == 0
+
+
+def test_board_turn_cap_ends_by_valuation():
+    stats = simulate(PLUGS["board"], 3, 4, seed=2, turn_cap=5)
+    assert stats.end_reasons == {"turn_cap": 3} and stats.capped == 3 and stats.completed == 3
+    assert sum(stats.wins.values()) >= 3
+
+
+def test_the_board_ai_beats_random_play():
+    import random
+
+    from engine.board import BOARD
+    from engine.board.ai import choose as board_choose
+
+    r = random.Random(3)
+    wins = 0.0
+    games = 24
+    for seed in game_seeds(4, games):
+        state = BOARD.new_game(3, "china", seed)
+        while state.stage != "over" and state.turn_number <= 400:
+            seat = BOARD.waiting_for(state)[0].seat
+            legal = BOARD.legal_actions(state, seat)
+            BOARD.apply(state, seat, board_choose(state, seat, legal) if seat == 0 else r.choice(legal))
+        if state.stage != "over":
+            from engine.board.model import SYSTEM, EndMatch
+
+            BOARD.apply(state, SYSTEM, EndMatch())
+        wins += (0 in state.winners) / len(state.winners)
+    assert wins > games * 0.6

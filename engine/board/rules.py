@@ -522,7 +522,8 @@ def _check_auction(state: BoardState, events: list) -> None:
         state.auction = None
         if a.kind == "property":
             events.append(AuctionUnsold(square=a.square))
-        else:
+        else:  # nobody wanted it at the opening price: they are not asked again until the next roll
+            state.declined_shortage += [s for s in a.streets if s not in state.declined_shortage]
             state.shortage = None
         return
     winner, amount = a.high_bidder, a.high_bid
@@ -537,6 +538,7 @@ def _check_auction(state: BoardState, events: list) -> None:
             if a.kind == "property":
                 events.append(AuctionUnsold(square=a.square))
             else:
+                state.declined_shortage += [s for s in a.streets if s not in state.declined_shortage]
                 state.shortage = None
             return
         events.append(AuctionOpened(kind=a.kind, square=a.square, opening=a.opening, bidders=list(a.bidders)))
