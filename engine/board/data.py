@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib.resources import files
+from operator import itemgetter
 from typing import NamedTuple
 
 LANGS = ("zh-Hans", "zh-Hant", "en")
@@ -41,6 +42,7 @@ class Board(NamedTuple):
     rent: tuple[tuple[int, ...], ...]  # street: base..hotel; station: 1..4 owned; utility: multipliers
     groups: dict[str, tuple[int, ...]]  # group -> its squares
     group_list: tuple[tuple[str, tuple[int, ...], bool], ...]  # (group, squares, is a street group)
+    group_getters: tuple  # (group, squares, is a street group, itemgetter of its squares) for hot loops
     group_names: dict[str, dict]
     group_colours: dict[str, str]
     chance: tuple[Card, ...]
@@ -149,6 +151,7 @@ def build_board(doc: dict) -> Board:
         rent=tuple(tuple(sq.get("rent") or sq.get("multipliers") or ()) for sq in squares),
         groups={g: tuple(v) for g, v in groups.items()},
         group_list=tuple((g, tuple(v), squares[v[0]]["kind"] == "street") for g, v in groups.items()),
+        group_getters=tuple((g, tuple(v), squares[v[0]]["kind"] == "street", itemgetter(*v)) for g, v in groups.items()),
         group_names={g: dict(v["names"]) for g, v in doc["groups"].items()},
         group_colours={g: v.get("colour", "#888888") for g, v in doc["groups"].items()},
         chance=cards("chance"),

@@ -1366,7 +1366,8 @@ def _skeleton(state: BoardState, seat: int) -> _Skeleton:
     """The conditions of ``_build_problem``, ``_sell_problem``, ``_mortgage_problem`` and
     ``_trade_problem`` (minus cash), group by group; the property tests check they agree.
 
-    Written as plain loops: it runs for every decision between rolls.
+    It runs for every decision between rolls, so each group is read with one C-level getter and
+    skipped at once when the seat owns none of it.
     """
     b = board_of(state)
     owner, houses, mortgaged = state.owner, state.houses, state.mortgaged
@@ -1377,62 +1378,45 @@ def _skeleton(state: BoardState, seat: int) -> _Skeleton:
     held: list = []
     buys: list = []
     sales: list = []
-    for group, squares, street in b.group_list:
-        mine = 0
-        other = BANK
-        others_same = True
-        built = 0
-        low = HOTEL
-        any_mortgaged = False
-        for sq in squares:
-            o = owner[sq]
-            if o == seat:
-                mine += 1
-            elif other == BANK and others_same:
-                other = o
-            elif o != other:
-                others_same = False
-            h = houses[sq]
-            if h > built:
-                built = h
-            if h < low:
-                low = h
-            if mortgaged[sq]:
-                any_mortgaged = True
+    for group, squares, street, get in b.group_getters:
+        owners = get(owner)
+        mine = owners.count(seat)
         if not mine:
             continue
         n = len(squares)
-        if street and mine == n and not any_mortgaged and low < HOTEL \
-                and (state.bank_hotels if low == 4 else state.bank_houses) >= 1:
-            cost = b.house_cost[squares[0]]
-            for sq in squares:
-                if houses[sq] == low:
-                    builds.append((sq, cost))
+        levels = get(houses)
+        built = max(levels)
+        flags = get(mortgaged)
+        if street and mine == n and True not in flags:
+            low = min(levels)
+            if low < HOTEL and (state.bank_hotels if low == 4 else state.bank_houses) >= 1:
+                cost = b.house_cost[squares[0]]
+                builds += [(sq, cost) for sq, h in zip(squares, levels) if h == low]
         if built:
             if built < HOTEL or state.bank_houses >= 4:
-                for sq in squares:
-                    if houses[sq] == built:
-                        sells.append(SellBuilding(square=sq))
+                sells += [SellBuilding(square=sq) for sq, h in zip(squares, levels) if h == built]
             sells.append(SellGroupBuildings(group=group))
-        for sq in squares:
-            if owner[sq] == seat:
-                if mortgaged[sq]:
+        for sq, o, flag in zip(squares, owners, flags):
+            if o == seat:
+                if flag:
                     held.append(sq)
                 elif not built:
                     mortgages.append(Mortgage(square=sq))
         if not street or built or mine == n:
             continue
         if mine == n - 1:  # one street short: buying it completes my group
-            for sq in squares:
-                if owner[sq] != seat:
-                    if owner[sq] != BANK and not players[owner[sq]].bankrupt:
-                        buys.append((owner[sq], sq, b.price[sq]))
+            for sq, o in zip(squares, owners):
+                if o != seat:
+                    if o != BANK and not players[o].bankrupt:
+                        buys.append((o, sq, b.price[sq]))
                     break
-        elif mine == 1 and others_same and other != BANK and not players[other].bankrupt:
-            for sq in squares:  # my one street completes theirs
-                if owner[sq] == seat:
+        elif mine == 1:
+            rest = {o for o in owners if o != seat}
+            if len(rest) == 1:
+                other = rest.pop()
+                if other != BANK and not players[other].bankrupt:  # my one street completes theirs
+                    sq = squares[owners.index(seat)]
                     sales.append((other, sq, b.price[sq]))
-                    break
     swaps = [(holder, mine_sq, theirs) for holder, theirs, _ in buys for buyer, mine_sq, _ in sales
              if buyer == holder]
     return _Skeleton(builds, sells, mortgages, held, buys, sales, swaps)
