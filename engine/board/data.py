@@ -151,7 +151,9 @@ def build_board(doc: dict) -> Board:
         rent=tuple(tuple(sq.get("rent") or sq.get("multipliers") or ()) for sq in squares),
         groups={g: tuple(v) for g, v in groups.items()},
         group_list=tuple((g, tuple(v), squares[v[0]]["kind"] == "street") for g, v in groups.items()),
-        group_getters=tuple((g, tuple(v), squares[v[0]]["kind"] == "street", itemgetter(*v)) for g, v in groups.items()),
+        group_getters=tuple(
+            (g, tuple(v), squares[v[0]]["kind"] == "street", itemgetter(*v)) for g, v in groups.items()
+        ),
         group_names={g: dict(v["names"]) for g, v in doc["groups"].items()},
         group_colours={g: v.get("colour", "#888888") for g, v in doc["groups"].items()},
         chance=cards("chance"),

@@ -12,6 +12,7 @@ from typing import Union
 import msgspec
 
 from engine.core.rng import Rng
+from engine.core.values import Action, EndMatch, Event, GameOver, GameStarted, TurnEnded, TurnStarted
 
 SCHEMA_VERSION = 1
 BANK = -1
@@ -123,10 +124,6 @@ class BoardState(msgspec.Struct):
 # Actions
 
 
-class Action(msgspec.Struct, frozen=True, tag_field="type"):
-    pass
-
-
 class Roll(Action, tag="roll"):
     pass
 
@@ -223,10 +220,6 @@ class DeclineShortage(Action, tag="decline_shortage"):
     pass
 
 
-class EndMatch(Action, tag="end_match"):
-    reason: str = "time"
-
-
 BoardAction = Union[  # noqa: UP007 - msgspec decodes tagged values through a real Union
     Roll, PayJailFine, UseJailCard, Buy, DeclineToBuy, Bid, PassAuction, PayTax, BuildHouse, SellBuilding,
     SellGroupBuildings, Mortgage, LiftMortgage, ProposeTrade, AcceptTrade, RejectTrade, CancelTrade, PayDebt,
@@ -235,20 +228,6 @@ BoardAction = Union[  # noqa: UP007 - msgspec decodes tagged values through a re
 
 # ---------------------------------------------------------------------------------------------
 # Events
-
-
-class Event(msgspec.Struct, frozen=True, tag_field="type"):
-    pass
-
-
-class GameStarted(Event, tag="game_started"):
-    order: list[int]
-    rolls: list[list[int]] = []
-
-
-class TurnStarted(Event, tag="turn_started"):
-    seat: int
-    turn: int
 
 
 class DiceRolled(Event, tag="dice_rolled"):
@@ -391,16 +370,6 @@ class ShortageCalled(Event, tag="shortage_called"):
 class WentBankrupt(Event, tag="bankrupt"):
     seat: int
     creditor: int
-
-
-class TurnEnded(Event, tag="turn_ended"):
-    seat: int
-
-
-class GameOver(Event, tag="game_over"):
-    winners: list[int]
-    reason: str
-    scores: dict[int, int] = {}
 
 
 BoardEvent = Union[  # noqa: UP007

@@ -96,7 +96,7 @@ from engine.board.model import (
     WentBankrupt,
     WentToJail,
 )
-from engine.core.contract import Decision, Result
+from engine.core.contract import Decision, Result, first_timeout
 from engine.core.errors import RuleError
 from engine.core.rng import Rng
 
@@ -1391,12 +1391,12 @@ def _skeleton(state: BoardState, seat: int) -> _Skeleton:
             low = min(levels)
             if low < HOTEL and (state.bank_hotels if low == 4 else state.bank_houses) >= 1:
                 cost = b.house_cost[squares[0]]
-                builds += [(sq, cost) for sq, h in zip(squares, levels) if h == low]
+                builds += [(sq, cost) for sq, h in zip(squares, levels, strict=True) if h == low]
         if built:
             if built < HOTEL or state.bank_houses >= 4:
-                sells += [SellBuilding(square=sq) for sq, h in zip(squares, levels) if h == built]
+                sells += [SellBuilding(square=sq) for sq, h in zip(squares, levels, strict=True) if h == built]
             sells.append(SellGroupBuildings(group=group))
-        for sq, o, flag in zip(squares, owners, flags):
+        for sq, o, flag in zip(squares, owners, flags, strict=True):
             if o == seat:
                 if flag:
                     held.append(sq)
@@ -1405,7 +1405,7 @@ def _skeleton(state: BoardState, seat: int) -> _Skeleton:
         if not street or built or mine == n:
             continue
         if mine == n - 1:  # one street short: buying it completes my group
-            for sq, o in zip(squares, owners):
+            for sq, o in zip(squares, owners, strict=True):
                 if o != seat:
                     if o != BANK and not players[o].bankrupt:
                         buys.append((o, sq, b.price[sq]))
@@ -1497,10 +1497,7 @@ def waiting_for(state: BoardState) -> list[Decision]:
 
 def timeout_action(state: BoardState, seat: int):
     """Decline to buy, pass in an auction, reject a trade, raise money automatically, roll."""
-    for dec in waiting_for(state):
-        if dec.seat == seat:
-            return dec.timeout
-    return None
+    return first_timeout(waiting_for(state), seat)
 
 
 def result(state: BoardState) -> Result:

@@ -40,6 +40,14 @@ class Decision(msgspec.Struct, frozen=True):
     timeout: Any  # the game's Action applied when the seat runs out of time
 
 
+def first_timeout(decisions: list[Decision], seat: int):
+    """The action applied when ``seat`` runs out of time: that of its first pending decision."""
+    for decision in decisions:
+        if decision.seat == seat:
+            return decision.timeout
+    return None
+
+
 class Result(msgspec.Struct):
     over: bool
     winners: list[int] = []

@@ -15,6 +15,7 @@ from typing import Union
 import msgspec
 
 from engine.core.rng import Rng
+from engine.core.values import Action, EndMatch, Event, GameOver, GameStarted, TurnEnded, TurnStarted
 
 SCHEMA_VERSION = 1
 SYSTEM = -1  # the seat the service uses for clock-driven actions (EndMatch)
@@ -102,10 +103,6 @@ class DealState(msgspec.Struct):
 
 # ---------------------------------------------------------------------------------------------
 # Actions
-
-
-class Action(msgspec.Struct, frozen=True, tag_field="type"):
-    pass
 
 
 class EndTurn(Action, tag="end_turn"):
@@ -207,12 +204,6 @@ class Discard(Action, tag="discard"):
     card: int
 
 
-class EndMatch(Action, tag="end_match"):
-    """The match clock ran out (D-16); applied by the service as seat ``SYSTEM``."""
-
-    reason: str = "time"
-
-
 DealAction = Union[  # noqa: UP007 - msgspec needs a real Union to decode tagged values
     EndTurn, BankCard, LayProperty, MoveProperty, PlayPassGo, PlayBuilding, PlayDebtCollector,
     PlayBirthday, PlayRent, PlaySlyDeal, PlayForcedDeal, PlayDealBreaker, JustSayNo, Accept,
@@ -225,20 +216,6 @@ PLAY_ACTIONS = (
 
 # ---------------------------------------------------------------------------------------------
 # Events
-
-
-class Event(msgspec.Struct, frozen=True, tag_field="type"):
-    pass
-
-
-class GameStarted(Event, tag="game_started"):
-    order: list[int]
-    rolls: list[list[int]] = []  # D-01 tournament: each seat's 2d6, in seat order (re-rolls appended)
-
-
-class TurnStarted(Event, tag="turn_started"):
-    seat: int
-    turn: int
 
 
 class Drew(Event, tag="drew"):
@@ -327,16 +304,6 @@ class Discarded(Event, tag="discarded"):
     seat: int
     card: int
     to_pile: str  # "draw_bottom" (hidden) or "discard" (public)
-
-
-class TurnEnded(Event, tag="turn_ended"):
-    seat: int
-
-
-class GameOver(Event, tag="game_over"):
-    winners: list[int]
-    reason: str
-    scores: dict[int, int] = {}
 
 
 DealEvent = Union[  # noqa: UP007

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from engine.core.contract import Decision, Result
+from engine.core.contract import Decision, Result, first_timeout
 from engine.core.errors import RuleError
 from engine.core.rng import Rng
 from engine.deal import area, payment
@@ -1028,10 +1028,7 @@ def _default_placement(state: DealState, d: Demand) -> PlaceBuilding:
 
 def timeout_action(state: DealState, seat: int):
     """What happens when ``seat`` runs out of time: end the turn, accept, pay automatically, …"""
-    for dec in waiting_for(state):
-        if dec.seat == seat:
-            return dec.timeout
-    return None
+    return first_timeout(waiting_for(state), seat)
 
 
 def result(state: DealState) -> Result:
