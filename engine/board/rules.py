@@ -139,8 +139,9 @@ def _no(rule: str, key: str, **params) -> tuple:
     return (rule, key, params)
 
 
-def _raise(problem: tuple):
-    raise RuleError(problem[0], problem[1], **problem[2])
+def _refuse_if(problem: tuple | None) -> None:
+    if problem is not None:
+        raise RuleError(problem[0], problem[1], **problem[2])
 
 
 def start_cash(options: BoardOptions) -> int:
@@ -674,9 +675,7 @@ def _require_player(state: BoardState, seat: int) -> BoardPlayer:
 def _h_build(state: BoardState, seat: int, action: BuildHouse, events: list) -> None:
     _require_player(state, seat)
     _may_manage(state, seat, spend=True)
-    problem = _build_problem(state, seat, action.square)
-    if problem is not None:
-        _raise(problem)
+    _refuse_if(_build_problem(state, seat, action.square))
     b = board_of(state)
     kind = "hotel" if state.houses[action.square] == 4 else "house"
     stock = state.bank_hotels if kind == "hotel" else state.bank_houses
@@ -714,9 +713,7 @@ def _sell_problem(state: BoardState, seat: int, sq: int) -> tuple | None:
 def _h_sell(state: BoardState, seat: int, action: SellBuilding, events: list) -> None:
     _require_player(state, seat)
     _may_manage(state, seat, spend=False)
-    problem = _sell_problem(state, seat, action.square)
-    if problem is not None:
-        _raise(problem)
+    _refuse_if(_sell_problem(state, seat, action.square))
     b = board_of(state)
     sq = action.square
     if state.houses[sq] == HOTEL:
@@ -777,9 +774,7 @@ def _mortgage_problem(state: BoardState, seat: int, sq: int) -> tuple | None:
 def _h_mortgage(state: BoardState, seat: int, action: Mortgage, events: list) -> None:
     _require_player(state, seat)
     _may_manage(state, seat, spend=False)
-    problem = _mortgage_problem(state, seat, action.square)
-    if problem is not None:
-        _raise(problem)
+    _refuse_if(_mortgage_problem(state, seat, action.square))
     amount = board_of(state).mortgage[action.square]
     state.mortgaged[action.square] = True
     _transfer(state, BANK, seat, amount, "mortgage", events)
@@ -1116,9 +1111,7 @@ def _h_propose(state: BoardState, seat: int, action: ProposeTrade, events: list)
         raise RuleError("B-15", "board.err.not_between_rolls")
     if seat in state.proposed:
         raise RuleError("B-15", "board.err.one_offer_per_window")
-    problem = _trade_problem(state, seat, action, action.target)
-    if problem is not None:
-        _raise(problem)
+    _refuse_if(_trade_problem(state, seat, action, action.target))
     t = Trade(id=state.next_trade, proposer=seat, target=action.target, give=list(action.give),
               get=list(action.get), give_cash=action.give_cash, get_cash=action.get_cash,
               give_cards=action.give_cards, get_cards=action.get_cards)
@@ -1141,9 +1134,7 @@ def _h_accept_trade(state: BoardState, seat: int, action: AcceptTrade, events: l
         raise RuleError("B-15", "board.err.not_your_trade", trade=t.id)
     if state.stage not in ("roll", "debt"):
         raise RuleError("B-15", "board.err.not_between_rolls")
-    problem = _trade_problem(state, t.proposer, t, t.target)
-    if problem is not None:
-        _raise(problem)
+    _refuse_if(_trade_problem(state, t.proposer, t, t.target))
     state.trades.remove(t)
     events.append(TradeClosed(trade=t.id, outcome="accepted"))
     me, them = state.players[t.proposer], state.players[t.target]
@@ -1362,6 +1353,14 @@ class _Skeleton(NamedTuple):
     swaps: list[tuple[int, int, int]]  # (partner, my street, their street): completes both groups
 
 
+# Actions are frozen values: one of each per square is enough, and saves building them per call.
+_MORTGAGE = tuple(Mortgage(square=sq) for sq in range(40))
+_SELL = tuple(SellBuilding(square=sq) for sq in range(40))
+_BUILD = tuple(BuildHouse(square=sq) for sq in range(40))
+_LIFT = tuple(LiftMortgage(square=sq) for sq in range(40))
+_SELL_GROUP: dict[str, SellGroupBuildings] = {}
+
+
 def _skeleton(state: BoardState, seat: int) -> _Skeleton:
     """The conditions of ``_build_problem``, ``_sell_problem``, ``_mortgage_problem`` and
     ``_trade_problem`` (minus cash), group by group; the property tests check they agree.
@@ -1387,22 +1386,30 @@ def _skeleton(state: BoardState, seat: int) -> _Skeleton:
         levels = get(houses)
         built = max(levels)
         flags = get(mortgaged)
-        if street and mine == n and True not in flags:
-            low = min(levels)
-            if low < HOTEL and (state.bank_hotels if low == 4 else state.bank_houses) >= 1:
-                cost = b.house_cost[squares[0]]
-                builds += [(sq, cost) for sq, h in zip(squares, levels, strict=True) if h == low]
-        if built:
-            if built < HOTEL or state.bank_houses >= 4:
-                sells += [SellBuilding(square=sq) for sq, h in zip(squares, levels, strict=True) if h == built]
-            sells.append(SellGroupBuildings(group=group))
+        if mine == n:
+            if street and True not in flags:
+                low = min(levels)
+                if low < HOTEL and (state.bank_hotels if low == 4 else state.bank_houses) >= 1:
+                    cost = b.house_cost[squares[0]]
+                    builds += [(sq, cost) for sq, h in zip(squares, levels, strict=True) if h == low]
+            if built:
+                if built < HOTEL or state.bank_houses >= 4:
+                    sells += [_SELL[sq] for sq, h in zip(squares, levels, strict=True) if h == built]
+                sells.append(_SELL_GROUP.get(group) or _SELL_GROUP.setdefault(group, SellGroupBuildings(group=group)))
+                continue  # buildings: nothing to mortgage or trade in this group
+            for sq, flag in zip(squares, flags, strict=True):
+                if flag:
+                    held.append(sq)
+                else:
+                    mortgages.append(_MORTGAGE[sq])
+            continue
         for sq, o, flag in zip(squares, owners, flags, strict=True):
             if o == seat:
                 if flag:
                     held.append(sq)
-                elif not built:
-                    mortgages.append(Mortgage(square=sq))
-        if not street or built or mine == n:
+                else:
+                    mortgages.append(_MORTGAGE[sq])
+        if not street:
             continue
         if mine == n - 1:  # one street short: buying it completes my group
             for sq, o in zip(squares, owners, strict=True):
@@ -1428,11 +1435,11 @@ def _manage_options(state: BoardState, seat: int, build: bool, lift: bool, sk: _
     cash = state.players[seat].cash
     out: list = []
     if build:
-        out += [BuildHouse(square=sq) for sq, cost in sk.builds if cash >= cost]
+        out += [_BUILD[sq] for sq, cost in sk.builds if cash >= cost]
     out += sk.sells
     out += sk.mortgages
     if lift:
-        out += [LiftMortgage(square=sq) for sq in sk.mortgaged if cash >= lift_cost(state, sq)]
+        out += [_LIFT[sq] for sq in sk.mortgaged if cash >= lift_cost(state, sq)]
     return out
 
 

@@ -94,6 +94,17 @@ class GameRules:
     def decode_events(self, data: bytes | str) -> list:
         return msgspec.json.decode(data, type=list[self.event_type])
 
+    @classmethod
+    def of(cls, name: str, rules: Any, state_type: type, action_type: Any, event_type: Any) -> GameRules:
+        """A game's ``GameRules`` from its rules module (which defines the contract's functions)."""
+        return cls(
+            name=name, rulesets=tuple(rules.RULESETS), min_players=rules.MIN_PLAYERS,
+            max_players=rules.MAX_PLAYERS, new_game=rules.new_game, legal_actions=rules.legal_actions,
+            apply=rules.apply, view=rules.view, waiting_for=rules.waiting_for,
+            timeout_action=rules.timeout_action, result=rules.result, state_type=state_type,
+            action_type=action_type, event_type=event_type,
+        )
+
     def replay(self, seats: Sequence[Any], options: Any, seed: int, log: Sequence[tuple[int, Any]]):
         """Rebuild a game from its start and its log of ``(seat, action)`` pairs."""
         state = self.new_game(seats, options, seed)

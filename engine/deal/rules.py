@@ -41,7 +41,9 @@ from engine.deal.cards import (
     VALUE,
 )
 from engine.deal.model import (
-    RULESETS,
+    RULESETS as RULESETS_OPTIONS,
+)
+from engine.deal.model import (
     SCHEMA_VERSION,
     SYSTEM,
     Accept,
@@ -88,6 +90,7 @@ from engine.deal.model import (
 )
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
+RULESETS = tuple(RULESETS_OPTIONS)
 HAND_SIZE, HAND_LIMIT, PLAYS_PER_TURN = 5, 7, 3
 DEBT_AMOUNT, BIRTHDAY_AMOUNT = 5, 2
 PAY_KINDS = ("rent", "debt", "birthday")
@@ -100,13 +103,13 @@ PAY_KINDS = ("rent", "debt", "birthday")
 def resolve_options(options: DealOptions | str | dict | None) -> DealOptions:
     """A rule set by name, a ``DealOptions``, or a dict of overrides on a named rule set."""
     if options is None:
-        return RULESETS["standard"]
+        return RULESETS_OPTIONS["standard"]
     if isinstance(options, DealOptions):
         return options
     if isinstance(options, str):
-        if options not in RULESETS:
-            raise ValueError(f"unknown Deal rule set {options!r}; choose one of {', '.join(RULESETS)}")
-        return RULESETS[options]
+        if options not in RULESETS_OPTIONS:
+            raise ValueError(f"unknown Deal rule set {options!r}; choose one of {', '.join(RULESETS_OPTIONS)}")
+        return RULESETS_OPTIONS[options]
     overrides = dict(options)
     base = resolve_options(overrides.pop("ruleset", "standard"))
     unknown = set(overrides) - set(DealOptions.__struct_fields__)
