@@ -1,0 +1,275 @@
+"""Tables and the one door for moves: ``GameService.act(user, token)``.
+
+A table is a chat's game: a lobby (join, leave, AI seats, start), then the running game, then the
+result. Every move, a player's button or an AI seat's or a clock's, goes through ``_apply``: the
+rules validate it, the database stores it in one transaction with the version check, and only then
+does the live copy move on. Moves of one table are serialised by a per-table lock; several
+processes on one PostgreSQL are kept apart by the version check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from engine.core.contract import GameRules
+from engine.core.errors import RuleError
+from engine.games import GAMES
+from engine.service import store, tokens
+
+ACTIVE = ("lobby", "running")
+
+
+@dataclass
+class Outcome:
+    """What happened to a request: applied (with events), or refused with a translatable reason."""
+
+    ok: bool
+    key: str | None = None  # message key when refused ("service.out_of_date", "deal.err.…")
+    rule: str | None = None  # the rule id when the rules refused
+    params: dict = field(default_factory=dict)
+    events: list = field(default_factory=list)
+    table: int | None = None
+    version: int | None = None
+
+
+@dataclass
+class LiveTable:
+    row: store.TableRow
+    rules: GameRules
+    state: Any = None
+
+    def seat_of(self, user: str) -> int | None:
+        for i, seat in enumerate(self.row.seats):
+            if seat["user"] == user:
+                return i
+        return None
+
+
+class GameService:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._secret = b""
+        self._live: dict[int, LiveTable] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self.replay_mismatches: list[int] = []
+
+    @classmethod
+    async def open(cls, url: str | None) -> GameService:
+        """Connect, make the schema, and bring back every running table (verified by replay)."""
+        service = cls(store.make_engine(url))
+        await store.create_schema(service.engine)
+        service._secret = await store.secret(service.engine)
+        async with AsyncSession(service.engine) as session:
+            rows = (await session.exec(select(store.TableRow).where(store.TableRow.status == "running"))).all()
+        for row in rows:
+            await service._restore(row)
+        return service
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    async def _restore(self, row: store.TableRow) -> LiveTable:
+        """Load a running table; the log is the truth, the snapshot must equal its replay."""
+        rules = GAMES[row.game]
+        log = await store.load_log(self.engine, row.id)
+        replayed = rules.replay(len(row.seats), row.ruleset, row.seed,
+                                [(a.seat, rules.decode_action(a.action)) for a in log])
+        if row.snapshot is not None and rules.encode_state(replayed) != row.snapshot.encode():
+            self.replay_mismatches.append(row.id)
+        live = LiveTable(row=row, rules=rules, state=replayed)
+        self._live[row.id] = live
+        return live
+
+    async def _load(self, table_id: int) -> LiveTable | None:
+        live = self._live.get(table_id)
+        if live is not None:
+            return live
+        async with AsyncSession(self.engine) as session:
+            row = await session.get(store.TableRow, table_id)
+        if row is None:
+            return None
+        if row.status == "running" or (row.status == "over" and row.snapshot):
+            return await self._restore(row)
+        live = LiveTable(row=row, rules=GAMES[row.game])
+        self._live[table_id] = live
+        return live
+
+    async def _insert_row(self, row: store.TableRow) -> None:
+        async with AsyncSession(self.engine) as session:
+            session.add(row)
+            await session.commit()
+            await session.refresh(row)
+
+    async def _update_row(self, table_id: int, **values: Any) -> None:
+        """Change named columns only: never write back a snapshot or version read earlier."""
+        async with AsyncSession(self.engine) as session:
+            await session.exec(update(store.TableRow).where(store.TableRow.id == table_id).values(**values))
+            await session.commit()
+
+    # -- lobby ---------------------------------------------------------------------------------
+
+    async def table_in_chat(self, chat_key: str) -> store.TableRow | None:
+        async with AsyncSession(self.engine) as session:
+            return (await session.exec(select(store.TableRow).where(
+                store.TableRow.chat_key == chat_key, store.TableRow.status.in_(ACTIVE)))).first()
+
+    async def new_table(self, chat_key: str, game: str, ruleset: str | None, user: str, name: str) -> Outcome:
+        if game not in GAMES:
+            return Outcome(False, "service.unknown_game", params={"game": game})
+        rules = GAMES[game]
+        ruleset = ruleset or rules.rulesets[0]
+        if ruleset not in rules.rulesets:
+            return Outcome(False, "service.unknown_ruleset", params={"ruleset": ruleset,
+                                                                      "choices": ", ".join(rules.rulesets)})
+        existing = await self.table_in_chat(chat_key)
+        if existing is not None:
+            return Outcome(False, "service.table_exists", params={"table": existing.id, "game": existing.game},
+                           table=existing.id)
+        row = store.TableRow(chat_key=chat_key, game=game, ruleset=ruleset, creator=user,
+                             seats=[{"user": user, "name": name, "ai": False}])
+        await self._insert_row(row)
+        self._live[row.id] = LiveTable(row=row, rules=rules)
+        return Outcome(True, table=row.id, version=0)
+
+    async def join(self, table_id: int, user: str, name: str) -> Outcome:
+        async with self._lock(table_id):
+            live = await self._load(table_id)
+            if live is None or live.row.status != "lobby":
+                return Outcome(False, "service.no_lobby", table=table_id)
+            if live.seat_of(user) is not None:
+                return Outcome(False, "service.already_seated", table=table_id)
+            if len(live.row.seats) >= live.rules.max_players:
+                return Outcome(False, "service.table_full", params={"max": live.rules.max_players}, table=table_id)
+            live.row.seats = [*live.row.seats, {"user": user, "name": name, "ai": False}]
+            await self._update_row(table_id, seats=live.row.seats)
+            return Outcome(True, table=table_id)
+
+    async def add_ai(self, table_id: int, user: str) -> Outcome:
+        async with self._lock(table_id):
+            live = await self._load(table_id)
+            if live is None or live.row.status != "lobby":
+                return Outcome(False, "service.no_lobby", table=table_id)
+            if len(live.row.seats) >= live.rules.max_players:
+                return Outcome(False, "service.table_full", params={"max": live.rules.max_players}, table=table_id)
+            n = sum(1 for s in live.row.seats if s["ai"]) + 1
+            live.row.seats = [*live.row.seats, {"user": f"ai:{n}", "name": f"AI {n}", "ai": True}]
+            await self._update_row(table_id, seats=live.row.seats)
+            return Outcome(True, table=table_id)
+
+    async def leave(self, table_id: int, user: str) -> Outcome:
+        """In the lobby the seat goes; in a running game the AI takes it over (not the end)."""
+        async with self._lock(table_id):
+            live = await self._load(table_id)
+            if live is None:
+                return Outcome(False, "service.no_table", table=table_id)
+            seat = live.seat_of(user)
+            if seat is None:
+                return Outcome(False, "service.not_a_player", table=table_id)
+            seats = [dict(s) for s in live.row.seats]
+            if live.row.status == "lobby":
+                del seats[seat]
+            else:
+                seats[seat]["ai"] = True
+            live.row.seats = seats
+            await self._update_row(table_id, seats=seats)
+            return Outcome(True, table=table_id)
+
+    async def start(self, table_id: int, user: str, seed: int | None = None) -> Outcome:
+        async with self._lock(table_id):
+            live = await self._load(table_id)
+            if live is None or live.row.status != "lobby":
+                return Outcome(False, "service.no_lobby", table=table_id)
+            if live.seat_of(user) is None and user != live.row.creator:
+                return Outcome(False, "service.not_a_player", table=table_id)
+            if len(live.row.seats) < live.rules.min_players:
+                return Outcome(False, "service.too_few", params={"min": live.rules.min_players}, table=table_id)
+            live.row.seed = secrets.randbits(63) if seed is None else seed
+            live.state = live.rules.new_game(len(live.row.seats), live.row.ruleset, live.row.seed)
+            live.row.snapshot = live.rules.encode_state(live.state).decode()
+            live.row.status = "running"
+            await self._update_row(table_id, seed=live.row.seed, snapshot=live.row.snapshot, status="running")
+            return Outcome(True, table=table_id, version=live.row.version)
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def buttons(self, table_id: int, seat: int) -> list[tuple[Any, str]]:
+        """Every choice ``seat`` has now, each with the token its button carries."""
+        live = self._live.get(table_id)
+        if live is None or live.state is None or live.row.status != "running":
+            return []
+        legal = live.rules.legal_actions(live.state, seat)
+        return [(a, tokens.encode(self._secret, tokens.Token(table_id, live.row.version, seat, i)))
+                for i, a in enumerate(legal)]
+
+    async def act(self, user: str, token: str) -> Outcome:
+        """A button press: who pressed what. Refusals say why, privately; nothing changes then."""
+        try:
+            tok = tokens.decode(self._secret, token)
+        except tokens.TokenError:
+            return Outcome(False, "service.bad_token")
+        async with self._lock(tok.table):
+            live = await self._load(tok.table)
+            if live is None:
+                return Outcome(False, "service.no_table")
+            if live.row.status != "running":
+                return Outcome(False, "service.not_running", table=tok.table)
+            seat = live.seat_of(user)
+            if seat is None:
+                return Outcome(False, "service.not_a_player", table=tok.table)
+            if tok.seat != seat:
+                return Outcome(False, "service.not_your_button", table=tok.table)
+            if tok.version != live.row.version:
+                return Outcome(False, "service.out_of_date", table=tok.table, version=live.row.version)
+            legal = live.rules.legal_actions(live.state, seat)
+            if tok.index >= len(legal):
+                return Outcome(False, "service.bad_token", table=tok.table)
+            return await self._apply(live, seat, legal[tok.index])
+
+    async def act_as(self, table_id: int, seat: int, action: Any) -> Outcome:
+        """A move made for a seat by the service itself (an AI seat, a timeout, the clock)."""
+        async with self._lock(table_id):
+            live = await self._load(table_id)
+            if live is None or live.row.status != "running":
+                return Outcome(False, "service.not_running", table=table_id)
+            return await self._apply(live, seat, action)
+
+    async def _apply(self, live: LiveTable, seat: int, action: Any) -> Outcome:
+        rules = live.rules
+        old_version = live.row.version
+        try:
+            events = rules.apply(live.state, seat, action)  # refused moves leave the state untouched
+        except RuleError as e:
+            return Outcome(False, e.key, rule=e.rule, params=e.params, table=live.row.id, version=old_version)
+        status = "over" if rules.result(live.state).over else "running"
+        snapshot = rules.encode_state(live.state).decode()
+        stored = await store.append_move(self.engine, live.row.id, old_version, seat,
+                                         rules.encode_action(action).decode(), snapshot, status)
+        if not stored:  # another process moved first: forget our copy, the database is right
+            self._live.pop(live.row.id, None)
+            return Outcome(False, "service.out_of_date", table=live.row.id)
+        live.row.version = old_version + 1
+        live.row.snapshot = snapshot
+        live.row.status = status
+        return Outcome(True, events=events, table=live.row.id, version=live.row.version)
+
+    def state(self, table_id: int) -> Any:
+        live = self._live.get(table_id)
+        return live.state if live else None
+
+    def table(self, table_id: int) -> store.TableRow | None:
+        live = self._live.get(table_id)
+        return live.row if live else None

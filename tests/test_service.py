@@ -1,0 +1,212 @@
+"""The service: lobby, the one door for moves, persistence, racing presses, tokens, resuming.
+
+Runs on SQLite always and on PostgreSQL when ``TEST_DATABASE_URL`` is set (CI sets it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+from sqlmodel import SQLModel
+
+from engine.games import GAMES, PLUGS
+from engine.service import store, tokens
+from engine.service.tables import GameService
+
+BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
+
+
+@pytest.fixture(params=BACKENDS)
+async def db_url(request, tmp_path):
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'tycoon.db'}"
+        return
+    url = os.environ["TEST_DATABASE_URL"]
+    engine = store.make_engine(url)
+    async with engine.begin() as conn:
+        await conn.run_sync(SQLModel.metadata.drop_all)
+    await engine.dispose()
+    yield url
+
+
+async def lobby(service: GameService, game: str = "deal", humans: int = 1, ais: int = 2, seed: int = 7) -> int:
+    out = await service.new_table("chat:1", game, None, "u0", "Ann")
+    assert out.ok
+    for i in range(1, humans):
+        assert (await service.join(out.table, f"u{i}", f"P{i}")).ok
+    for _ in range(ais):
+        assert (await service.add_ai(out.table, "u0")).ok
+    assert (await service.start(out.table, "u0", seed=seed)).ok
+    return out.table
+
+
+async def step(service: GameService, table: int) -> bool:
+    """One move by whoever must act: humans press the AI's choice as a button, AI seats move."""
+    rules = GAMES[service.table(table).game]
+    state = service.state(table)
+    decisions = rules.waiting_for(state)
+    if not decisions:
+        return False
+    seat = decisions[0].seat
+    action = PLUGS[rules.name].choose(state, seat)
+    seat_info = service.table(table).seats[seat]
+    if seat_info["ai"]:
+        out = await service.act_as(table, seat, action)
+    else:
+        token = next(t for a, t in service.buttons(table, seat) if a == action)
+        out = await service.act(seat_info["user"], token)
+    assert out.ok, out
+    return True
+
+
+def direct_run(game: str, players: int, seed: int):
+    """The same game straight on the rules, no service, no database."""
+    plug = PLUGS[game]
+    state = plug.rules.new_game(players, plug.rules.rulesets[0], seed)
+    while plug.rules.waiting_for(state):
+        seat = plug.rules.waiting_for(state)[0].seat
+        plug.rules.apply(state, seat, plug.choose(state, seat))
+    return state
+
+
+async def test_lobby_rules(db_url):
+    service = await GameService.open(db_url)
+    try:
+        out = await service.new_table("chat:9", "deal", "tournament", "u0", "Ann")
+        again = await service.new_table("chat:9", "board", None, "u5", "Bob")
+        assert not again.ok and again.key == "service.table_exists" and again.table == out.table
+        assert (await service.new_table("chat:8", "chess", None, "u0", "Ann")).key == "service.unknown_game"
+        assert (await service.new_table("chat:8", "deal", "blitz", "u0", "Ann")).key == "service.unknown_ruleset"
+        assert (await service.start(out.table, "u0")).key == "service.too_few"
+        assert (await service.join(out.table, "u0", "Ann")).key == "service.already_seated"
+        assert (await service.join(out.table, "u1", "Bob")).ok
+        assert (await service.leave(out.table, "u1")).ok
+        assert len(service.table(out.table).seats) == 1
+        for _ in range(4):
+            assert (await service.add_ai(out.table, "u0")).ok
+        assert (await service.add_ai(out.table, "u0")).key == "service.table_full"
+        assert (await service.start(out.table, "u0", seed=3)).ok
+        assert service.table(out.table).status == "running"
+    finally:
+        await service.close()
+
+
+@pytest.mark.parametrize("game", ["deal", "board"])
+async def test_a_whole_game_through_the_service_equals_the_rules_alone(db_url, game):
+    service = await GameService.open(db_url)
+    try:
+        table = await lobby(service, game, humans=2, ais=1, seed=11)
+        moves = 0
+        while await step(service, table):
+            moves += 1
+        assert service.table(table).status == "over" and service.table(table).version == moves
+        expected = direct_run(game, 3, 11)
+        assert GAMES[game].encode_state(service.state(table)) == GAMES[game].encode_state(expected)
+    finally:
+        await service.close()
+
+
+async def test_kill_and_resume_gives_the_same_game(db_url):
+    service = await GameService.open(db_url)
+    table = await lobby(service, "deal", humans=1, ais=3, seed=5)
+    for _ in range(37):
+        await step(service, table)
+    await service.engine.dispose()  # the process dies: no goodbye
+    resumed = await GameService.open(db_url)
+    try:
+        assert resumed.replay_mismatches == []
+        assert resumed.table(table).version == 37
+        while await step(resumed, table):
+            pass
+        expected = direct_run("deal", 4, 5)
+        assert GAMES["deal"].encode_state(resumed.state(table)) == GAMES["deal"].encode_state(expected)
+    finally:
+        await resumed.close()
+
+
+async def test_racing_presses_apply_exactly_once(db_url):
+    service = await GameService.open(db_url)
+    try:
+        table = await lobby(service, "board", humans=2, ais=0, seed=3)
+        rules = GAMES["board"]
+        seat = rules.waiting_for(service.state(table))[0].seat
+        user = service.table(table).seats[seat]["user"]
+        token = service.buttons(table, seat)[0][1]
+        results = await asyncio.gather(*(service.act(user, token) for _ in range(12)))
+        assert sum(r.ok for r in results) == 1
+        assert {r.key for r in results if not r.ok} == {"service.out_of_date"}
+        assert service.table(table).version == 1
+    finally:
+        await service.close()
+
+
+async def test_two_processes_on_one_database_cannot_both_apply(db_url):
+    first = await GameService.open(db_url)
+    table = await lobby(first, "deal", humans=2, ais=0, seed=2)
+    second = await GameService.open(db_url)
+    try:
+        rules = GAMES["deal"]
+        seat = rules.waiting_for(first.state(table))[0].seat
+        user = first.table(table).seats[seat]["user"]
+        token = first.buttons(table, seat)[0][1]
+        a, b = await asyncio.gather(first.act(user, token), second.act(user, token))
+        assert [a.ok, b.ok].count(True) == 1
+        assert (a if not a.ok else b).key == "service.out_of_date"
+        log = await store.load_log(first.engine, table)
+        assert [row.seq for row in log] == [1]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_stale_foreign_forged_and_garbled_tokens_change_nothing(db_url):
+    service = await GameService.open(db_url)
+    try:
+        table = await lobby(service, "deal", humans=2, ais=0, seed=4)
+        rules = GAMES["deal"]
+        state = service.state(table)
+        seat = rules.waiting_for(state)[0].seat
+        other = 1 - seat
+        users = [s["user"] for s in service.table(table).seats]
+        token = service.buttons(table, seat)[0][1]
+        before = rules.encode_state(state)
+        assert (await service.act(users[other], token)).key == "service.not_your_button"
+        assert (await service.act("stranger", token)).key == "service.not_a_player"
+        forged = token[:-1] + ("0" if token[-1] != "0" else "1")
+        assert (await service.act(users[seat], forged)).key == "service.bad_token"
+        for garbage in ("", "hello", "1.2.3", "a.b.c.d.e", "x" * 200):
+            assert (await service.act(users[seat], garbage)).key == "service.bad_token"
+        secret = service._secret
+        big = tokens.encode(secret, tokens.Token(table, 0, seat, 10_000))
+        assert (await service.act(users[seat], big)).key == "service.bad_token"
+        elsewhere = tokens.encode(secret, tokens.Token(table + 99, 0, seat, 0))
+        assert (await service.act(users[seat], elsewhere)).key == "service.no_table"
+        assert rules.encode_state(service.state(table)) == before and service.table(table).version == 0
+        assert (await service.act(users[seat], token)).ok
+        assert (await service.act(users[seat], token)).key == "service.out_of_date"  # yesterday's button
+    finally:
+        await service.close()
+
+
+async def test_a_player_who_leaves_a_running_game_hands_the_seat_to_the_ai(db_url):
+    service = await GameService.open(db_url)
+    try:
+        table = await lobby(service, "deal", humans=2, ais=0, seed=6)
+        assert (await service.leave(table, "u1")).ok
+        assert service.table(table).seats[1]["ai"] is True and service.table(table).status == "running"
+        while await step(service, table):
+            pass
+        assert service.table(table).status == "over"
+    finally:
+        await service.close()
+
+
+def test_tokens_fit_telegram_and_round_trip():
+    secret = b"k" * 32
+    tok = tokens.Token(table=2**40, version=10**6, seat=7, index=500)
+    text = tokens.encode(secret, tok)
+    assert len(text.encode()) <= 64 and tokens.decode(secret, text) == tok
+    with pytest.raises(tokens.TokenError):
+        tokens.decode(b"other" * 8, text)
