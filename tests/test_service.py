@@ -210,3 +210,95 @@ def test_tokens_fit_telegram_and_round_trip():
     assert len(text.encode()) <= 64 and tokens.decode(secret, text) == tok
     with pytest.raises(tokens.TokenError):
         tokens.decode(b"other" * 8, text)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_missed_deadline_applies_the_timeout_once(db_url):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    try:
+        table = await lobby(service, "deal", humans=2, ais=0, seed=8)
+        assert await service.sweep() == []  # nothing due yet
+        clock.now += 61
+        outcomes = await service.sweep()
+        assert [o.ok for o in outcomes] == [True] and service.table(table).version == 1
+        assert await service.sweep() == []  # it fired once
+    finally:
+        await service.close()
+
+
+async def test_three_misses_hand_the_seat_to_the_ai_and_a_press_takes_it_back(db_url):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    try:
+        table = await lobby(service, "board", humans=2, ais=0, seed=9)
+        rules = GAMES["board"]
+        taken = []
+        for _ in range(30):
+            clock.now += 61
+            for outcome in await service.sweep():
+                if outcome.key == "service.ai_took_over":
+                    taken.append(outcome.params["seat"])
+            if taken:
+                break
+        assert taken, "three misses in a row should hand a seat to the AI"
+        seat = taken[0]
+        info = service.table(table).seats[seat]
+        assert info["ai"] and service.table(table).missed[str(seat)] >= 3
+        while not any(d.seat == seat for d in rules.waiting_for(service.state(table))):
+            other = rules.waiting_for(service.state(table))[0].seat
+            token = service.buttons(table, other)[0][1]
+            assert (await service.act(service.table(table).seats[other]["user"], token)).ok
+        token = next(t for a, t in service.buttons(table, seat)
+                     if a == rules.timeout_action(service.state(table), seat))
+        assert (await service.act(info["user"], token)).ok
+        assert service.table(table).seats[seat]["ai"] is False and str(seat) not in service.table(table).missed
+    finally:
+        await service.close()
+
+
+async def test_clocks_survive_a_restart_and_fire_once_with_two_processes(db_url):
+    clock = FakeClock()
+    first = await GameService.open(db_url, clock)
+    table = await lobby(first, "deal", humans=2, ais=0, seed=12)
+    await first.engine.dispose()  # killed while a clock runs
+    a = await GameService.open(db_url, clock)
+    b = await GameService.open(db_url, clock)
+    try:
+        clock.now += 61
+        results = await asyncio.gather(a.sweep(), b.sweep())
+        applied = [o for r in results for o in r if o.ok]
+        assert len(applied) == 1
+        log = await store.load_log(a.engine, table)
+        assert [row.seq for row in log] == [1]
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_the_match_clock_ends_the_game_by_valuation(db_url):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    try:
+        out = await service.new_table("chat:t", "deal", "tournament", "u0", "Ann")
+        await service.add_ai(out.table, "u0")
+        await service.add_ai(out.table, "u0")
+        await service.start(out.table, "u0", seed=4)
+        assert service.table(out.table).clocks["card"] == 10  # D-16: ten seconds a card
+        clock.now += 44 * 60
+        await service.sweep()
+        assert service.table(out.table).status == "running"
+        clock.now += 2 * 60
+        await service.sweep()
+        state = service.state(out.table)
+        assert service.table(out.table).status == "over" and state.end_reason == "time"
+        assert GAMES["deal"].result(state).scores
+    finally:
+        await service.close()

@@ -28,6 +28,8 @@ class TableRow(SQLModel, table=True):
     seed: int = 0
     creator: str = ""
     seats: list = Field(default_factory=list, sa_column=Column(JSON))  # [{"user", "name", "ai"}]
+    clocks: dict = Field(default_factory=dict, sa_column=Column(JSON))  # seconds per decision policy
+    missed: dict = Field(default_factory=dict, sa_column=Column(JSON))  # seat -> deadlines missed in a row
     snapshot: str | None = Field(default=None, sa_column=Column(Text))
     version: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
     created_at: float = Field(default_factory=time.time)
@@ -42,6 +44,24 @@ class ActionRow(SQLModel, table=True):
     seat: int
     action: str = Field(sa_column=Column(Text, nullable=False))
     at: float = Field(default_factory=time.time)
+
+
+class DeadlineRow(SQLModel, table=True):
+    """A clock: when it runs out, the rules' ``timeout_action`` (or the match's end) is applied.
+
+    Stored, not only scheduled in memory, so a restarted process or another worker finds it; the
+    ``pending -> done`` update is the claim, so it fires exactly once.
+    """
+
+    __tablename__ = "deadlines"
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(index=True, foreign_key="tables.id")
+    version: int  # the table version it was set for; a later move makes it moot
+    seat: int  # -1 for the match clock
+    kind: str  # the decision's kind, or "match"
+    due_at: float = Field(index=True)
+    status: str = Field(default="pending", index=True)  # pending | done | moot
 
 
 class SettingRow(SQLModel, table=True):
@@ -95,8 +115,9 @@ async def secret(engine: AsyncEngine) -> bytes:
 
 
 async def append_move(engine: AsyncEngine, table_id: int, old_version: int, seat: int, action_json: str,
-                      snapshot: str, status: str) -> bool:
-    """One move, one transaction; False when the version moved on (someone else was first)."""
+                      snapshot: str, status: str, deadlines: list[DeadlineRow] | None = None) -> bool:
+    """One move, one transaction: the log line, the snapshot at ``version + 1`` (only if the version
+    is still ``old_version``), and the new clocks. False when someone else moved first."""
     async with AsyncSession(engine) as session:
         result = await session.exec(
             update(TableRow)
@@ -107,6 +128,12 @@ async def append_move(engine: AsyncEngine, table_id: int, old_version: int, seat
             await session.rollback()
             return False
         session.add(ActionRow(table_id=table_id, seq=old_version + 1, seat=seat, action=action_json))
+        clear = update(DeadlineRow).where(DeadlineRow.table_id == table_id, DeadlineRow.status == "pending")
+        if status == "running":
+            clear = clear.where(DeadlineRow.kind != "match")
+        await session.exec(clear.values(status="moot"))
+        for row in deadlines or ():
+            session.add(row)
         await session.commit()
         return True
 
@@ -115,3 +142,34 @@ async def load_log(engine: AsyncEngine, table_id: int) -> list[ActionRow]:
     async with AsyncSession(engine) as session:
         rows = await session.exec(select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.seq))
         return list(rows)
+
+
+async def claim(engine: AsyncEngine, deadline_id: int) -> bool:
+    """Take a due deadline for this process; False when another already did."""
+    async with AsyncSession(engine) as session:
+        result = await session.exec(
+            update(DeadlineRow).where(DeadlineRow.id == deadline_id, DeadlineRow.status == "pending")
+            .values(status="done")
+        )
+        await session.commit()
+        return result.rowcount == 1
+
+
+async def due(engine: AsyncEngine, now: float) -> list[DeadlineRow]:
+    async with AsyncSession(engine) as session:
+        rows = await session.exec(select(DeadlineRow).where(DeadlineRow.status == "pending",
+                                                            DeadlineRow.due_at <= now).order_by(DeadlineRow.due_at))
+        return list(rows)
+
+
+async def replace_deadlines(engine: AsyncEngine, table_id: int, rows: list[DeadlineRow],
+                            keep_match: bool = True) -> None:
+    """Make earlier turn clocks moot and set the new ones (the match clock stays)."""
+    async with AsyncSession(engine) as session:
+        query = update(DeadlineRow).where(DeadlineRow.table_id == table_id, DeadlineRow.status == "pending")
+        if keep_match:
+            query = query.where(DeadlineRow.kind != "match")
+        await session.exec(query.values(status="moot"))
+        for row in rows:
+            session.add(row)
+        await session.commit()

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,10 +23,17 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.core.contract import GameRules
 from engine.core.errors import RuleError
-from engine.games import GAMES
+from engine.core.values import EndMatch
+from engine.games import GAMES, PLUGS
 from engine.service import store, tokens
 
 ACTIVE = ("lobby", "running")
+SYSTEM = -1
+MISSES_BEFORE_AI = 3
+# seconds per decision policy (a chat may set its own); the Deal tournament's card clock comes
+# from its rule set (D-16)
+DEFAULT_CLOCKS = {"turn": 60, "card": 10, "response": 20, "payment": 60, "discard": 30, "choice": 30,
+                  "auction": 30}
 
 
 @dataclass
@@ -54,17 +63,18 @@ class LiveTable:
 
 
 class GameService:
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, clock: Callable[[], float] = time.time) -> None:
         self.engine = engine
+        self.clock = clock
         self._secret = b""
         self._live: dict[int, LiveTable] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self.replay_mismatches: list[int] = []
 
     @classmethod
-    async def open(cls, url: str | None) -> GameService:
+    async def open(cls, url: str | None, clock: Callable[[], float] = time.time) -> GameService:
         """Connect, make the schema, and bring back every running table (verified by replay)."""
-        service = cls(store.make_engine(url))
+        service = cls(store.make_engine(url), clock)
         await store.create_schema(service.engine)
         service._secret = await store.secret(service.engine)
         async with AsyncSession(service.engine) as session:
@@ -201,7 +211,16 @@ class GameService:
             live.state = live.rules.new_game(len(live.row.seats), live.row.ruleset, live.row.seed)
             live.row.snapshot = live.rules.encode_state(live.state).decode()
             live.row.status = "running"
-            await self._update_row(table_id, seed=live.row.seed, snapshot=live.row.snapshot, status="running")
+            live.row.clocks = {**DEFAULT_CLOCKS, **(live.row.clocks or {})}
+            card = getattr(live.state.options, "card_seconds", 0)
+            if card:
+                live.row.clocks["card"] = card
+            await self._update_row(table_id, seed=live.row.seed, snapshot=live.row.snapshot, status="running",
+                                   clocks=live.row.clocks)
+            minutes = getattr(live.state.options, "match_minutes", 0)
+            match = [store.DeadlineRow(table_id=table_id, version=0, seat=SYSTEM, kind="match",
+                                       due_at=self.clock() + 60 * minutes)] if minutes else []
+            await store.replace_deadlines(self.engine, table_id, match + self._turn_clocks(live), keep_match=False)
             return Outcome(True, table=table_id, version=live.row.version)
 
     # -- moves ---------------------------------------------------------------------------------
@@ -237,7 +256,10 @@ class GameService:
             legal = live.rules.legal_actions(live.state, seat)
             if tok.index >= len(legal):
                 return Outcome(False, "service.bad_token", table=tok.table)
-            return await self._apply(live, seat, legal[tok.index])
+            outcome = await self._apply(live, seat, legal[tok.index])
+            if outcome.ok:
+                await self._back_in_person(live, seat)
+            return outcome
 
     async def act_as(self, table_id: int, seat: int, action: Any) -> Outcome:
         """A move made for a seat by the service itself (an AI seat, a timeout, the clock)."""
@@ -256,8 +278,11 @@ class GameService:
             return Outcome(False, e.key, rule=e.rule, params=e.params, table=live.row.id, version=old_version)
         status = "over" if rules.result(live.state).over else "running"
         snapshot = rules.encode_state(live.state).decode()
+        live.row.version, live.row.status = old_version + 1, status  # what the clocks are set for
+        clocks = self._turn_clocks(live)
+        live.row.version, live.row.status = old_version, "running"
         stored = await store.append_move(self.engine, live.row.id, old_version, seat,
-                                         rules.encode_action(action).decode(), snapshot, status)
+                                         rules.encode_action(action).decode(), snapshot, status, clocks)
         if not stored:  # another process moved first: forget our copy, the database is right
             self._live.pop(live.row.id, None)
             return Outcome(False, "service.out_of_date", table=live.row.id)
@@ -265,6 +290,85 @@ class GameService:
         live.row.snapshot = snapshot
         live.row.status = status
         return Outcome(True, events=events, table=live.row.id, version=live.row.version)
+
+    # -- clocks and AI seats ----------------------------------------------------------------------
+
+    def _turn_clocks(self, live: LiveTable) -> list[store.DeadlineRow]:
+        """A deadline per decision a person must make now (AI seats move at once instead)."""
+        if live.row.status != "running":
+            return []
+        now = self.clock()
+        out = []
+        for decision in live.rules.waiting_for(live.state):
+            if live.row.seats[decision.seat]["ai"]:
+                continue
+            seconds = live.row.clocks.get(decision.policy, DEFAULT_CLOCKS.get(decision.policy, 60))
+            out.append(store.DeadlineRow(table_id=live.row.id, version=live.row.version, seat=decision.seat,
+                                         kind=decision.kind, due_at=now + seconds))
+        return out
+
+    async def _back_in_person(self, live: LiveTable, seat: int) -> None:
+        """A press by a player resets their missed clocks and takes back a seat the AI was keeping."""
+        info = live.row.seats[seat]
+        if live.row.missed.get(str(seat)) or (info["ai"] and not info["user"].startswith("ai:")):
+            live.row.missed = {k: v for k, v in live.row.missed.items() if k != str(seat)}
+            seats = [dict(s) for s in live.row.seats]
+            seats[seat]["ai"] = info["user"].startswith("ai:")
+            live.row.seats = seats
+            await self._update_row(live.row.id, missed=live.row.missed, seats=seats)
+
+    async def sweep(self) -> list[Outcome]:
+        """Apply every clock that has run out, each exactly once (also across processes)."""
+        outcomes = []
+        for deadline in await store.due(self.engine, self.clock()):
+            if not await store.claim(self.engine, deadline.id):
+                continue  # another process took it
+            outcomes.append(await self._expire(deadline))
+        return outcomes
+
+    async def _expire(self, deadline: store.DeadlineRow) -> Outcome:
+        async with self._lock(deadline.table_id):
+            live = await self._load(deadline.table_id)
+            if live is None or live.row.status != "running":
+                return Outcome(False, "service.not_running", table=deadline.table_id)
+            if deadline.kind == "match":  # D-16 / B-17: the match clock ends the game by valuation
+                return await self._apply(live, SYSTEM, EndMatch(reason="time"))
+            if deadline.version != live.row.version:
+                return Outcome(False, "service.out_of_date", table=live.row.id)
+            action = live.rules.timeout_action(live.state, deadline.seat)
+            if action is None:
+                return Outcome(False, "service.nothing_to_do", table=live.row.id)
+            outcome = await self._apply(live, deadline.seat, action)
+            if outcome.ok:
+                missed = dict(live.row.missed)
+                missed[str(deadline.seat)] = missed.get(str(deadline.seat), 0) + 1
+                live.row.missed = missed
+                seats = live.row.seats
+                if missed[str(deadline.seat)] >= MISSES_BEFORE_AI and not seats[deadline.seat]["ai"]:
+                    seats = [dict(s) for s in seats]
+                    seats[deadline.seat]["ai"] = True  # three in a row: the AI keeps the seat warm
+                    live.row.seats = seats
+                    outcome.key = "service.ai_took_over"
+                    outcome.params = {"seat": deadline.seat}
+                await self._update_row(live.row.id, missed=missed, seats=seats)
+            return outcome
+
+    async def run_ai(self, table_id: int, limit: int = 100_000) -> int:
+        """Let every AI seat make the decisions it faces, until a person must act or the game ends."""
+        moves = 0
+        while moves < limit:
+            live = await self._load(table_id)
+            if live is None or live.row.status != "running":
+                break
+            decisions = [d for d in live.rules.waiting_for(live.state) if live.row.seats[d.seat]["ai"]]
+            if not decisions:
+                break
+            seat = decisions[0].seat
+            outcome = await self.act_as(table_id, seat, PLUGS[live.row.game].choose(live.state, seat))
+            if not outcome.ok:
+                break
+            moves += 1
+        return moves
 
     def state(self, table_id: int) -> Any:
         live = self._live.get(table_id)
