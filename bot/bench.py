@@ -95,5 +95,60 @@ def bench_board(games: int = 60, seed: int = 2026, landing_rolls: int = 200_000)
     }
 
 
+def bench_service(moves: int = 400, tables: int = 1000) -> dict:
+    """p50/p99 of one move through the service with its SQLite commit; memory of open tables."""
+    import asyncio
+    import gc
+    import tempfile
+    import tracemalloc
+
+    from engine.service.tables import GameService
+
+    async def run(path: str) -> dict:
+        service = await GameService.open(f"sqlite:///{path}")
+        try:
+            times: list[int] = []
+            game_no = 0
+            while len(times) < moves:  # as many two-player games as it takes
+                game_no += 1
+                out = await service.new_table(f"bench:moves:{game_no}", "deal", None, "u0", "A")
+                await service.join(out.table, "u1", "B")
+                await service.start(out.table, "u0", seed=game_no)
+                plug = PLUGS["deal"]
+                while len(times) < moves and service.table(out.table).status == "running":
+                    state = service.state(out.table)
+                    seat = plug.rules.waiting_for(state)[0].seat
+                    action = plug.choose(state, seat)
+                    token = next(t for a, t in service.buttons(out.table, seat) if a == action)
+                    t0 = time.perf_counter_ns()
+                    await service.act(service.table(out.table).seats[seat]["user"], token)
+                    times.append(time.perf_counter_ns() - t0)
+            gc.collect()
+            tracemalloc.start()
+            before = tracemalloc.get_traced_memory()[0]
+            for i in range(tables):
+                game = "deal" if i % 2 else "board"
+                t = await service.new_table(f"bench:{i}", game, None, "u0", "A")
+                await service.add_ai(t.table, "u0")
+                await service.add_ai(t.table, "u0")
+                await service.add_ai(t.table, "u0")
+                await service.start(t.table, "u0", seed=i)
+            gc.collect()
+            used = tracemalloc.get_traced_memory()[0] - before
+            tracemalloc.stop()
+        finally:
+            await service.close()
+        times.sort()
+        return {
+            "service_move_p50_ms": round(times[len(times) // 2] / 1e6, 2),
+            "service_move_p99_ms": round(times[int(len(times) * 0.99) - 1] / 1e6, 2),
+            "service_moves_measured": len(times),
+            "memory_1000_tables_mb": round(used / 2**20 * 1000 / tables, 1),
+        }
+
+    with tempfile.TemporaryDirectory() as tmp:
+        return asyncio.run(run(f"{tmp}/bench.db"))
+
+
 def run_all() -> dict:
-    return {**bench_deal(), **bench_board()}
+    return {**bench_deal(), **bench_board(), **bench_service()}

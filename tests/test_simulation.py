@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from bot.bench import bench_board, bench_deal
+from bot.bench import bench_board, bench_deal, bench_service
 from bot.cli import main
 from engine.deal import DEAL
 from engine.deal.ai import choose
@@ -110,6 +110,9 @@ def test_bench_reports_the_named_figures():
                 "board_landing_rolls_per_second"):
         assert figures[key] > 0
     assert figures["board_games_by_bankruptcy"] + figures["board_games_by_turn_cap"] == 2
+    service = bench_service(moves=20, tables=10)
+    assert service["service_move_p50_ms"] > 0 and service["service_moves_measured"] == 20
+    assert service["memory_1000_tables_mb"] > 0
 
 
 def test_play_one_logs_every_action():
