@@ -82,13 +82,14 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from bot.console import run_console
+    from bot.console import DEFAULT_RULESETS, run_console
 
     ai = args.players if args.ai is None else args.ai
     if not 0 <= ai <= args.players:
         print("tycoon: --ai must be between 0 and --players", file=sys.stderr)
         return 2
-    return run_console(args.game, args.players, ai, args.seed, args.lang, args.ruleset or "standard")
+    # each game has its own default rule set: Deal "standard", the board "china"
+    return run_console(args.game, args.players, ai, args.seed, args.lang, args.ruleset or DEFAULT_RULESETS[args.game])
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -129,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=["deal", "board"])
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--ai", type=int, default=None, help="AI seats (default: all)")
-    p.add_argument("--ruleset", default=None)
+    p.add_argument("--ruleset", default=None, help="default: deal standard, board china")
     p.add_argument("--seed", type=int, default=int(time.time()) % 100000)
     p.add_argument("--lang", default="zh-Hans")
     p.add_argument("--db", default=None, help="(with the service) where to keep the game")

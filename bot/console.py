@@ -1,10 +1,11 @@
-"""Deal in a terminal: human seats type numbers, AI seats play themselves.
+"""Deal and 地产大亨 in a terminal: human seats type numbers, AI seats play themselves.
 
 The reference adapter (DESIGN.md, "Presenter and adapters"): it only asks the rules who must act
-(``waiting_for``), shows that seat's view and its legal actions through ``bot.deal_text``, and
-applies the choice; no game logic lives here. Input and output are injectable so tests drive a
-whole game without a terminal.
+(``waiting_for``), shows that seat's view and its legal actions through the game's text module
+(``bot.deal_text``, ``bot.board_text``), and applies the choice; no game logic lives here. Input
+and output are injectable so tests drive a whole game without a terminal.
 
+Both games share one loop; a ``_Table`` holds what differs (how to start, word, choose, stop).
 Human seats come first ("Player 1", ...), AI seats after ("AI 1", ...). A human whose input ends
 (EOF, e.g. a closed pipe) is handed to the AI so the game still finishes.
 """
@@ -12,7 +13,10 @@ Human seats come first ("Player 1", ...), AI seats after ("AI 1", ...). A human 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
+from bot import board_text
 from bot.deal_text import (
     demand_text,
     describe_action,
@@ -23,11 +27,20 @@ from bot.deal_text import (
     winners_line,
 )
 from bot.i18n import normalise_lang, t
+from engine.board import BOARD
+from engine.board import ai as board_ai
+from engine.board import rules as board_rules
+from engine.board.model import SYSTEM, EndMatch
+from engine.core.contract import GameRules
 from engine.core.errors import RuleError
 from engine.deal import DEAL, rules
 from engine.deal import ai as deal_ai
 
-GAMES = ("deal",)
+GAMES = ("deal", "board")
+RULES: dict[str, GameRules] = {"deal": DEAL, "board": BOARD}
+DEFAULT_RULESETS = {"deal": "standard", "board": "china"}
+# A board game between cautious players can go on for ever; past the cap it ends by valuation.
+DEFAULT_MAX_TURNS = {"deal": 400, "board": 1000}
 
 
 def seat_names(players: int, ai_seats: int, lang: str) -> dict[int, str]:
@@ -38,7 +51,27 @@ def seat_names(players: int, ai_seats: int, lang: str) -> dict[int, str]:
     return names
 
 
-def _prompt_line(view: dict, decision, lang: str, names) -> str:
+@dataclass(frozen=True)
+class _Table:
+    """What the shared loop needs from one game, already bound to the language and the names."""
+
+    rules: GameRules
+    start: Callable[[], tuple[Any, list]]  # -> (state, opening events)
+    choose: Callable[[Any, int], Any]  # the AI
+    choices: Callable[[Any, Any], list]  # (state, decision) -> the seat's actions, in button order
+    show: Callable[[Any, Any, list], list[str]]  # (state, decision, actions) -> table, question, labels
+    log: Callable[[list], list[str]]
+    explain: Callable[[RuleError], str]
+    at_cap: Callable[[Any, int], list[str]]  # end a game that reached the turn cap; its log lines
+    takeover_key: str
+    game_over: str
+    winners: Callable[[list[int]], str]
+
+
+# -- Deal ----------------------------------------------------------------------------------------
+
+
+def _deal_prompt(view: dict, decision, lang: str, names) -> str:
     """The question put to a human seat, worded for the kind of decision."""
     seat = decision.seat
     who = player_name(seat, lang, names)
@@ -52,15 +85,70 @@ def _prompt_line(view: dict, decision, lang: str, names) -> str:
              amount=pending["amount"], what=demand_text(pending, lang, names))
 
 
-def _ask(state, decision, lang: str, names, input_fn, output):
+def _deal_table(players: int, seed: int, ruleset: str, lang: str, names, viewer: int | None) -> _Table:
+    def show(state, decision, actions):
+        view = DEAL.view(state, decision.seat)
+        return [render_table(view, lang, names), _deal_prompt(view, decision, lang, names),
+                *(describe_action(view, a, lang, names) for a in actions)]
+
+    def at_cap(state, turns):  # the card game has no valuation: it stops without a winner
+        return [t(lang, "ui.turn_cap", turns=turns)]
+
+    return _Table(
+        rules=DEAL,
+        start=lambda: rules.new_game_with_events(players, ruleset, seed),
+        choose=deal_ai.choose,
+        choices=lambda state, decision: DEAL.legal_actions(state, decision.seat),
+        show=show,
+        # looked up at call time, so tests may wrap describe_event
+        log=lambda events: [describe_event(e, lang, names, viewer) for e in events],
+        explain=lambda err: explain_error(err, lang, names),
+        at_cap=at_cap,
+        takeover_key="ui.takeover",
+        game_over=t(lang, "deal.ui.game_over"),
+        winners=lambda winners: winners_line(winners, lang, names),
+    )
+
+
+# -- 地产大亨 -------------------------------------------------------------------------------------
+
+
+def _board_table(players: int, seed: int, ruleset: str, lang: str, names) -> _Table:
+    def show(state, decision, actions):
+        view = BOARD.view(state, decision.seat)
+        return [board_text.render_board(view, lang, names, ruleset),
+                board_text.prompt_line(view, decision, lang, names, ruleset),
+                *(board_text.describe_action(view, a, lang, names, ruleset) for a in actions)]
+
+    def at_cap(state, turns):  # B-17: the clock's own ending, by total value
+        return board_text.log_lines(BOARD.apply(state, SYSTEM, EndMatch(reason="turn_cap")), lang, names, ruleset)
+
+    return _Table(
+        rules=BOARD,
+        start=lambda: board_rules.new_game_with_events(players, ruleset, seed),
+        choose=board_ai.choose,
+        choices=lambda state, decision: board_text.decision_first(BOARD.legal_actions(state, decision.seat),
+                                                                  decision),
+        show=show,
+        log=lambda events: board_text.log_lines(events, lang, names, ruleset),
+        explain=lambda err: board_text.explain_error(err, lang, ruleset, names),
+        at_cap=at_cap,
+        takeover_key="board.ui.takeover",
+        game_over=t(lang, "board.ui.game_over"),
+        winners=lambda winners: board_text.winners_line(winners, lang, names),
+    )
+
+
+# -- the shared loop -----------------------------------------------------------------------------
+
+
+def _ask(table: _Table, state, decision, actions: list, lang: str, input_fn, output):
     """Show the seat its table and choices and read one; None when its input has ended."""
-    seat = decision.seat
-    view = DEAL.view(state, seat)
-    actions = DEAL.legal_actions(state, seat)
-    output(render_table(view, lang, names))
-    output(_prompt_line(view, decision, lang, names))
-    for i, action in enumerate(actions, 1):
-        output(f"  {i:>3}. {describe_action(view, action, lang, names)}")
+    board, question, *labels = table.show(state, decision, actions)
+    output(board)
+    output(question)
+    for i, label in enumerate(labels, 1):
+        output(f"  {i:>3}. {label}")
     while True:
         try:
             text = (input_fn(t(lang, "ui.enter_number", max=len(actions))) or "").strip()
@@ -80,59 +168,72 @@ def _ask(state, decision, lang: str, names, input_fn, output):
 def _check_setup(game: str, players: int, ai: int, ruleset: str, lang: str) -> str | None:
     """Why the game cannot start, in words; None when it can."""
     if game not in GAMES:
-        return t(lang, "ui.not_available", game=game)
-    if not (DEAL.min_players <= players <= DEAL.max_players and 0 <= ai <= players):
-        return t(lang, "ui.bad_setup", players=players, ai=ai, min=DEAL.min_players, max=DEAL.max_players)
-    if ruleset not in DEAL.rulesets:
-        return t(lang, "ui.unknown_ruleset", ruleset=ruleset, choices=", ".join(DEAL.rulesets))
+        return t(lang, "ui.unknown_game", game=game, choices=", ".join(GAMES))
+    rules_ = RULES[game]
+    if not (rules_.min_players <= players <= rules_.max_players and 0 <= ai <= players):
+        return t(lang, "ui.bad_setup", players=players, ai=ai, min=rules_.min_players, max=rules_.max_players)
+    if ruleset not in rules_.rulesets:
+        return t(lang, "ui.unknown_ruleset", ruleset=ruleset, choices=", ".join(rules_.rulesets))
     return None
 
 
-def run_console(game: str, players: int, ai: int, seed: int, lang: str, ruleset: str = "standard",
+def run_console(game: str, players: int, ai: int, seed: int, lang: str, ruleset: str | None = None,
                 input_fn: Callable[[str], str] = input, output: Callable[[str], object] = print,
-                max_turns: int = 400) -> int:
-    """Play one game in the terminal; 0 when it was played, 2 when it could not start."""
+                max_turns: int | None = None) -> int:
+    """Play one game in the terminal; 0 when it was played, 2 when it could not start.
+
+    ``ruleset`` and ``max_turns`` default per game: Deal "standard" and 400 turns, the board
+    "china" and 1000 turns (then it ends by valuation, as the match clock would end it).
+    """
     lang = normalise_lang(lang)
+    ruleset = ruleset or DEFAULT_RULESETS.get(game, "")
     problem = _check_setup(game, players, ai, ruleset, lang)
     if problem:
         output(problem)
         return 2
+    cap = DEFAULT_MAX_TURNS[game] if max_turns is None else max_turns
     names = seat_names(players, ai, lang)
     humans = set(range(players - ai))
-    # With one human at the terminal, log lines may show that player's own draws; with several
-    # (hot seat) or none, only what the whole table may see.
-    viewer = min(humans) if len(humans) == 1 else None
-    state, opening = rules.new_game_with_events(players, ruleset, seed)
-    for event in opening:
-        output(describe_event(event, lang, names, viewer))
+    if game == "deal":
+        # With one human at the terminal, log lines may show that player's own draws; with several
+        # (hot seat) or none, only what the whole table may see.
+        viewer = min(humans) if len(humans) == 1 else None
+        table = _deal_table(players, seed, ruleset, lang, names, viewer)
+    else:
+        table = _board_table(players, seed, ruleset, lang, names)
+    state, opening = table.start()
+    for line in table.log(opening):
+        output(line)
 
-    while not DEAL.result(state).over:
-        decisions = DEAL.waiting_for(state)
+    while not table.rules.result(state).over:
+        decisions = table.rules.waiting_for(state)
         if not decisions:
             break
-        if state.turn_number > max_turns:
-            output(t(lang, "ui.turn_cap", turns=max_turns))
+        if state.turn_number > cap:
+            for line in table.at_cap(state, cap):
+                output(line)
             break
-        decision = decisions[0]  # several seats may owe answers (a Birthday): one at a time
+        decision = decisions[0]  # several seats may owe answers (a Birthday, trade offers): one at a time
         seat = decision.seat
         action = None
         if seat in humans:
-            action = _ask(state, decision, lang, names, input_fn, output)
+            actions = table.choices(state, decision)
+            action = _ask(table, state, decision, actions, lang, input_fn, output) if actions else None
             if action is None:
                 humans.discard(seat)
-                output(t(lang, "ui.takeover", seat=names[seat]))
+                output(t(lang, table.takeover_key, seat=names[seat]))
         if action is None:
-            action = deal_ai.choose(state, seat) or decision.timeout
+            action = table.choose(state, seat) or decision.timeout
         try:
-            events = DEAL.apply(state, seat, action)
+            events = table.rules.apply(state, seat, action)
         except RuleError as err:  # legal_actions and apply agree; still, never crash the game
-            output(explain_error(err, lang, names))
+            output(table.explain(err))
             if seat in humans:
                 continue
-            events = DEAL.apply(state, seat, decision.timeout)
-        for event in events:
-            output(describe_event(event, lang, names, viewer))
+            events = table.rules.apply(state, seat, decision.timeout)
+        for line in table.log(events):
+            output(line)
 
-    output(f"== {t(lang, 'deal.ui.game_over')} ==")
-    output(winners_line(DEAL.result(state).winners, lang, names))
+    output(f"== {table.game_over} ==")
+    output(table.winners(table.rules.result(state).winners))
     return 0

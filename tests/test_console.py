@@ -1,13 +1,34 @@
-"""The terminal game: it plays to the end, survives bad input and lost input, hides AI draws."""
+"""The terminal game, Deal and 地产大亨: it plays to the end, survives bad input and lost input,
+hides AI draws, and puts the answers to the board's current question first."""
 
 from __future__ import annotations
 
 import pytest
 
 import bot.console as console
+from bot.board_text import decision_first
 from bot.console import run_console
 from bot.deal_text import card_name
-from bot.i18n import t
+from bot.i18n import LANGS, t, template
+from engine.board import BOARD
+from engine.board import ai as board_ai
+from engine.board.model import (
+    AcceptTrade,
+    Bid,
+    Buy,
+    DeclareBankruptcy,
+    DeclineShortage,
+    DeclineToBuy,
+    JoinShortage,
+    PassAuction,
+    PayDebt,
+    PayJailFine,
+    PayTax,
+    RaiseMoney,
+    RejectTrade,
+    Roll,
+    UseJailCard,
+)
 from engine.deal.model import Drew
 
 
@@ -57,8 +78,8 @@ def test_bad_input_reprompts_then_eof_hands_over_to_the_ai(lang):
 
 def test_unknown_game_is_refused():
     out: list[str] = []
-    assert run_console("board", 3, 3, 1, "zh-CN", "standard", output=out.append) == 2
-    assert out == [t("zh-Hans", "ui.not_available", game="board")]
+    assert run_console("chess", 3, 3, 1, "zh-CN", "standard", output=out.append) == 2
+    assert out == [t("zh-Hans", "ui.unknown_game", game="chess", choices="deal, board")]
 
 
 def test_ai_draws_stay_hidden_from_the_human(monkeypatch):
@@ -82,3 +103,89 @@ def test_ai_draws_stay_hidden_from_the_human(monkeypatch):
         assert not any(card_name(c, "en") in text for c in event.cards), text
     for event, text in own_draws:
         assert all(card_name(c, "en") in text for c in event.cards)
+
+
+# -- 地产大亨 --------------------------------------------------------------------------------------
+
+
+def test_all_ai_board_game_finishes_with_a_winner():
+    out: list[str] = []
+    assert run_console("board", 3, 3, 5, "en", "china", output=out.append) == 0
+    text = "\n".join(out)
+    assert f"== {t('en', 'board.ui.game_over')} ==" in text
+    assert out[-1].startswith(("Winner: AI", "Winners: AI"))
+    assert "¥" in text and "{" not in text
+
+
+def test_board_ruleset_defaults_to_china():
+    out: list[str] = []
+    assert run_console("board", 2, 2, 1, "en", output=out.append, max_turns=3) == 0
+    assert "¥" in "\n".join(out)
+
+
+def test_classic_board_game_plays_too():
+    out: list[str] = []
+    assert run_console("board", 2, 2, 3, "en", "classic", output=out.append) == 0
+    text = "\n".join(out)
+    assert "$" in text and "¥" not in text and "{" not in text
+    assert out[-1].startswith(("Winner: AI", "Winners: AI"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_board_bad_input_then_eof_hands_over_to_the_ai(lang):
+    out: list[str] = []
+    prompts: list[str] = []
+    rc = run_console("board", 3, 2, 5, lang, "china", input_fn=_scripted("x", "0", prompts=prompts),
+                     output=out.append)
+    assert rc == 0
+    complaint = template(lang, "ui.not_a_number").split("{max}")[0].format(text="x")
+    first = next(i for i, line in enumerate(out) if line.startswith(complaint))
+    choices = int(out[first - 1].split(".")[0])  # the last numbered choice before the complaints
+    names = console.seat_names(3, 2, lang)
+    assert out[first:first + 3] == [
+        t(lang, "ui.not_a_number", text="x", max=choices),
+        t(lang, "ui.out_of_range", number=0, max=choices),  # the choices are numbered from 1
+        t(lang, "board.ui.takeover", seat=names[0]),
+    ]
+    assert prompts == [t(lang, "ui.enter_number", max=choices)] * 3
+    text = "\n".join(out)
+    assert f"== {t(lang, 'board.ui.game_over')} ==" in text
+    assert "{" not in text
+
+
+def test_board_turn_cap_ends_by_valuation():
+    out: list[str] = []
+    assert run_console("board", 4, 4, 2, "en", "china", output=out.append, max_turns=12) == 0
+    text = "\n".join(out)
+    assert "The turn limit is reached" in text  # board.ev.game_over_turn_cap, with the values
+    assert out[-1].startswith(("Winner: AI", "Winners: AI"))
+
+
+# The actions that answer each kind of board decision (its timeout and its siblings).
+ANSWERS = {
+    "roll": (Roll, PayJailFine, UseJailCard), "buy": (Buy, DeclineToBuy), "bid": (Bid, PassAuction),
+    "tax": (PayTax,), "debt": (PayDebt, RaiseMoney, DeclareBankruptcy),
+    "shortage": (JoinShortage, DeclineShortage), "trade": (AcceptTrade, RejectTrade),
+}
+
+
+def test_a_board_decisions_own_actions_come_first():
+    seen: set[str] = set()
+    for seed in (1, 2, 3):
+        state = BOARD.new_game(4, "china", seed)
+        for _ in range(600):
+            decisions = BOARD.waiting_for(state)
+            if not decisions:
+                break
+            decision = decisions[0]
+            legal = BOARD.legal_actions(state, decision.seat)
+            ordered = decision_first(legal, decision)
+            assert sorted(map(repr, ordered)) == sorted(map(repr, legal))  # the same actions, reordered
+            answers = ANSWERS[decision.kind]
+            lead = [a for a in ordered if isinstance(a, answers)
+                    and getattr(a, "trade", None) == getattr(decision.timeout, "trade", None)]
+            assert ordered[:len(lead)] == lead, (decision.kind, ordered[:5])
+            assert decision.timeout in lead
+            seen.add(decision.kind)
+            BOARD.apply(state, decision.seat, board_ai.choose(state, decision.seat))
+    assert {"roll", "buy", "bid"} <= seen

@@ -333,3 +333,177 @@ def test_square_names_come_from_the_board_data():
     assert square_name("china", 1, "en") == "Dongshan"
     assert square_name("classic", 1, "en") == "Mediterranean Avenue"
     assert square_name("china", 40, "en") == "#40"  # no such square: still readable, never raises
+
+
+# -- 地产大亨: labels, log lines and the text board -------------------------------------------------
+
+
+BOARD_NAMES = {0: "Ada", 1: "Bo", 2: "Cy"}
+
+
+def _board_mid_game(ruleset: str = "china", seed: int = 4, actions: int = 300):
+    """A 3-player AI game stopped after ``actions`` moves, still running."""
+    from engine.board import ai as board_ai
+
+    state = BOARD.new_game(3, ruleset, seed)
+    for _ in range(actions):
+        decisions = BOARD.waiting_for(state)
+        if not decisions or BOARD.result(state).over:
+            break
+        seat = decisions[0].seat
+        BOARD.apply(state, seat, board_ai.choose(state, seat))
+    assert not BOARD.result(state).over
+    return state
+
+
+def _busy_board_view(state) -> dict:
+    """A view with everything a table can wait for at once (the rules hold one stage at a time;
+    the presenter must word each of them): a purchase, an auction, a debt, offers, a shortage."""
+    import msgspec
+
+    from engine.board import model as m
+
+    view = BOARD.view(state, 0)
+    view["squares"] = [dict(s, houses=4) if s["index"] == 1 else s for s in view["squares"]]
+    view["buy_square"] = 5
+    view["auction"] = msgspec.to_builtins(m.Auction(kind="property", square=5, bidders=[0, 1], opening=10,
+                                                    high_bid=200, high_bidder=1))
+    view["min_bid"] = 210
+    view["debts"] = [msgspec.to_builtins(m.Debt(debtor=0, creditor=1, amount=300, reason="rent"))]
+    view["trades"] = [msgspec.to_builtins(m.Trade(id=7, proposer=1, target=0, give=[3], get=[6, 8],
+                                                  give_cash=100, get_cards=1))]
+    view["shortage"] = msgspec.to_builtins(m.Shortage(building="hotel", initiator=1, asked=[0], wanters={1: 3}))
+    return view
+
+
+def _one_of_each_board_action():
+    from engine.board import model as m
+
+    return [
+        m.Roll(), m.PayJailFine(), m.UseJailCard(), m.Buy(), m.DeclineToBuy(), m.Bid(amount=220), m.PassAuction(),
+        m.PayTax(choice="flat"), m.PayTax(choice="percent"), m.BuildHouse(square=1), m.BuildHouse(square=3),
+        m.SellBuilding(square=1), m.SellGroupBuildings(group="brown"), m.Mortgage(square=5),
+        m.LiftMortgage(square=5), m.ProposeTrade(target=1, give=(1,), get=(3,), give_cash=50, get_cards=2),
+        m.ProposeTrade(target=2, give_cards=1, get_cash=500), m.AcceptTrade(trade=7), m.RejectTrade(trade=7),
+        m.CancelTrade(trade=7), m.PayDebt(), m.RaiseMoney(), m.DeclareBankruptcy(), m.JoinShortage(street=3),
+        m.DeclineShortage(), m.EndMatch(reason="turn_cap"),
+    ]
+
+
+def _one_of_each_board_event():
+    from engine.board import model as m
+
+    trade = m.Trade(id=3, proposer=0, target=1, give=[1], get_cash=700)
+    return [
+        m.GameStarted(order=[1, 0, 2]), m.GameStarted(order=[0, 1], rolls=[[0, 6, 5], [1, 2, 2]]),
+        m.TurnStarted(seat=0, turn=1), m.DiceRolled(seat=0, dice=[3, 4]), m.DiceRolled(seat=0, dice=[2, 2]),
+        m.Moved(seat=0, start=35, to=2, passed_go=True), m.SalaryPaid(seat=0, amount=2000),
+        m.WentToJail(seat=0, reason="square"), m.WentToJail(seat=0, reason="card"),
+        m.WentToJail(seat=0, reason="doubles"), m.LeftJail(seat=0, how="fine"), m.LeftJail(seat=0, how="card"),
+        m.LeftJail(seat=0, how="doubles"), m.LeftJail(seat=0, how="third_try"), m.StayedInJail(seat=0, tries=2),
+        m.CardDrawn(seat=0, deck="chance", card=0), m.CardDrawn(seat=0, deck="chest", card=3),
+        m.Bought(seat=0, square=1, price=600),
+        m.AuctionOpened(kind="property", square=1, opening=10, bidders=[0, 1, 2]),
+        m.AuctionOpened(kind="house", square=-1, opening=500, bidders=[0, 1]), m.BidMade(seat=1, amount=30),
+        m.AuctionPassed(seat=2), m.AuctionWon(seat=1, square=1, amount=30),
+        m.AuctionWon(seat=1, square=3, amount=600, kind="hotel"), m.AuctionVoided(seat=1, amount=9000),
+        m.AuctionUnsold(square=1), m.AuctionUnsold(square=-1),
+        m.Paid(payer=0, payee=1, amount=50, reason="rent"), m.Paid(payer=-1, payee=0, amount=2000, reason="salary"),
+        m.Paid(payer=0, payee=-1, amount=200, reason="something_new"),
+        m.DebtOpened(debtor=0, creditor=-1, amount=1500, reason="repairs"), m.Built(seat=0, square=1, houses=1),
+        m.Built(seat=0, square=1, houses=5), m.BuildingSold(seat=0, square=1, houses=0, refund=250),
+        m.BuildingSold(seat=0, square=1, houses=3, refund=250), m.Mortgaged(seat=0, square=5, amount=1000),
+        m.MortgageLifted(seat=0, square=5, amount=1100), m.TradeProposed(trade=trade),
+        m.TradeClosed(trade=3, outcome="accepted"), m.TradeClosed(trade=3, outcome="rejected"),
+        m.TradeClosed(trade=3, outcome="cancelled"), m.TradeClosed(trade=3, outcome="expired"),
+        m.PropertyTransferred(square=1, from_seat=0, to_seat=1),
+        m.ShortageCalled(building="house", initiator=0, asked=[1, 2], bank=2), m.WentBankrupt(seat=2, creditor=-1),
+        m.WentBankrupt(seat=2, creditor=0), m.TurnEnded(seat=0),
+        m.GameOver(winners=[1], reason="last_player"), m.GameOver(winners=[0, 1], reason="time", scores={0: 9, 1: 9}),
+        m.GameOver(winners=[1], reason="turn_cap", scores={0: 5000, 1: 8000, 2: 0}),
+        m.GameOver(winners=[], reason="turn_cap"),
+    ]
+
+
+@pytest.mark.parametrize("ruleset", ["china", "classic"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_board_action_and_event_type_has_words(lang, ruleset):
+    from bot import board_text
+    from engine.board.model import BoardAction, BoardEvent
+
+    state = BOARD.new_game(3, ruleset, 1)
+    actions = _one_of_each_board_action()
+    assert {type(a) for a in actions} == set(BoardAction.__args__)
+    views = [_busy_board_view(state), BOARD.view(state, 0)]  # with and without the details to name
+    for action in actions:
+        for view in views:
+            label = board_text.describe_action(view, action, lang, BOARD_NAMES, ruleset)
+            assert label and "{" not in label and label != type(action).__name__, (action, label)
+        assert board_text.describe_action(state, action, lang, BOARD_NAMES, ruleset)  # a raw state works too
+    events = _one_of_each_board_event()
+    assert {type(e) for e in events} == set(BoardEvent.__args__)
+    for event in events:
+        line = board_text.describe_event(event, lang, BOARD_NAMES, ruleset)
+        assert line and "{" not in line and line != type(event).__name__, (event, line)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_board_labels_name_squares_money_and_people(lang):
+    from bot import board_text
+    from engine.board import model as m
+
+    view = _busy_board_view(BOARD.new_game(3, "china", 1))
+    say = board_text.describe_action
+    buy = say(view, m.Buy(), lang, BOARD_NAMES, "china")
+    assert square_name("china", 5, lang) in buy and money("china", 2000, lang) in buy
+    cost = money("china", 500, lang)
+    assert say(view, m.BuildHouse(square=1), lang, BOARD_NAMES, "china") == t(  # 4 houses there: a hotel next
+        lang, "board.act.build_hotel", square=square_name("china", 1, lang), amount=cost)
+    assert say(view, m.BuildHouse(square=3), lang, BOARD_NAMES, "china") == t(
+        lang, "board.act.build_house", square=square_name("china", 3, lang), amount=cost)
+    offer = say(view, m.ProposeTrade(target=1, give=(1,), get=(3,), give_cash=50), lang, BOARD_NAMES, "china")
+    assert all(x in offer for x in ("Bo", square_name("china", 1, lang), square_name("china", 3, lang),
+                                    money("china", 50, lang)))
+    accept = say(view, m.AcceptTrade(trade=7), lang, BOARD_NAMES, "china")
+    assert "Bo" in accept and square_name("china", 8, lang) in accept
+    group = say(view, m.SellGroupBuildings(group="brown"), lang, BOARD_NAMES, "china")
+    assert {"en": "Brown", "zh-Hans": "棕色", "zh-Hant": "啡色"}[lang] in group
+    debt = say(view, m.PayDebt(), lang, BOARD_NAMES, "china")
+    assert "Bo" in debt and money("china", 300, lang) in debt
+
+
+def test_the_log_leaves_out_payments_another_line_tells():
+    from bot.board_text import log_lines
+    from engine.board import model as m
+
+    events = [m.Paid(payer=0, payee=-1, amount=600, reason="purchase"), m.Bought(seat=0, square=1, price=600),
+              m.Paid(payer=0, payee=1, amount=20, reason="rent")]
+    lines = log_lines(events, "en", BOARD_NAMES, "china")
+    assert lines == ["Ada buys Dongshan for ¥600", "Ada pays Bo ¥20 (rent)"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_render_board_of_a_mid_game_view(lang):
+    from bot.board_text import render_board
+
+    state = _board_mid_game()
+    text = render_board(BOARD.view(state, None), lang, BOARD_NAMES, "china")
+    assert "{" not in text
+    for name in BOARD_NAMES.values():
+        assert name in text
+    owned = [sq for sq in range(40) if state.owner[sq] >= 0]
+    assert owned and all(square_name("china", sq, lang) in text for sq in owned)
+    assert t(lang, "board.ui.bank_stock", houses=state.bank_houses, hotels=state.bank_hotels) in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_render_board_shows_what_the_table_waits_for(lang):
+    from bot.board_text import render_board
+
+    view = _busy_board_view(_board_mid_game("classic", 2, 120))
+    text = render_board(view, lang, BOARD_NAMES, "classic")
+    assert "{" not in text
+    assert money("classic", 210, lang) in text  # the minimum next bid
+    assert money("classic", 300, lang) in text  # the debt
+    assert "7" in text and square_name("classic", 8, lang) in text  # offer #7 asks for square 8
+    assert t(lang, "board.ui.hotel") in text  # the shortage is about a hotel

@@ -1510,7 +1510,7 @@ def timeout_action(state: BoardState, seat: int):
 def result(state: BoardState) -> Result:
     if state.stage != "over":
         return Result(over=False)
-    scores = valuation(state) if state.end_reason == "time" else {}
+    scores = valuation(state) if state.end_reason in ("time", "turn_cap") else {}
     return Result(over=True, winners=list(state.winners), reason=state.end_reason, scores=scores)
 
 
@@ -1528,7 +1528,8 @@ def view(state: BoardState, seat: int | None = None) -> dict:
             for p in state.players
         ],
         "squares": [
-            {"index": sq, "owner": state.owner[sq], "houses": state.houses[sq], "mortgaged": state.mortgaged[sq]}
+            {"index": sq, "owner": state.owner[sq], "houses": state.houses[sq], "mortgaged": state.mortgaged[sq],
+             "lift_cost": lift_cost(state, sq) if state.mortgaged[sq] else None}
             for sq in b.properties
         ],
         "bank_houses": state.bank_houses, "bank_hotels": state.bank_hotels,
