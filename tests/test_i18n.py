@@ -507,3 +507,21 @@ def test_render_board_shows_what_the_table_waits_for(lang):
     assert money("classic", 300, lang) in text  # the debt
     assert "7" in text and square_name("classic", 8, lang) in text  # offer #7 asks for square 8
     assert t(lang, "board.ui.hotel") in text  # the shortage is about a hotel
+
+
+def test_every_service_refusal_is_in_all_three_catalogues():
+    import re
+    from pathlib import Path
+
+    from bot.i18n import LANGS as CATALOGUE_LANGS
+    from bot.i18n import t as translate
+
+    root = Path(__file__).resolve().parent.parent / "engine" / "service"
+    keys = set()
+    for path in root.glob("*.py"):
+        keys |= set(re.findall(r'"(service\.[a-z_]+)"', path.read_text(encoding="utf-8")))
+    assert "service.out_of_date" in keys
+    for lang in CATALOGUE_LANGS:
+        for key in keys:
+            text = translate(lang, key, table=3, max=5, min=2, game="chess", ruleset="x", choices="a, b", name="Ann")
+            assert text != key and "{" not in text, (lang, key)
