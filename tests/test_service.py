@@ -302,3 +302,96 @@ async def test_the_match_clock_ends_the_game_by_valuation(db_url):
         assert GAMES["deal"].result(state).scores
     finally:
         await service.close()
+
+
+async def test_finished_games_feed_the_chat_standings(db_url):
+    service = await GameService.open(db_url)
+    try:
+        winners = []
+        for seed in (1, 2, 3):
+            out = await service.new_table("chat:s", "deal", None, "u0", "Ann")
+            await service.join(out.table, "u1", "Bob")
+            await service.start(out.table, "u0", seed=seed)
+            while await step(service, out.table):
+                pass
+            winners += GAMES["deal"].result(service.state(out.table)).winners
+        table = await service.standings("chat:s")
+        assert [e["games"] for e in table] == [3, 3]
+        assert sum(e["wins"] for e in table) == len(winners)
+        assert table[0]["wins"] >= table[1]["wins"]
+        assert await service.standings("chat:other") == []
+    finally:
+        await service.close()
+
+
+async def test_chat_settings_set_the_clocks(db_url):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    try:
+        assert (await service.set_settings("chat:c", clocks={"turn": 3})).key == "service.bad_clock"
+        assert (await service.set_settings("chat:c", clocks={"turn": 90}, lang="zh-Hant")).ok
+        assert (await service.settings("chat:c")).lang == "zh-Hant"
+        out = await service.new_table("chat:c", "board", None, "u0", "Ann")
+        await service.join(out.table, "u1", "Bob")
+        await service.start(out.table, "u0", seed=1)
+        assert service.table(out.table).clocks["turn"] == 90
+        clock.now += 61
+        assert await service.sweep() == []  # 90 s here, not the default 60
+        clock.now += 30
+        assert [o.ok for o in await service.sweep()] == [True]
+    finally:
+        await service.close()
+
+
+async def test_a_scheduled_match_is_announced_starts_with_who_signed_up_and_ends_on_its_clock(db_url):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    try:
+        start_at = clock.now + 3600
+        bad = await service.schedule("chat:m", "admin", "deal", "tournament", clock.now - 5, 45)
+        assert bad.key == "service.bad_schedule"
+        out = await service.schedule("chat:m", "admin", "deal", "tournament", start_at, 45, ai_fill=3)
+        sid = out.params["schedule"]
+        assert (await service.sign_up(sid, "u1", "Bob")).ok
+        assert (await service.sign_up(sid, "u1", "Bob")).key == "service.already_seated"
+        clock.now = start_at - 15 * 60
+        notes = await service.sweep()
+        assert [n.key for n in notes] == ["service.match_announced"]
+        assert (await service.sign_up(sid, "u2", "Cy")).ok  # still open until the start
+        clock.now = start_at
+        notes = await service.sweep()
+        assert [n.key for n in notes] == ["service.match_started"] and notes[0].ok
+        table = notes[0].table
+        seats = service.table(table).seats
+        assert [s["user"] for s in seats] == ["u1", "u2", "ai:1"]
+        assert service.state(table).options.match_minutes == 45
+        for _ in range(5):  # people play a little, then the clock runs out
+            await service.run_ai(table)
+            if service.table(table).status != "running":
+                break
+            clock.now += 11
+            await service.sweep()
+        clock.now = start_at + 45 * 60 + 1
+        await service.sweep()
+        assert service.table(table).status == "over"
+        assert (await service.standings("chat:m"))[0]["games"] == 1
+        # a restart in the middle would have found the same table: the log replays to the snapshot
+        resumed = await GameService.open(db_url, clock)
+        assert resumed.replay_mismatches == []
+        await resumed.close()
+    finally:
+        await service.close()
+
+
+async def test_a_scheduled_match_without_enough_players_is_called_off(db_url):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    try:
+        out = await service.schedule("chat:n", "admin", "board", None, clock.now + 60, 30)
+        clock.now += 61
+        notes = await service.sweep()
+        assert [n.key for n in notes][-1] == "service.schedule_too_few"
+        assert await service.table_in_chat("chat:n") is None
+        assert out.ok
+    finally:
+        await service.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 import time
 
-from sqlalchemy import Column, Integer, Text, event, update
+from sqlalchemy import BigInteger, Column, Integer, Text, event, update
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlmodel import JSON, Field, SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -25,9 +25,10 @@ class TableRow(SQLModel, table=True):
     game: str
     ruleset: str
     status: str = Field(default="lobby", index=True)  # lobby | running | over | cancelled
-    seed: int = 0
+    seed: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))  # up to 2**63
     creator: str = ""
     seats: list = Field(default_factory=list, sa_column=Column(JSON))  # [{"user", "name", "ai"}]
+    options: dict = Field(default_factory=dict, sa_column=Column(JSON))  # the rule set and its options
     clocks: dict = Field(default_factory=dict, sa_column=Column(JSON))  # seconds per decision policy
     missed: dict = Field(default_factory=dict, sa_column=Column(JSON))  # seat -> deadlines missed in a row
     snapshot: str | None = Field(default=None, sa_column=Column(Text))
@@ -56,12 +57,59 @@ class DeadlineRow(SQLModel, table=True):
     __tablename__ = "deadlines"
 
     id: int | None = Field(default=None, primary_key=True)
-    table_id: int = Field(index=True, foreign_key="tables.id")
-    version: int  # the table version it was set for; a later move makes it moot
-    seat: int  # -1 for the match clock
-    kind: str  # the decision's kind, or "match"
+    table_id: int | None = Field(default=None, index=True, foreign_key="tables.id")
+    schedule_id: int | None = Field(default=None, index=True, foreign_key="schedules.id")
+    version: int = 0  # the table version it was set for; a later move makes it moot
+    seat: int = -1  # -1 for the match clock and scheduled matches
+    kind: str  # the decision's kind, "match", or "announce" / "begin" for a scheduled match
     due_at: float = Field(index=True)
     status: str = Field(default="pending", index=True)  # pending | done | moot
+
+
+class ResultRow(SQLModel, table=True):
+    """A finished game, for the chat's standings."""
+
+    __tablename__ = "results"
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(index=True, foreign_key="tables.id")
+    chat_key: str = Field(index=True)
+    game: str
+    ruleset: str
+    reason: str
+    seats: list = Field(default_factory=list, sa_column=Column(JSON))
+    winners: list = Field(default_factory=list, sa_column=Column(JSON))  # seat numbers
+    scores: dict = Field(default_factory=dict, sa_column=Column(JSON))
+    finished_at: float = Field(default_factory=time.time)
+
+
+class ChatSettingsRow(SQLModel, table=True):
+    """Per chat: the language of public messages, default rule sets, clocks in seconds."""
+
+    __tablename__ = "chat_settings"
+
+    chat_key: str = Field(primary_key=True)
+    lang: str = "zh-Hans"
+    rulesets: dict = Field(default_factory=dict, sa_column=Column(JSON))  # game -> rule set
+    clocks: dict = Field(default_factory=dict, sa_column=Column(JSON))  # policy -> seconds
+
+
+class ScheduleRow(SQLModel, table=True):
+    """A timed match an admin set up: announced ahead, started at its time, ended by its clock."""
+
+    __tablename__ = "schedules"
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_key: str = Field(index=True)
+    game: str
+    ruleset: str
+    start_at: float
+    minutes: int
+    ai_fill: int = 0  # fill up to this many seats with AI players
+    signup: list = Field(default_factory=list, sa_column=Column(JSON))  # [{"user", "name"}]
+    status: str = "scheduled"  # scheduled | open | started | cancelled
+    table_id: int | None = None
+    created_by: str = ""
 
 
 class SettingRow(SQLModel, table=True):
@@ -115,16 +163,17 @@ async def secret(engine: AsyncEngine) -> bytes:
 
 
 async def append_move(engine: AsyncEngine, table_id: int, old_version: int, seat: int, action_json: str,
-                      snapshot: str, status: str, deadlines: list[DeadlineRow] | None = None) -> bool:
+                      snapshot: str, status: str, deadlines: list[DeadlineRow] | None = None,
+                      result: ResultRow | None = None) -> bool:
     """One move, one transaction: the log line, the snapshot at ``version + 1`` (only if the version
     is still ``old_version``), and the new clocks. False when someone else moved first."""
     async with AsyncSession(engine) as session:
-        result = await session.exec(
+        updated = await session.exec(
             update(TableRow)
             .where(TableRow.id == table_id, TableRow.version == old_version)
             .values(snapshot=snapshot, version=old_version + 1, status=status, updated_at=time.time())
         )
-        if result.rowcount != 1:
+        if updated.rowcount != 1:
             await session.rollback()
             return False
         session.add(ActionRow(table_id=table_id, seq=old_version + 1, seat=seat, action=action_json))
@@ -134,6 +183,8 @@ async def append_move(engine: AsyncEngine, table_id: int, old_version: int, seat
         await session.exec(clear.values(status="moot"))
         for row in deadlines or ():
             session.add(row)
+        if result is not None:
+            session.add(result)
         await session.commit()
         return True
 

@@ -96,7 +96,7 @@ class GameService:
         """Load a running table; the log is the truth, the snapshot must equal its replay."""
         rules = GAMES[row.game]
         log = await store.load_log(self.engine, row.id)
-        replayed = rules.replay(len(row.seats), row.ruleset, row.seed,
+        replayed = rules.replay(len(row.seats), row.options or row.ruleset, row.seed,
                                 [(a.seat, rules.decode_action(a.action)) for a in log])
         if row.snapshot is not None and rules.encode_state(replayed) != row.snapshot.encode():
             self.replay_mismatches.append(row.id)
@@ -198,7 +198,7 @@ class GameService:
             await self._update_row(table_id, seats=seats)
             return Outcome(True, table=table_id)
 
-    async def start(self, table_id: int, user: str, seed: int | None = None) -> Outcome:
+    async def start(self, table_id: int, user: str, seed: int | None = None, match_minutes: int = 0) -> Outcome:
         async with self._lock(table_id):
             live = await self._load(table_id)
             if live is None or live.row.status != "lobby":
@@ -208,15 +208,18 @@ class GameService:
             if len(live.row.seats) < live.rules.min_players:
                 return Outcome(False, "service.too_few", params={"min": live.rules.min_players}, table=table_id)
             live.row.seed = secrets.randbits(63) if seed is None else seed
-            live.state = live.rules.new_game(len(live.row.seats), live.row.ruleset, live.row.seed)
+            options = {"ruleset": live.row.ruleset, **({"match_minutes": match_minutes} if match_minutes else {})}
+            live.row.options = options
+            live.state = live.rules.new_game(len(live.row.seats), options, live.row.seed)
             live.row.snapshot = live.rules.encode_state(live.state).decode()
             live.row.status = "running"
-            live.row.clocks = {**DEFAULT_CLOCKS, **(live.row.clocks or {})}
+            chat = await self.settings(live.row.chat_key)
+            live.row.clocks = {**DEFAULT_CLOCKS, **chat.clocks, **(live.row.clocks or {})}
             card = getattr(live.state.options, "card_seconds", 0)
             if card:
                 live.row.clocks["card"] = card
             await self._update_row(table_id, seed=live.row.seed, snapshot=live.row.snapshot, status="running",
-                                   clocks=live.row.clocks)
+                                   clocks=live.row.clocks, options=options)
             minutes = getattr(live.state.options, "match_minutes", 0)
             match = [store.DeadlineRow(table_id=table_id, version=0, seat=SYSTEM, kind="match",
                                        due_at=self.clock() + 60 * minutes)] if minutes else []
@@ -281,8 +284,14 @@ class GameService:
         live.row.version, live.row.status = old_version + 1, status  # what the clocks are set for
         clocks = self._turn_clocks(live)
         live.row.version, live.row.status = old_version, "running"
+        result = None
+        if status == "over":
+            res = rules.result(live.state)
+            result = store.ResultRow(table_id=live.row.id, chat_key=live.row.chat_key, game=live.row.game,
+                                     ruleset=live.row.ruleset, reason=res.reason or "", seats=live.row.seats,
+                                     winners=list(res.winners), scores={str(k): v for k, v in res.scores.items()})
         stored = await store.append_move(self.engine, live.row.id, old_version, seat,
-                                         rules.encode_action(action).decode(), snapshot, status, clocks)
+                                         rules.encode_action(action).decode(), snapshot, status, clocks, result)
         if not stored:  # another process moved first: forget our copy, the database is right
             self._live.pop(live.row.id, None)
             return Outcome(False, "service.out_of_date", table=live.row.id)
@@ -327,6 +336,8 @@ class GameService:
         return outcomes
 
     async def _expire(self, deadline: store.DeadlineRow) -> Outcome:
+        if deadline.schedule_id is not None:
+            return await self._scheduled(deadline)
         async with self._lock(deadline.table_id):
             live = await self._load(deadline.table_id)
             if live is None or live.row.status != "running":
@@ -352,6 +363,129 @@ class GameService:
                     outcome.params = {"seat": deadline.seat}
                 await self._update_row(live.row.id, missed=missed, seats=seats)
             return outcome
+
+    # -- chat settings, standings, scheduled matches ------------------------------------------------
+
+    async def settings(self, chat_key: str) -> store.ChatSettingsRow:
+        async with AsyncSession(self.engine) as session:
+            row = await session.get(store.ChatSettingsRow, chat_key)
+            return row or store.ChatSettingsRow(chat_key=chat_key)
+
+    async def set_settings(self, chat_key: str, lang: str | None = None, rulesets: dict | None = None,
+                           clocks: dict | None = None) -> Outcome:
+        bad = [p for p, v in (clocks or {}).items() if p not in DEFAULT_CLOCKS or not 5 <= int(v) <= 3600]
+        if bad:
+            return Outcome(False, "service.bad_clock", params={"policies": ", ".join(sorted(DEFAULT_CLOCKS))})
+        for game, ruleset in (rulesets or {}).items():
+            if game not in GAMES or ruleset not in GAMES[game].rulesets:
+                return Outcome(False, "service.unknown_ruleset", params={"ruleset": ruleset, "choices": ", ".join(
+                    r for g in GAMES.values() for r in g.rulesets)})
+        async with AsyncSession(self.engine) as session:
+            row = await session.get(store.ChatSettingsRow, chat_key) or store.ChatSettingsRow(chat_key=chat_key)
+            if lang is not None:
+                row.lang = lang
+            if rulesets:
+                row.rulesets = {**row.rulesets, **rulesets}
+            if clocks:
+                row.clocks = {**row.clocks, **{k: int(v) for k, v in clocks.items()}}
+            session.add(row)
+            await session.commit()
+        return Outcome(True)
+
+    async def standings(self, chat_key: str, game: str | None = None) -> list[dict]:
+        """Per player in a chat: games finished, wins (a shared win counts for each), best first."""
+        async with AsyncSession(self.engine) as session:
+            query = select(store.ResultRow).where(store.ResultRow.chat_key == chat_key)
+            if game is not None:
+                query = query.where(store.ResultRow.game == game)
+            results = (await session.exec(query)).all()
+        table: dict[str, dict] = {}
+        for r in results:
+            for i, seat in enumerate(r.seats):
+                entry = table.setdefault(seat["user"], {"user": seat["user"], "name": seat["name"], "games": 0,
+                                                         "wins": 0})
+                entry["games"] += 1
+                entry["wins"] += i in r.winners
+        return sorted(table.values(), key=lambda e: (-e["wins"], e["games"], e["name"]))
+
+    async def schedule(self, chat_key: str, admin: str, game: str, ruleset: str | None, start_at: float,
+                       minutes: int, ai_fill: int = 0, announce_ahead: float = 15 * 60) -> Outcome:
+        """Set up a timed match; the caller has checked that ``admin`` may (chat admins only)."""
+        if game not in GAMES:
+            return Outcome(False, "service.unknown_game", params={"game": game})
+        rules = GAMES[game]
+        ruleset = ruleset or rules.rulesets[0]
+        if ruleset not in rules.rulesets:
+            return Outcome(False, "service.unknown_ruleset", params={"ruleset": ruleset,
+                                                                      "choices": ", ".join(rules.rulesets)})
+        if start_at <= self.clock() or not 1 <= minutes <= 24 * 60:
+            return Outcome(False, "service.bad_schedule")
+        row = store.ScheduleRow(chat_key=chat_key, game=game, ruleset=ruleset, start_at=start_at, minutes=minutes,
+                                ai_fill=min(ai_fill, rules.max_players), created_by=admin)
+        async with AsyncSession(self.engine) as session:
+            session.add(row)
+            await session.commit()
+            await session.refresh(row)
+            schedule_id = row.id
+            session.add(store.DeadlineRow(schedule_id=schedule_id, kind="announce",
+                                          due_at=max(self.clock(), start_at - announce_ahead)))
+            session.add(store.DeadlineRow(schedule_id=schedule_id, kind="begin", due_at=start_at))
+            await session.commit()
+        return Outcome(True, params={"schedule": schedule_id})
+
+    async def sign_up(self, schedule_id: int, user: str, name: str) -> Outcome:
+        async with AsyncSession(self.engine) as session:
+            row = await session.get(store.ScheduleRow, schedule_id)
+            if row is None or row.status not in ("scheduled", "open"):
+                return Outcome(False, "service.no_schedule")
+            if any(s["user"] == user for s in row.signup):
+                return Outcome(False, "service.already_seated")
+            if len(row.signup) >= GAMES[row.game].max_players:
+                return Outcome(False, "service.table_full", params={"max": GAMES[row.game].max_players})
+            row.signup = [*row.signup, {"user": user, "name": name}]
+            session.add(row)
+            await session.commit()
+        return Outcome(True, params={"schedule": schedule_id})
+
+    async def _scheduled(self, deadline: store.DeadlineRow) -> Outcome:
+        async with AsyncSession(self.engine) as session:
+            row = await session.get(store.ScheduleRow, deadline.schedule_id)
+        if row is None or row.status == "cancelled":
+            return Outcome(False, "service.no_schedule")
+        if deadline.kind == "announce":
+            await self._update_schedule(row.id, status="open")
+            return Outcome(True, "service.match_announced", params={"schedule": row.id, "chat": row.chat_key,
+                                                                     "game": row.game, "start_at": row.start_at})
+        # begin: a table with whoever signed up, AI seats to fill, and the match clock
+        rules = GAMES[row.game]
+        seats = [{"user": s["user"], "name": s["name"], "ai": False} for s in row.signup]
+        n = 0
+        while len(seats) < max(row.ai_fill, rules.min_players if row.ai_fill else 0):
+            n += 1
+            seats.append({"user": f"ai:{n}", "name": f"AI {n}", "ai": True})
+        if len(seats) < rules.min_players:
+            await self._update_schedule(row.id, status="cancelled")
+            return Outcome(False, "service.schedule_too_few", params={"schedule": row.id, "chat": row.chat_key,
+                                                                       "min": rules.min_players})
+        existing = await self.table_in_chat(row.chat_key)
+        if existing is not None:  # a casual game is still going: it ends to make room
+            await self._update_row(existing.id, status="cancelled")
+            self._live.pop(existing.id, None)
+        options = {"ruleset": row.ruleset, "match_minutes": row.minutes}
+        table = store.TableRow(chat_key=row.chat_key, game=row.game, ruleset=row.ruleset, creator=row.created_by,
+                               seats=seats)
+        await self._insert_row(table)
+        self._live[table.id] = LiveTable(row=table, rules=rules)
+        await self._update_schedule(row.id, status="started", table_id=table.id)
+        outcome = await self.start(table.id, row.created_by, match_minutes=row.minutes)
+        outcome.key = "service.match_started"
+        outcome.params = {"schedule": row.id, "chat": row.chat_key, "options": options}
+        return outcome
+
+    async def _update_schedule(self, schedule_id: int, **values: Any) -> None:
+        async with AsyncSession(self.engine) as session:
+            await session.exec(update(store.ScheduleRow).where(store.ScheduleRow.id == schedule_id).values(**values))
+            await session.commit()
 
     async def run_ai(self, table_id: int, limit: int = 100_000) -> int:
         """Let every AI seat make the decisions it faces, until a person must act or the game ends."""
