@@ -27,6 +27,7 @@ async def db_url(request, tmp_path):
     engine = store.make_engine(url)
     async with engine.begin() as conn:
         await conn.run_sync(SQLModel.metadata.drop_all)
+        await conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
     await engine.dispose()
     yield url
 
@@ -393,5 +394,20 @@ async def test_a_scheduled_match_without_enough_players_is_called_off(db_url):
         assert [n.key for n in notes][-1] == "service.schedule_too_few"
         assert await service.table_in_chat("chat:n") is None
         assert out.ok
+    finally:
+        await service.close()
+
+
+async def test_migrations_build_exactly_the_models_schema(db_url):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    service = await GameService.open(db_url)  # runs the migrations
+    try:
+        async with service.engine.connect() as conn:
+            diff = await conn.run_sync(lambda c: compare_metadata(MigrationContext.configure(c), SQLModel.metadata))
+        assert diff == []
+        again = await GameService.open(db_url)  # a second start finds the schema up to date
+        await again.close()
     finally:
         await service.close()

@@ -143,11 +143,6 @@ def make_engine(url: str | None) -> AsyncEngine:
     return engine
 
 
-async def create_schema(engine: AsyncEngine) -> None:
-    async with engine.begin() as conn:
-        await conn.run_sync(SQLModel.metadata.create_all)
-
-
 async def secret(engine: AsyncEngine) -> bytes:
     """The token secret, made once per database so tokens survive restarts."""
     async with AsyncSession(engine) as session:

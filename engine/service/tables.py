@@ -25,7 +25,7 @@ from engine.core.contract import GameRules
 from engine.core.errors import RuleError
 from engine.core.values import EndMatch
 from engine.games import GAMES, PLUGS
-from engine.service import store, tokens
+from engine.service import migrate, store, tokens
 
 ACTIVE = ("lobby", "running")
 SYSTEM = -1
@@ -75,7 +75,7 @@ class GameService:
     async def open(cls, url: str | None, clock: Callable[[], float] = time.time) -> GameService:
         """Connect, make the schema, and bring back every running table (verified by replay)."""
         service = cls(store.make_engine(url), clock)
-        await store.create_schema(service.engine)
+        await migrate.upgrade(service.engine)
         service._secret = await store.secret(service.engine)
         async with AsyncSession(service.engine) as session:
             rows = (await session.exec(select(store.TableRow).where(store.TableRow.status == "running"))).all()
