@@ -89,7 +89,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         print("tycoon: --ai must be between 0 and --players", file=sys.stderr)
         return 2
     # each game has its own default rule set: Deal "standard", the board "china"
-    return run_console(args.game, args.players, ai, args.seed, args.lang, args.ruleset or DEFAULT_RULESETS[args.game])
+    return run_console(args.game, args.players, ai, args.seed, args.lang, args.ruleset or DEFAULT_RULESETS[args.game],
+                       db=args.db)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -133,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ruleset", default=None, help="default: deal standard, board china")
     p.add_argument("--seed", type=int, default=int(time.time()) % 100000)
     p.add_argument("--lang", default="zh-Hans")
-    p.add_argument("--db", default=None, help="(with the service) where to keep the game")
+    p.add_argument("--db", default=None, help="a SQLite file to keep the game in: run again to resume it")
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("run", help="the bots from TELEGRAM_TOKEN / DISCORD_TOKEN; without: a local game")

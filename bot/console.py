@@ -5,15 +5,20 @@ The reference adapter (DESIGN.md, "Presenter and adapters"): it only asks the ru
 (``bot.deal_text``, ``bot.board_text``), and applies the choice; no game logic lives here. Input
 and output are injectable so tests drive a whole game without a terminal.
 
-Both games share one loop; a ``_Table`` holds what differs (how to start, word, choose, stop).
+Every move goes through the service (``GameService``: tokens, the database, the version check),
+as a chat adapter's would. Both games share one loop; a ``_Table`` holds what differs (how to
+word, choose, stop).
 Human seats come first ("Player 1", ...), AI seats after ("AI 1", ...). A human whose input ends
 (EOF, e.g. a closed pipe) is handed to the AI so the game still finishes.
 """
 
 from __future__ import annotations
 
+import asyncio
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bot import board_text
@@ -35,6 +40,7 @@ from engine.core.contract import GameRules
 from engine.core.errors import RuleError
 from engine.deal import DEAL, rules
 from engine.deal import ai as deal_ai
+from engine.service.tables import GameService
 
 GAMES = ("deal", "board")
 RULES: dict[str, GameRules] = {"deal": DEAL, "board": BOARD}
@@ -179,11 +185,14 @@ def _check_setup(game: str, players: int, ai: int, ruleset: str, lang: str) -> s
 
 def run_console(game: str, players: int, ai: int, seed: int, lang: str, ruleset: str | None = None,
                 input_fn: Callable[[str], str] = input, output: Callable[[str], object] = print,
-                max_turns: int | None = None) -> int:
-    """Play one game in the terminal; 0 when it was played, 2 when it could not start.
+                max_turns: int | None = None, db: str | None = None) -> int:
+    """Play one game in the terminal through the service; 0 when it was played (or saved to resume),
+    2 when it could not start.
 
     ``ruleset`` and ``max_turns`` default per game: Deal "standard" and 400 turns, the board
-    "china" and 1000 turns (then it ends by valuation, as the match clock would end it).
+    "china" and 1000 turns (then it ends by valuation, as the match clock would end it). With
+    ``db`` (a SQLite file) the game is kept there: Ctrl-C or a kill, then the same command again,
+    and it goes on where it stopped. Without, it lives in a scratch database for this run.
     """
     lang = normalise_lang(lang)
     ruleset = ruleset or DEFAULT_RULESETS.get(game, "")
@@ -192,48 +201,124 @@ def run_console(game: str, players: int, ai: int, seed: int, lang: str, ruleset:
         output(problem)
         return 2
     cap = DEFAULT_MAX_TURNS[game] if max_turns is None else max_turns
-    names = seat_names(players, ai, lang)
-    humans = set(range(players - ai))
-    if game == "deal":
-        # With one human at the terminal, log lines may show that player's own draws; with several
-        # (hot seat) or none, only what the whole table may see.
-        viewer = min(humans) if len(humans) == 1 else None
-        table = _deal_table(players, seed, ruleset, lang, names, viewer)
-    else:
-        table = _board_table(players, seed, ruleset, lang, names)
-    state, opening = table.start()
-    for line in table.log(opening):
-        output(line)
+    if db is not None:
+        return asyncio.run(_play(game, players, ai, seed, lang, ruleset, input_fn, output, cap, db))
+    with tempfile.TemporaryDirectory() as tmp:
+        return asyncio.run(_play(game, players, ai, seed, lang, ruleset, input_fn, output, cap,
+                                 str(Path(tmp) / "console.db")))
 
-    while not table.rules.result(state).over:
+
+CHAT = "console"
+
+
+async def _open_table(service: GameService, game: str, players: int, ai: int, seed: int, ruleset: str,
+                      names: dict[int, str]) -> tuple[int, bool]:
+    """The console's running table of this game, or a new one; (table id, resumed?)."""
+    existing = await service.table_in_chat(f"{CHAT}:{game}")
+    if existing is not None and existing.status == "running":
+        return existing.id, True
+    if existing is not None:  # a lobby left behind by an interrupted start
+        await service._update_row(existing.id, status="cancelled")
+    humans = players - ai
+    out = await service.new_table(f"{CHAT}:{game}", game, ruleset, "console:1", names[0])
+    for seat in range(1, players):
+        if seat < humans:
+            await service.join(out.table, f"console:{seat + 1}", names[seat])
+        else:
+            await service.add_ai(out.table, "console:1")
+    if not humans:  # an all-AI table: the one who opened it only watches
+        await service.add_ai(out.table, "console:1")
+        await service.leave(out.table, "console:1")
+    await service.start(out.table, "console:1", seed=seed)
+    return out.table, False
+
+
+async def _play(game: str, players: int, ai: int, seed: int, lang: str, ruleset: str, input_fn, output,
+                cap: int, db: str) -> int:
+    service = await GameService.open(f"sqlite:///{db}")
+    try:
+        names = seat_names(players, ai, lang)
+        table_id, resumed = await _open_table(service, game, players, ai, seed, ruleset, names)
+        row = service.table(table_id)
+        names = {i: _seat_name(s["user"], lang) for i, s in enumerate(row.seats)}
+        players = len(row.seats)
+        humans = {i for i, s in enumerate(row.seats) if not s["ai"]}
+        viewer = min(humans) if game == "deal" and len(humans) == 1 else None
+        table = (_deal_table(players, row.seed, row.ruleset, lang, names, viewer) if game == "deal"
+                 else _board_table(players, row.seed, row.ruleset, lang, names))
+        if resumed:
+            output(t(lang, "ui.resumed", turn=service.state(table_id).turn_number))
+        else:
+            _, opening = table.start()  # the same opening the service's game had (same seed)
+            for line in table.log(opening):
+                output(line)
+        try:
+            await _loop(service, table_id, table, humans, names, lang, input_fn, output, cap)
+        except KeyboardInterrupt:
+            output(t(lang, "ui.saved", db=db))
+            return 0
+        state = service.state(table_id)
+        output(f"== {table.game_over} ==")
+        output(table.winners(table.rules.result(state).winners))
+        return 0
+    finally:
+        await service.close()
+
+
+async def _loop(service: GameService, table_id: int, table: _Table, humans: set[int], names, lang: str,
+                input_fn, output, cap: int) -> None:
+    while service.table(table_id).status == "running":
+        state = service.state(table_id)
         decisions = table.rules.waiting_for(state)
         if not decisions:
             break
         if state.turn_number > cap:
-            for line in table.at_cap(state, cap):
-                output(line)
+            if table.rules.name == "board":
+                outcome = await service.act_as(table_id, SYSTEM, EndMatch(reason="turn_cap"))
+                for line in table.log(outcome.events):
+                    output(line)
+            else:
+                output(t(lang, "ui.turn_cap", turns=cap))
             break
         decision = decisions[0]  # several seats may owe answers (a Birthday, trade offers): one at a time
         seat = decision.seat
-        action = None
         if seat in humans:
-            actions = table.choices(state, decision)
-            action = _ask(table, state, decision, actions, lang, input_fn, output) if actions else None
-            if action is None:
+            outcome = await _human_move(service, table_id, table, state, decision, lang, input_fn, output)
+            if outcome is None:
                 humans.discard(seat)
+                await service.leave(table_id, service.table(table_id).seats[seat]["user"])
                 output(t(lang, table.takeover_key, seat=names[seat]))
-        if action is None:
-            action = table.choose(state, seat) or decision.timeout
-        try:
-            events = table.rules.apply(state, seat, action)
-        except RuleError as err:  # legal_actions and apply agree; still, never crash the game
-            output(table.explain(err))
-            if seat in humans:
                 continue
-            events = table.rules.apply(state, seat, decision.timeout)
-        for line in table.log(events):
+        else:
+            action = table.choose(state, seat) or decision.timeout
+            outcome = await service.act_as(table_id, seat, action)
+        if not outcome.ok:  # legal_actions and apply agree; still, never crash the game
+            output(_explain(table, outcome, lang))
+            if seat not in humans:
+                outcome = await service.act_as(table_id, seat, decision.timeout)
+        for line in table.log(outcome.events):
             output(line)
 
-    output(f"== {table.game_over} ==")
-    output(table.winners(table.rules.result(state).winners))
-    return 0
+
+def _seat_name(user: str, lang: str) -> str:
+    """"Player 2" for console:2, "AI 1" for ai:1, in the console's language."""
+    kind, _, n = user.partition(":")
+    return t(lang, "ui.ai_name" if kind == "ai" else "ui.player_name", n=int(n))
+
+
+async def _human_move(service: GameService, table_id: int, table: _Table, state, decision, lang: str,
+                      input_fn, output):
+    """Show the seat its buttons (the service's tokens) and press the one typed; None on EOF."""
+    buttons = dict((a, tok) for a, tok in reversed(service.buttons(table_id, decision.seat)))
+    actions = [a for a in table.choices(state, decision) if a in buttons]
+    action = _ask(table, state, decision, actions, lang, input_fn, output) if actions else None
+    if action is None:
+        return None
+    user = service.table(table_id).seats[decision.seat]["user"]
+    return await service.act(user, buttons[action])
+
+
+def _explain(table: _Table, outcome, lang: str) -> str:
+    if outcome.rule:
+        return table.explain(RuleError(outcome.rule, outcome.key, **outcome.params))
+    return t(lang, outcome.key or "service.bad_token", **outcome.params)

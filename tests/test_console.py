@@ -189,3 +189,52 @@ def test_a_board_decisions_own_actions_come_first():
             seen.add(decision.kind)
             BOARD.apply(state, decision.seat, board_ai.choose(state, decision.seat))
     assert {"roll", "buy", "bid"} <= seen
+
+
+def test_with_a_db_an_interrupted_game_resumes_where_it_stopped(tmp_path):
+    """Ctrl-C in the middle, the same command again: the game goes on and ends as if never stopped."""
+    import asyncio
+
+    from engine.games import GAMES
+    from engine.service.tables import GameService
+
+    def final_state(db):
+        async def read():
+            service = await GameService.open(f"sqlite:///{db}")
+            try:
+                row = await service.table_in_chat("console:deal")
+                assert row is None  # nothing running any more: the game is over
+                from sqlmodel import select
+                from sqlmodel.ext.asyncio.session import AsyncSession
+
+                from engine.service.store import TableRow
+
+                async with AsyncSession(service.engine) as session:
+                    done = (await session.exec(select(TableRow).where(TableRow.status == "over"))).one()
+                return done.snapshot, done.version
+            finally:
+                await service.close()
+        return asyncio.run(read())
+
+    always_first = lambda prompt: "1"  # noqa: E731
+    lines: list[str] = []
+    straight = tmp_path / "straight.db"
+    assert run_console("deal", 3, 2, 21, "en", input_fn=always_first, output=lines.append, db=str(straight)) == 0
+
+    interrupted = tmp_path / "interrupted.db"
+    presses = {"n": 0}
+
+    def then_ctrl_c(prompt):
+        presses["n"] += 1
+        if presses["n"] > 4:
+            raise KeyboardInterrupt
+        return "1"
+
+    out: list[str] = []
+    assert run_console("deal", 3, 2, 21, "en", input_fn=then_ctrl_c, output=out.append, db=str(interrupted)) == 0
+    assert any("run the same command again" in line for line in out)
+    again: list[str] = []
+    assert run_console("deal", 3, 2, 21, "en", input_fn=always_first, output=again.append, db=str(interrupted)) == 0
+    assert any("Resuming" in line for line in again)
+    assert final_state(straight) == final_state(interrupted)
+    assert GAMES["deal"].decode_state(final_state(straight)[0].encode()).phase == "over"
