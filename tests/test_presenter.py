@@ -1,0 +1,105 @@
+"""Screens: the public one never shows a hand, buttons carry working tokens, answers go public."""
+
+from __future__ import annotations
+
+import random
+
+from bot.presenter import table_screens
+from engine.deal.cards import CARDS
+from engine.games import GAMES, PLUGS
+from engine.service.tables import GameService
+
+
+async def _table(tmp_path, game: str, humans: int, ais: int, seed: int):
+    service = await GameService.open(f"sqlite:///{tmp_path / 'p.db'}")
+    out = await service.new_table("chat:p", game, None, "u0", "Ann")
+    for i in range(1, humans):
+        await service.join(out.table, f"u{i}", f"P{i}")
+    for _ in range(ais):
+        await service.add_ai(out.table, "u0")
+    await service.start(out.table, "u0", seed=seed)
+    return service, out.table
+
+
+async def _move(service, table):
+    rules = GAMES[service.table(table).game]
+    state = service.state(table)
+    decision = rules.waiting_for(state)[0]
+    action = PLUGS[rules.name].choose(state, decision.seat)
+    info = service.table(table).seats[decision.seat]
+    if info["ai"]:
+        return await service.act_as(table, decision.seat, action)
+    token = next(t for a, t in service.buttons(table, decision.seat) if a == action)
+    return await service.act(info["user"], token)
+
+
+async def test_public_screen_is_the_same_whatever_the_hands_hold(tmp_path):
+    service, table = await _table(tmp_path, "deal", humans=3, ais=0, seed=3)
+    try:
+        r = random.Random(1)
+        checked = 0
+        for _ in range(60):
+            outcome = await _move(service, table)
+            if service.table(table).status != "running":
+                break
+            state = service.state(table)
+            if state.pending:
+                continue
+            before = table_screens(service, table, outcome.events, "en").public
+            hidden = [c for p in state.players for c in p.hand] + state.draw_pile
+            r.shuffle(hidden)
+            saved = [list(p.hand) for p in state.players], list(state.draw_pile)
+            for p in state.players:
+                p.hand, hidden = hidden[:len(p.hand)], hidden[len(p.hand):]
+            state.draw_pile = hidden
+            after = table_screens(service, table, outcome.events, "en").public
+            assert after.text == before.text
+            assert [b.label for b in after.buttons] == [b.label for b in before.buttons]
+            for p, hand in zip(state.players, saved[0], strict=True):
+                p.hand = hand
+            state.draw_pile = saved[1]
+            checked += 1
+        assert checked > 10
+    finally:
+        await service.close()
+
+
+async def test_private_screens_show_the_own_hand_with_working_buttons(tmp_path):
+    service, table = await _table(tmp_path, "deal", humans=2, ais=1, seed=4)
+    try:
+        state = service.state(table)
+        screens = table_screens(service, table, (), "en", lang_of=lambda seat: "zh-Hant")
+        assert set(screens.private) == {0, 1}
+        for seat, screen in screens.private.items():
+            hand = state.players[seat].hand
+            assert any(CARDS[c].names["zh-Hant"] in screen.text for c in hand)
+            for button in screen.buttons:
+                assert len(button.token.encode()) <= 64 and button.seat == seat
+        current = GAMES["deal"].waiting_for(state)[0].seat
+        button = screens.private[current].buttons[0]
+        assert (await service.act(service.table(table).seats[current]["user"], button.token)).ok
+    finally:
+        await service.close()
+
+
+async def test_board_decisions_are_answered_on_the_public_screen(tmp_path):
+    service, table = await _table(tmp_path, "board", humans=2, ais=1, seed=5)
+    try:
+        kinds = set()
+        for _ in range(120):
+            if service.table(table).status != "running":
+                break
+            screens = table_screens(service, table, (), "zh-Hans")
+            assert "Ann" in screens.public.text and "P1" in screens.public.text
+            decision = GAMES["board"].waiting_for(service.state(table))[0]
+            if not service.table(table).seats[decision.seat]["ai"]:
+                mine = [b for b in screens.public.buttons if b.seat == decision.seat]
+                assert mine, decision
+                kinds.add(decision.kind)
+                user = service.table(table).seats[decision.seat]["user"]
+                assert (await service.act(user, mine[0].token)).ok
+            else:
+                await _move(service, table)
+        assert "roll" in kinds
+    finally:
+        await service.close()
