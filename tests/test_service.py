@@ -411,3 +411,36 @@ async def test_migrations_build_exactly_the_models_schema(db_url):
         await again.close()
     finally:
         await service.close()
+
+
+async def test_only_the_creator_or_an_admin_ends_a_game(db_url):
+    service = await GameService.open(db_url)
+    try:
+        table = await lobby(service, "deal", humans=2, ais=0, seed=1)
+        assert (await service.cancel(table, "u1")).key == "service.not_creator"
+        assert (await service.cancel(table, "u1", is_admin=True)).ok
+        assert service.table(table).status == "cancelled"
+        assert (await service.new_table("chat:1", "board", None, "u1", "Bob")).ok  # the chat is free again
+    finally:
+        await service.close()
+
+
+async def test_the_clock_task_applies_timeouts_and_lets_ai_seats_answer(db_url):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    try:
+        table = await lobby(service, "board", humans=1, ais=1, seed=2)
+        await service.run_ai(table)
+        version = service.table(table).version
+        clock.now += 61
+        stop = asyncio.Event()
+        seen: list = []
+
+        async def report(outcomes):
+            seen.extend(outcomes)
+            stop.set()
+
+        await asyncio.wait_for(service.run_clock(every=0.01, on_outcomes=report, stop=stop), timeout=10)
+        assert seen and seen[0].ok and service.table(table).version > version
+    finally:
+        await service.close()

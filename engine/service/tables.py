@@ -10,6 +10,7 @@ processes on one PostgreSQL are kept apart by the version check.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 from collections.abc import Callable
@@ -225,6 +226,37 @@ class GameService:
                                        due_at=self.clock() + 60 * minutes)] if minutes else []
             await store.replace_deadlines(self.engine, table_id, match + self._turn_clocks(live), keep_match=False)
             return Outcome(True, table=table_id, version=live.row.version)
+
+    async def cancel(self, table_id: int, user: str, is_admin: bool = False) -> Outcome:
+        """End a lobby or a running game: its creator or a chat admin (the adapter checks who is)."""
+        async with self._lock(table_id):
+            live = await self._load(table_id)
+            if live is None or live.row.status not in ACTIVE:
+                return Outcome(False, "service.no_table", table=table_id)
+            if user != live.row.creator and not is_admin:
+                return Outcome(False, "service.not_creator", table=table_id)
+            await self._update_row(table_id, status="cancelled")
+            live.row.status = "cancelled"
+            async with AsyncSession(self.engine) as session:
+                await session.exec(update(store.DeadlineRow).where(store.DeadlineRow.table_id == table_id,
+                                                                   store.DeadlineRow.status == "pending")
+                                   .values(status="moot"))
+                await session.commit()
+            return Outcome(True, table=table_id)
+
+    async def run_clock(self, every: float = 1.0, on_outcomes: Callable[[list[Outcome]], Any] | None = None,
+                        stop: asyncio.Event | None = None) -> None:
+        """The one sweeper task of a process: applies due clocks, lets AI seats answer, reports."""
+        stop = stop or asyncio.Event()
+        while not stop.is_set():
+            outcomes = await self.sweep()
+            for outcome in outcomes:
+                if outcome.table is not None:
+                    await self.run_ai(outcome.table)
+            if outcomes and on_outcomes is not None:
+                await on_outcomes(outcomes)
+            with contextlib.suppress(TimeoutError):  # woken by the interval or by stop
+                await asyncio.wait_for(stop.wait(), timeout=every)
 
     # -- moves ---------------------------------------------------------------------------------
 
