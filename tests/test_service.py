@@ -444,3 +444,59 @@ async def test_the_clock_task_applies_timeouts_and_lets_ai_seats_answer(db_url):
         assert seen and seen[0].ok and service.table(table).version > version
     finally:
         await service.close()
+
+
+async def test_ai_seats_come_and_go_and_message_ids_and_dm_flags_are_kept(db_url):
+    service = await GameService.open(db_url)
+    try:
+        out = await service.new_table("chat:a", "deal", None, "u0", "Ann")
+        assert (await service.remove_ai(out.table, "u0")).key == "service.no_ai_seat"
+        await service.add_ai(out.table, "u0")
+        await service.add_ai(out.table, "u0")
+        assert (await service.remove_ai(out.table, "u0")).ok
+        assert [s["user"] for s in service.table(out.table).seats] == ["u0", "ai:1"]
+        await service.set_messages(out.table, telegram=[-100, 42])
+        await service.set_dm(out.table, "u0", False)
+        await service.start(out.table, "u0", seed=1)
+        again = await GameService.open(db_url)
+        try:
+            row = await again.table_in_chat("chat:a")
+            assert row.messages == {"telegram": [-100, 42]} and row.seats[0]["dm"] is False
+        finally:
+            await again.close()
+    finally:
+        await service.close()
+
+
+async def test_a_failure_inside_the_transaction_loses_nothing(db_url, monkeypatch):
+    """The commit fails at random moves: the live copy is dropped, the database stays right, and
+    the game ends exactly as an uninterrupted one."""
+    service = await GameService.open(db_url)
+    try:
+        table = await lobby(service, "deal", humans=1, ais=2, seed=13)
+        real = store.append_move
+        calls = {"n": 0}
+
+        async def flaky(*args, **kwargs):
+            calls["n"] += 1
+            if calls["n"] % 7 == 3:
+                raise ConnectionError("the database went away mid-transaction")
+            return await real(*args, **kwargs)
+
+        monkeypatch.setattr(store, "append_move", flaky)
+        failures = 0
+        for _ in range(5000):
+            if service.table(table) is None:
+                await service._load(table)
+            if service.table(table).status != "running":
+                break
+            try:
+                if not await step(service, table):
+                    break
+            except ConnectionError:
+                failures += 1
+        assert failures > 3
+        expected = direct_run("deal", 3, 13)
+        assert GAMES["deal"].encode_state(service.state(table)) == GAMES["deal"].encode_state(expected)
+    finally:
+        await service.close()

@@ -27,7 +27,8 @@ class TableRow(SQLModel, table=True):
     status: str = Field(default="lobby", index=True)  # lobby | running | over | cancelled
     seed: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))  # up to 2**63
     creator: str = ""
-    seats: list = Field(default_factory=list, sa_column=Column(JSON))  # [{"user", "name", "ai"}]
+    seats: list = Field(default_factory=list, sa_column=Column(JSON))  # [{"user", "name", "ai", "dm"}]
+    messages: dict = Field(default_factory=dict, sa_column=Column(JSON))  # the adapter's public message ids
     options: dict = Field(default_factory=dict, sa_column=Column(JSON))  # the rule set and its options
     clocks: dict = Field(default_factory=dict, sa_column=Column(JSON))  # seconds per decision policy
     missed: dict = Field(default_factory=dict, sa_column=Column(JSON))  # seat -> deadlines missed in a row

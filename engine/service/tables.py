@@ -181,6 +181,38 @@ class GameService:
             await self._update_row(table_id, seats=live.row.seats)
             return Outcome(True, table=table_id)
 
+    async def remove_ai(self, table_id: int, user: str) -> Outcome:
+        """Take the last AI seat out of a lobby."""
+        async with self._lock(table_id):
+            live = await self._load(table_id)
+            if live is None or live.row.status != "lobby":
+                return Outcome(False, "service.no_lobby", table=table_id)
+            ai_seats = [i for i, s in enumerate(live.row.seats) if s["ai"]]
+            if not ai_seats:
+                return Outcome(False, "service.no_ai_seat", table=table_id)
+            seats = [dict(s) for i, s in enumerate(live.row.seats) if i != ai_seats[-1]]
+            live.row.seats = seats
+            await self._update_row(table_id, seats=seats)
+            return Outcome(True, table=table_id)
+
+    async def set_messages(self, table_id: int, **messages: Any) -> None:
+        """Remember the adapter's public message ids (edited in place, found again after a restart)."""
+        live = await self._load(table_id)
+        if live is not None:
+            live.row.messages = {**(live.row.messages or {}), **messages}
+            await self._update_row(table_id, messages=live.row.messages)
+
+    async def set_dm(self, table_id: int, user: str, reachable: bool) -> None:
+        """Whether the bot can send this player private messages (else the adapter falls back)."""
+        async with self._lock(table_id):
+            live = await self._load(table_id)
+            seat = live.seat_of(user) if live else None
+            if seat is not None:
+                seats = [dict(s) for s in live.row.seats]
+                seats[seat]["dm"] = reachable
+                live.row.seats = seats
+                await self._update_row(table_id, seats=seats)
+
     async def leave(self, table_id: int, user: str) -> Outcome:
         """In the lobby the seat goes; in a running game the AI takes it over (not the end)."""
         async with self._lock(table_id):
@@ -322,8 +354,12 @@ class GameService:
             result = store.ResultRow(table_id=live.row.id, chat_key=live.row.chat_key, game=live.row.game,
                                      ruleset=live.row.ruleset, reason=res.reason or "", seats=live.row.seats,
                                      winners=list(res.winners), scores={str(k): v for k, v in res.scores.items()})
-        stored = await store.append_move(self.engine, live.row.id, old_version, seat,
-                                         rules.encode_action(action).decode(), snapshot, status, clocks, result)
+        try:
+            stored = await store.append_move(self.engine, live.row.id, old_version, seat,
+                                             rules.encode_action(action).decode(), snapshot, status, clocks, result)
+        except Exception:
+            self._live.pop(live.row.id, None)  # the move is not stored: the database is right, not our copy
+            raise
         if not stored:  # another process moved first: forget our copy, the database is right
             self._live.pop(live.row.id, None)
             return Outcome(False, "service.out_of_date", table=live.row.id)
