@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from bot import board_text, deal_text
-from bot.i18n import normalise_lang
+from bot.i18n import normalise_lang, t
+from engine.core.errors import RuleError
 from engine.service.tables import GameService
 
 # In the card game, decisions answered in front of everyone: Just Say No windows (D-13). In the
@@ -122,3 +123,17 @@ def _label(row, view: dict, action, lang: str, names: dict[int, str]) -> str:
     if row.game == "deal":
         return deal_text.describe_action(view, action, lang, names)
     return board_text.describe_action(view, action, lang, names, row.ruleset)
+
+
+def alert_text(outcome, lang: str, game: str, ruleset: str, names: dict[int, str]) -> str:
+    """The short private alert for a refused press: the rules' reason, or the service's."""
+    lang = normalise_lang(lang)
+    if outcome.rule:
+        err = RuleError(outcome.rule, outcome.key, **outcome.params)
+        if game == "deal":
+            return deal_text.explain_error(err, lang, names)
+        return board_text.explain_error(err, lang, ruleset, names)
+    params = dict(outcome.params)
+    if "seat" in params:
+        params["name"] = names.get(params["seat"], "?")
+    return t(lang, outcome.key or "service.bad_token", **params)

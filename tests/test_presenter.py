@@ -103,3 +103,25 @@ async def test_board_decisions_are_answered_on_the_public_screen(tmp_path):
         assert "roll" in kinds
     finally:
         await service.close()
+
+
+async def test_refusals_become_short_private_alerts(tmp_path):
+    from bot.presenter import alert_text
+    from engine.board.model import Buy
+
+    service, table = await _table(tmp_path, "board", humans=2, ais=0, seed=5)
+    try:
+        state = service.state(table)
+        seat = GAMES["board"].waiting_for(state)[0].seat
+        other = 1 - seat
+        names = {0: "Ann", 1: "P1"}
+        token = service.buttons(table, seat)[0][1]
+        refused = await service.act(service.table(table).seats[other]["user"], token)
+        for lang in ("en", "zh-Hans", "zh-Hant"):
+            text = alert_text(refused, lang, "board", "china", names)
+            assert text and "{" not in text and "service." not in text
+        rule = await service.act_as(table, seat, Buy())  # nothing to buy before the roll
+        assert not rule.ok and rule.rule == "B-02"
+        assert "B-02" in alert_text(rule, "en", "board", "china", names)
+    finally:
+        await service.close()
