@@ -293,25 +293,11 @@ _PLAIN_ACTIONS = {
 
 # The actions that answer each kind of decision, keyed by the decision's timeout action: they
 # lead the numbered list so a long list of build, mortgage and trade options does not bury them.
-_ANSWERS = {
-    Roll: (PayJailFine, UseJailCard, Roll), DeclineToBuy: (Buy, DeclineToBuy), PassAuction: (Bid, PassAuction),
-    PayTax: (PayTax,), RaiseMoney: (PayDebt, RaiseMoney, DeclareBankruptcy),
-    DeclineShortage: (JoinShortage, DeclineShortage), RejectTrade: (AcceptTrade, RejectTrade),
-}
-
-
 def decision_first(actions: list, decision) -> list:
     """``actions`` reordered (stably) so that the ones answering ``decision`` come first; a trade
     decision's answers are those for that very offer."""
-    timeout = decision.timeout
-    answers = _ANSWERS.get(type(timeout), (type(timeout),))
-
-    def answers_it(action) -> bool:
-        if type(action) not in answers:
-            return False
-        return not isinstance(timeout, RejectTrade) or action.trade == timeout.trade
-
-    return sorted(actions, key=lambda a: not answers_it(a))
+    first = rules.answers(decision, actions)
+    return first + [a for a in actions if a not in first]
 
 
 def prompt_line(view: dict, decision, lang: str, names: Names, ruleset: str | None = None) -> str:

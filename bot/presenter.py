@@ -97,26 +97,10 @@ def table_screens(service: GameService, table_id: int, events: Iterable = (), la
 
 
 def _decision_buttons(service: GameService, table_id: int, decision) -> list:
-    """The buttons that answer one decision (not the seat's other options)."""
+    """The buttons that answer one decision (not the seat's other options): the rules say which."""
     buttons = service.buttons(table_id, decision.seat)
-    if service.table(table_id).game == "board":
-        kind = type(decision.timeout).__name__
-        wanted = _SIBLINGS.get(kind, {kind})
-        return [(a, t) for a, t in buttons if type(a).__name__ in wanted]
-    demand = getattr(decision.timeout, "demand", None)
-    return [(a, t) for a, t in buttons if getattr(a, "demand", None) == demand]
-
-
-# the actions that answer the same board decision as its timeout does
-_SIBLINGS = {
-    "Roll": {"Roll", "PayJailFine", "UseJailCard"},
-    "DeclineToBuy": {"Buy", "DeclineToBuy"},
-    "PassAuction": {"Bid", "PassAuction"},
-    "PayTax": {"PayTax"},
-    "RaiseMoney": {"PayDebt", "RaiseMoney", "DeclareBankruptcy"},
-    "DeclineShortage": {"JoinShortage", "DeclineShortage"},
-    "RejectTrade": {"AcceptTrade", "RejectTrade"},
-}
+    wanted = service._live[table_id].rules.answers(decision, [a for a, _ in buttons])
+    return [(a, t) for a, t in buttons if a in wanted]
 
 
 def _label(row, view: dict, action, lang: str, names: dict[int, str]) -> str:

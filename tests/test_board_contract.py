@@ -66,7 +66,9 @@ def test_every_decision_has_a_timeout_that_is_legal():
             if not decisions:
                 break
             for d in decisions:
-                assert d.timeout in BOARD.legal_actions(state, d.seat)
+                legal = BOARD.legal_actions(state, d.seat)
+                assert d.timeout in legal
+                assert d.timeout in BOARD.answers(d, legal)  # the answers shown with it include it
                 seen.add(d.kind)
             d = decisions[-1]
             BOARD.apply(state, d.seat, d.timeout)  # everyone times out, always

@@ -50,7 +50,9 @@ def test_the_ai_answers_every_kind_of_decision_and_never_stalls():
             decision = DEAL.waiting_for(state)[0]
             kinds[decision.kind] += 1
             action = choose(state, decision.seat)
-            assert action in DEAL.legal_actions(state, decision.seat)
+            legal = DEAL.legal_actions(state, decision.seat)
+            assert action in legal
+            assert action in DEAL.answers(decision, legal)  # the AI answers what it was asked
             DEAL.apply(state, decision.seat, action)
     assert {"play", "respond", "counter", "pay", "place", "discard"} <= set(kinds), kinds
 

@@ -1502,6 +1502,23 @@ def waiting_for(state: BoardState) -> list[Decision]:
     return out
 
 
+# the actions that answer a decision, by the decision's timeout (its default answer)
+_ANSWERS: dict[type, tuple[type, ...]] = {
+    Roll: (PayJailFine, UseJailCard, Roll), DeclineToBuy: (Buy, DeclineToBuy), PassAuction: (Bid, PassAuction),
+    PayTax: (PayTax,), RaiseMoney: (PayDebt, RaiseMoney, DeclareBankruptcy),
+    DeclineShortage: (JoinShortage, DeclineShortage), RejectTrade: (AcceptTrade, RejectTrade),
+}
+
+
+def answers(decision: Decision, actions: list) -> list:
+    """Those of the seat's ``actions`` that answer ``decision`` (a trade's: that very offer), as
+    opposed to what the seat may do besides (build, mortgage, offer a trade)."""
+    timeout = decision.timeout
+    kinds = _ANSWERS.get(type(timeout), (type(timeout),))
+    trade = timeout.trade if isinstance(timeout, RejectTrade) else None
+    return [a for a in actions if type(a) in kinds and (trade is None or a.trade == trade)]
+
+
 def timeout_action(state: BoardState, seat: int):
     """Decline to buy, pass in an auction, reject a trade, raise money automatically, roll."""
     return first_timeout(waiting_for(state), seat)

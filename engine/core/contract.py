@@ -11,6 +11,8 @@ A game is a ``GameRules`` value of plain functions over a plain-data state:
   draw pile's order).
 - ``waiting_for(state) -> [Decision]``: who must or may act now, and what happens if they don't.
 - ``timeout_action(state, seat)``: the action applied for a seat that runs out of time.
+- ``answers(decision, actions)``: which of a seat's actions answer that decision (the buttons to
+  show with it), as opposed to what else the seat may do meanwhile.
 - ``result(state) -> Result``: whether the game is over, who won and why.
 
 Replay (``replay``) rebuilds a state from its seed and action log; tests compare it to the live
@@ -69,6 +71,7 @@ class GameRules:
     view: Callable[[Any, int | None], dict]
     waiting_for: Callable[[Any], list[Decision]]
     timeout_action: Callable[[Any, int], Any]
+    answers: Callable[[Decision, list], list]  # the actions that answer a decision (vs other options)
     result: Callable[[Any], Result]
     state_type: type
     action_type: Any
@@ -101,7 +104,7 @@ class GameRules:
             name=name, rulesets=tuple(rules.RULESETS), min_players=rules.MIN_PLAYERS,
             max_players=rules.MAX_PLAYERS, new_game=rules.new_game, legal_actions=rules.legal_actions,
             apply=rules.apply, view=rules.view, waiting_for=rules.waiting_for,
-            timeout_action=rules.timeout_action, result=rules.result, state_type=state_type,
+            timeout_action=rules.timeout_action, answers=rules.answers, result=rules.result, state_type=state_type,
             action_type=action_type, event_type=event_type,
         )
 

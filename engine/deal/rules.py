@@ -1029,6 +1029,16 @@ def _default_placement(state: DealState, d: Demand) -> PlaceBuilding:
     return PlaceBuilding(demand=d.id, card=c, group=targets[0] if targets else None)
 
 
+def answers(decision: Decision, actions: list) -> list:
+    """Those of the seat's ``actions`` that answer ``decision``: for a demand, its own answers."""
+    demand = getattr(decision.timeout, "demand", None)
+    if demand is not None:
+        return [a for a in actions if getattr(a, "demand", None) == demand]
+    if decision.kind == "discard":
+        return [a for a in actions if isinstance(a, Discard)]
+    return list(actions)
+
+
 def timeout_action(state: DealState, seat: int):
     """What happens when ``seat`` runs out of time: end the turn, accept, pay automatically, …"""
     return first_timeout(waiting_for(state), seat)
