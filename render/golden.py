@@ -1,0 +1,47 @@
+"""Golden pictures for the tests: ``python -m render.golden`` redraws them after an intended change.
+
+Each golden is a fixed, seeded game snapshot; the tests compare fresh renders with these files
+with a small tolerance (anti-aliasing may differ by a few pixels between FreeType builds).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.games import PLUGS
+
+GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
+NAMES = {0: "Ann", 1: "张伟", 2: "陳大文", 3: "Bob"}
+CASES = {  # file -> (game, ruleset, seed, turns, lang)
+    "board_china_zh-Hans.png": ("board", "china", 7, 120, "zh-Hans"),
+    "board_classic_en.png": ("board", "classic", 3, 80, "en"),
+}
+
+
+def snapshot(game: str, ruleset: str, seed: int, turns: int):
+    """The seeded AI game after ``turns`` turns (or its end)."""
+    plug = PLUGS[game]
+    state = plug.rules.new_game(4, ruleset, seed)
+    while plug.rules.waiting_for(state) and state.turn_number < turns:
+        seat = plug.rules.waiting_for(state)[0].seat
+        plug.rules.apply(state, seat, plug.choose(state, seat))
+    return state
+
+
+def draw(name: str):
+    from render.board import render_board
+
+    game, ruleset, seed, turns, lang = CASES[name]
+    state = snapshot(game, ruleset, seed, turns)
+    return render_board(PLUGS[game].rules.view(state, None), lang, NAMES, ruleset)
+
+
+def main() -> None:
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    for name in CASES:
+        draw(name).save(GOLDEN / name, compress_level=9)
+        print("wrote", GOLDEN / name)
+
+
+if __name__ == "__main__":
+    main()
