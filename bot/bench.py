@@ -150,5 +150,23 @@ def bench_service(moves: int = 400, tables: int = 1000) -> dict:
         return asyncio.run(run(f"{tmp}/bench.db"))
 
 
+def bench_render(frames: int = 30) -> dict:
+    """Median milliseconds for a board snapshot, PNG included, and its size (budget: 30 ms, 250 KB)."""
+    from render import golden
+    from render.board import render_board
+    from render.png import png_bytes
+
+    rules = PLUGS["board"].rules
+    state = golden.snapshot("board", "china", 7, 120)
+    view = rules.view(state, None)
+    render_board(view, "zh-Hans", golden.NAMES)  # the cached empty board is drawn once per process
+    times, size = [], 0
+    for _ in range(frames):
+        t0 = time.perf_counter_ns()
+        size = len(png_bytes(render_board(view, "zh-Hans", golden.NAMES)))
+        times.append(time.perf_counter_ns() - t0)
+    return {"board_render_median_ms": round(statistics.median(times) / 1e6, 2), "board_png_kb": round(size / 1024, 1)}
+
+
 def run_all() -> dict:
-    return {**bench_deal(), **bench_board(), **bench_service()}
+    return {**bench_deal(), **bench_board(), **bench_service(), **bench_render()}

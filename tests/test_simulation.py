@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from bot.bench import bench_board, bench_deal, bench_service
+from bot.bench import bench_board, bench_deal, bench_render, bench_service
 from bot.cli import main
 from engine.deal import DEAL
 from engine.deal.ai import choose
@@ -115,6 +115,8 @@ def test_bench_reports_the_named_figures():
     service = bench_service(moves=20, tables=10)
     assert service["service_move_p50_ms"] > 0 and service["service_moves_measured"] == 20
     assert service["memory_1000_tables_mb"] > 0
+    pictures = bench_render(frames=2)
+    assert pictures["board_render_median_ms"] > 0 and 0 < pictures["board_png_kb"] < 250
 
 
 def test_play_one_logs_every_action():
