@@ -93,6 +93,64 @@ def _cmd_play(args: argparse.Namespace) -> int:
                        db=args.db)
 
 
+def _cmd_render(args: argparse.Namespace) -> int:
+    """A snapshot of a seeded AI game after ``--turns`` turns, as a PNG file."""
+    from bot.i18n import normalise_lang
+    from render import golden
+    from render.png import png_bytes
+
+    game = "board" if args.what == "board" else "deal"
+    rules = GAMES[game]
+    ruleset = args.ruleset or rules.rulesets[0]
+    if ruleset not in rules.rulesets:
+        print(f"tycoon: unknown rule set {ruleset!r} for {game}; choose one of {', '.join(rules.rulesets)}",
+              file=sys.stderr)
+        return 2
+    seat = None
+    if args.view != "public":
+        try:
+            seat = int(args.view.removeprefix("seat:"))
+        except ValueError:
+            print("tycoon: --view is 'public' or 'seat:N'", file=sys.stderr)
+            return 2
+        if not 0 <= seat < args.players:
+            print(f"tycoon: there is no seat {seat} in a {args.players}-player game", file=sys.stderr)
+            return 2
+    if args.what == "hand" and seat is None:
+        print("tycoon: a hand needs --view seat:N", file=sys.stderr)
+        return 2
+    lang = normalise_lang(args.lang)
+    state = golden.snapshot(game, ruleset, args.seed, args.turns) if args.players == 4 else None
+    if state is None:
+        plug = PLUGS[game]
+        state = plug.rules.new_game(args.players, ruleset, args.seed)
+        while plug.rules.waiting_for(state) and state.turn_number < args.turns:
+            s = plug.rules.waiting_for(state)[0].seat
+            plug.rules.apply(state, s, plug.choose(state, s))
+    names = {i: name for i, name in golden.NAMES.items() if i < args.players} | {
+        i: f"P{i + 1}" for i in range(4, args.players)}
+    view = rules.view(state, seat)
+    if args.what == "board":
+        from render.board import render_board
+
+        img = render_board(view, lang, names, ruleset)
+    elif args.what == "deal":
+        from render.deal import render_table
+
+        img = render_table(view, lang, names)
+    elif args.what == "hand":
+        from render.deal import render_hand
+
+        img = render_hand(view, seat, lang)
+    else:
+        print("tycoon: the end-of-game chart is not drawn yet", file=sys.stderr)
+        return 2
+    with open(args.out, "wb") as f:
+        f.write(png_bytes(img))
+    print(f"wrote {args.out} ({img.size[0]}×{img.size[1]})")
+    return 0
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     if os.environ.get("TELEGRAM_TOKEN") or os.environ.get("DISCORD_TOKEN"):
         print("tycoon: the Telegram and Discord bots are not built yet (issues 6 and 7); "
@@ -136,6 +194,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", default="zh-Hans")
     p.add_argument("--db", default=None, help="a SQLite file to keep the game in: run again to resume it")
     p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("render", help="a picture of a seeded AI game after some turns")
+    p.add_argument("what", choices=["board", "deal", "hand", "chart"])
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--turns", type=int, default=30)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--ruleset", default=None)
+    p.add_argument("--lang", default="zh-Hans")
+    p.add_argument("--view", default="public", help="'public' or 'seat:N'")
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=_cmd_render)
 
     p = sub.add_parser("run", help="the bots from TELEGRAM_TOKEN / DISCORD_TOKEN; without: a local game")
     p.add_argument("--seed", type=int, default=int(time.time()) % 100000)

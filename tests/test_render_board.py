@@ -53,3 +53,14 @@ def test_golden_pictures(name):
     diff = ImageChops.difference(expected, fresh).convert("L").point(lambda v: 255 if v > 40 else 0)
     changed = sum(diff.histogram()[255:])
     assert changed < 0.005 * fresh.size[0] * fresh.size[1], f"{changed} pixels differ from {name}"
+
+
+def test_render_command_writes_a_png(tmp_path, capsys):
+    from bot.cli import main
+
+    out = tmp_path / "b.png"
+    assert main(["render", "board", "--seed", "2", "--turns", "20", "--lang", "zh-Hant", "--out", str(out)]) == 0
+    assert Image.open(out).size == (1000, 1000)
+    assert main(["render", "hand", "--out", str(out)]) == 2
+    assert "seat:N" in capsys.readouterr().err
+    assert main(["render", "board", "--view", "seat:9", "--out", str(out)]) == 2
