@@ -99,7 +99,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
     from render import golden
     from render.png import png_bytes
 
-    game = "board" if args.what == "board" else "deal"
+    game = "board" if args.what == "board" or (args.what == "chart" and args.game == "board") else "deal"
     rules = GAMES[game]
     ruleset = args.ruleset or rules.rulesets[0]
     if ruleset not in rules.rulesets:
@@ -143,8 +143,19 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
         img = render_hand(view, seat, lang)
     else:
-        print("tycoon: the end-of-game chart is not drawn yet", file=sys.stderr)
-        return 2
+        from engine.history import net_worth_series
+        from engine.simulation import play_one
+        from render.chart import render_chart
+
+        state, log = play_one(PLUGS[game], args.players, ruleset, args.seed, args.turns)
+        series = net_worth_series(rules, args.players, ruleset, args.seed, log)
+        if game == "board":
+            from bot.board_text import money
+
+            img = render_chart(series, names, list(state.winners), lang,
+                               lambda amount: money(ruleset, amount, lang))
+        else:
+            img = render_chart(series, names, list(state.winners), lang, lambda amount: f"{amount}M")
     with open(args.out, "wb") as f:
         f.write(png_bytes(img))
     print(f"wrote {args.out} ({img.size[0]}×{img.size[1]})")
@@ -197,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("render", help="a picture of a seeded AI game after some turns")
     p.add_argument("what", choices=["board", "deal", "hand", "chart"])
+    p.add_argument("--game", choices=["board", "deal"], default="board", help="with chart: which game")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--turns", type=int, default=30)
     p.add_argument("--players", type=int, default=4)
