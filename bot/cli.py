@@ -95,9 +95,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _cmd_render(args: argparse.Namespace) -> int:
     """A snapshot of a seeded AI game after ``--turns`` turns, as a PNG file."""
-    from bot.i18n import normalise_lang
     from render import golden
     from render.png import png_bytes
+    from words.i18n import normalise_lang
 
     game = "board" if args.what == "board" or (args.what == "chart" and args.game == "board") else "deal"
     rules = GAMES[game]
@@ -150,7 +150,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
         state, log = play_one(PLUGS[game], args.players, ruleset, args.seed, args.turns)
         series = net_worth_series(rules, args.players, ruleset, args.seed, log)
         if game == "board":
-            from bot.board_text import money
+            from words.board_text import money
 
             img = render_chart(series, names, list(state.winners), lang,
                                lambda amount: money(ruleset, amount, lang))

@@ -2,7 +2,7 @@
 
 The reference adapter (DESIGN.md, "Presenter and adapters"): it only asks the rules who must act
 (``waiting_for``), shows that seat's view and its legal actions through the game's text module
-(``bot.deal_text``, ``bot.board_text``), and applies the choice; no game logic lives here. Input
+(``words.deal_text``, ``words.board_text``), and applies the choice; no game logic lives here. Input
 and output are injectable so tests drive a whole game without a terminal.
 
 Every move goes through the service (``GameService``: tokens, the database, the version check),
@@ -21,17 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot import board_text
-from bot.deal_text import (
-    demand_text,
-    describe_action,
-    describe_event,
-    explain_error,
-    player_name,
-    render_table,
-    winners_line,
-)
-from bot.i18n import normalise_lang, t
 from engine.board import BOARD
 from engine.board import ai as board_ai
 from engine.board import rules as board_rules
@@ -41,6 +30,17 @@ from engine.core.errors import RuleError
 from engine.deal import DEAL, rules
 from engine.deal import ai as deal_ai
 from engine.service.tables import GameService
+from words import board_text
+from words.deal_text import (
+    demand_text,
+    describe_action,
+    describe_event,
+    explain_error,
+    player_name,
+    render_table,
+    winners_line,
+)
+from words.i18n import normalise_lang, t
 
 GAMES = ("deal", "board")
 RULES: dict[str, GameRules] = {"deal": DEAL, "board": BOARD}

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from bot import board_text, deal_text
-from bot.i18n import normalise_lang, t
 from engine.core.errors import RuleError
 from engine.service.tables import GameService
+from words import board_text, deal_text
+from words.i18n import normalise_lang, t
 
 # In the card game, decisions answered in front of everyone: Just Say No windows (D-13). In the
 # board game nothing is hidden, so every decision of the stage is answered publicly.

@@ -1,4 +1,5 @@
-"""Pictures of public and per-seat views (Pillow): the board, the Deal table, hands, charts.
+"""Pictures drawn from views (never from the raw state): the board (``board``), the Deal table and
+a hand (``deal``), the end-of-game chart (``chart``); one CJK font (``fonts``); PNG bytes (``png``).
 
-Empty until the pictures issue; renderers will draw only from ``view(state, seat)``.
+Drawing takes tens of milliseconds: adapters call these through ``asyncio.to_thread``.
 """

@@ -14,9 +14,9 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot import board_text
 from engine.board.data import board
 from render.fonts import font
+from words import board_text
 
 SIZE = 1000
 CORNER = 131

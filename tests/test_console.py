@@ -6,10 +6,7 @@ from __future__ import annotations
 import pytest
 
 import bot.console as console
-from bot.board_text import decision_first
 from bot.console import run_console
-from bot.deal_text import card_name
-from bot.i18n import LANGS, t, template
 from engine.board import BOARD
 from engine.board import ai as board_ai
 from engine.board.model import (
@@ -30,6 +27,9 @@ from engine.board.model import (
     UseJailCard,
 )
 from engine.deal.model import Drew
+from words.board_text import decision_first
+from words.deal_text import card_name
+from words.i18n import LANGS, t, template
 
 
 def _scripted(*answers, prompts: list[str] | None = None):

@@ -11,11 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from bot import i18n
-from bot.board_text import explain_error as explain_board_error
-from bot.board_text import money, square_name
-from bot.deal_text import card_name, describe_action, describe_event, explain_error, render_table
-from bot.i18n import CATALOGUES, LANGS, normalise_lang, placeholders, t
 from engine.board import BOARD
 from engine.board.model import BuildHouse
 from engine.core.errors import RuleError
@@ -23,6 +18,11 @@ from engine.deal import DEAL
 from engine.deal.cards import CARDS
 from engine.deal.model import Discarded, Drew, EndTurn
 from engine.deal.rules import current_seat
+from words import i18n
+from words.board_text import explain_error as explain_board_error
+from words.board_text import money, square_name
+from words.deal_text import card_name, describe_action, describe_event, explain_error, render_table
+from words.i18n import CATALOGUES, LANGS, normalise_lang, placeholders, t
 
 ENGINE = Path(__file__).resolve().parents[1] / "engine"
 
@@ -428,8 +428,8 @@ def _one_of_each_board_event():
 @pytest.mark.parametrize("ruleset", ["china", "classic"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_board_action_and_event_type_has_words(lang, ruleset):
-    from bot import board_text
     from engine.board.model import BoardAction, BoardEvent
+    from words import board_text
 
     state = BOARD.new_game(3, ruleset, 1)
     actions = _one_of_each_board_action()
@@ -449,8 +449,8 @@ def test_every_board_action_and_event_type_has_words(lang, ruleset):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_board_labels_name_squares_money_and_people(lang):
-    from bot import board_text
     from engine.board import model as m
+    from words import board_text
 
     view = _busy_board_view(BOARD.new_game(3, "china", 1))
     say = board_text.describe_action
@@ -473,8 +473,8 @@ def test_board_labels_name_squares_money_and_people(lang):
 
 
 def test_the_log_leaves_out_payments_another_line_tells():
-    from bot.board_text import log_lines
     from engine.board import model as m
+    from words.board_text import log_lines
 
     events = [m.Paid(payer=0, payee=-1, amount=600, reason="purchase"), m.Bought(seat=0, square=1, price=600),
               m.Paid(payer=0, payee=1, amount=20, reason="rent")]
@@ -484,7 +484,7 @@ def test_the_log_leaves_out_payments_another_line_tells():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_render_board_of_a_mid_game_view(lang):
-    from bot.board_text import render_board
+    from words.board_text import render_board
 
     state = _board_mid_game()
     text = render_board(BOARD.view(state, None), lang, BOARD_NAMES, "china")
@@ -498,7 +498,7 @@ def test_render_board_of_a_mid_game_view(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_render_board_shows_what_the_table_waits_for(lang):
-    from bot.board_text import render_board
+    from words.board_text import render_board
 
     view = _busy_board_view(_board_mid_game("classic", 2, 120))
     text = render_board(view, lang, BOARD_NAMES, "classic")
@@ -513,8 +513,8 @@ def test_every_service_refusal_is_in_all_three_catalogues():
     import re
     from pathlib import Path
 
-    from bot.i18n import LANGS as CATALOGUE_LANGS
-    from bot.i18n import t as translate
+    from words.i18n import LANGS as CATALOGUE_LANGS
+    from words.i18n import t as translate
 
     root = Path(__file__).resolve().parent.parent / "engine" / "service"
     keys = set()

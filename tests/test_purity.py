@@ -48,3 +48,17 @@ def test_rules_import_nothing_impure(path):
 def test_the_check_itself_catches_an_impure_import():
     assert imported_roots("import asyncio\nfrom PIL import Image\nfrom bot.cli import main") & FORBIDDEN == {
         "asyncio", "PIL", "bot"}
+
+
+LAYERS = {  # a package may import only from those below it (DESIGN.md: imports only point down)
+    "engine": {"bot", "render", "words"},
+    "words": {"bot", "render"},
+    "render": {"bot"},
+}
+
+
+@pytest.mark.parametrize("package", sorted(LAYERS))
+def test_imports_only_point_down(package):
+    for path in sorted((ROOT / package).glob("**/*.py")):
+        bad = imported_roots(path.read_text(encoding="utf-8")) & LAYERS[package]
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)} from a layer above it"

@@ -1,7 +1,7 @@
 """Deal in words: button labels, log lines, refusals and a text picture of the table.
 
 The platform-neutral text presenter for 大富翁纸牌. Every adapter (console, Telegram, Discord)
-shows the same sentences, so they are made here once, from catalogue keys (``bot.i18n``) and the
+shows the same sentences, so they are made here once, from catalogue keys (``words.i18n``) and the
 deck's own card and colour names (``data/deal/deck.json``).
 
 Two promises about hidden information:
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from bot.i18n import LANGS, normalise_lang, t
 from engine.core.errors import RuleError
 from engine.deal import rules
 from engine.deal.cards import CARDS, COLOURS, KIND, SET_SIZE, VALUE
@@ -58,6 +57,7 @@ from engine.deal.model import (
     TurnEnded,
     TurnStarted,
 )
+from words.i18n import LANGS, normalise_lang, t
 
 # How a parameter is shown, by its name: the engine's messages carry ids, players read names.
 CARD_PARAMS = frozenset({"card", "hotel", "replace", "give", "take"})

@@ -4,9 +4,9 @@ The board rules speak in square numbers, seat numbers and plain integers
 (``RuleError("B-11", "board.err.build_evenly", square=1)``, ``Bought(seat=0, square=1, price=600)``).
 A player should read "东山" or "Dongshan", "2,000元" or "¥2,000", and a name instead of a seat.
 This module makes that translation once, from the board data (``data/board/<ruleset>.json``, the
-one source of square, group and card names) and the message catalogues (``bot.i18n``), so the
+one source of square, group and card names) and the message catalogues (``words.i18n``), so the
 console, Telegram and Discord show the same sentence. Seats become names exactly as in the card
-game (``bot.deal_text``). Everything on this table is public, so unlike the card game no line
+game (``words.deal_text``). Everything on this table is public, so unlike the card game no line
 depends on who reads it; ``render_board`` still reads only a view, never the raw state.
 """
 
@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import partial
 
-from bot.deal_text import Names, player_name
-from bot.i18n import normalise_lang, t
 from engine.board import rules
 from engine.board.data import board
 from engine.board.model import (
@@ -76,6 +74,8 @@ from engine.board.model import (
     WentToJail,
 )
 from engine.core.errors import RuleError
+from words.deal_text import Names, player_name
+from words.i18n import normalise_lang, t
 
 # How a parameter is shown, by its name (the engine's names: see engine/board/rules.py).
 SQUARE_PARAMS = frozenset({"square", "street"})
