@@ -165,7 +165,25 @@ def bench_render(frames: int = 30) -> dict:
         t0 = time.perf_counter_ns()
         size = len(png_bytes(render_board(view, "zh-Hans", golden.NAMES)))
         times.append(time.perf_counter_ns() - t0)
-    return {"board_render_median_ms": round(statistics.median(times) / 1e6, 2), "board_png_kb": round(size / 1024, 1)}
+    out = {"board_render_median_ms": round(statistics.median(times) / 1e6, 2), "board_png_kb": round(size / 1024, 1)}
+    from render.deal import render_hand, render_table
+
+    deal = PLUGS["deal"].rules
+    views = []
+    for seed in game_seeds(7, 12):  # a dozen positions of different games, each drawn once
+        s = golden.snapshot("deal", "standard", seed, 10)
+        views.append((deal.view(s, None), deal.view(s, 0)))
+    render_table(views[0][0], "zh-Hans", golden.NAMES)  # card faces and labels drawn once per process
+    for name, draw in (("deal_table", lambda pv, sv: render_table(pv, "zh-Hans", golden.NAMES)),
+                       ("hand", lambda pv, sv: render_hand(sv, 0, "zh-Hans"))):
+        times, sizes = [], []
+        for public, seat in views:
+            t0 = time.perf_counter_ns()
+            sizes.append(len(png_bytes(draw(public, seat))))
+            times.append(time.perf_counter_ns() - t0)
+        out[f"{name}_render_median_ms"] = round(statistics.median(times) / 1e6, 2)
+        out[f"{name}_png_kb"] = round(statistics.median(sizes) / 1024, 1)
+    return out
 
 
 def run_all() -> dict:

@@ -10,11 +10,15 @@ pictures issue adds a picture to each screen. Buttons carry the service's tokens
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from engine.core.errors import RuleError
 from engine.service.tables import GameService
+from render import board as render_board
+from render import deal as render_deal
+from render.png import png_bytes
 from words import board_text, deal_text
 from words.i18n import normalise_lang, t
 
@@ -35,6 +39,7 @@ class Button:
 class Screen:
     text: str
     buttons: list[Button] = field(default_factory=list)
+    picture: bytes | None = None  # PNG: the board or the Deal table (public), the hand (private)
 
 
 @dataclass
@@ -47,8 +52,14 @@ def _names(service: GameService, table_id: int) -> dict[int, str]:
     return {i: s["name"] for i, s in enumerate(service.table(table_id).seats)}
 
 
+async def table_screens_with_pictures(service: GameService, table_id: int, events: Iterable = (),
+                                     lang: str = "zh-Hans", lang_of: Callable[[int], str] | None = None) -> Screens:
+    """``table_screens`` with pictures, drawn in a worker thread so the event loop never waits."""
+    return await asyncio.to_thread(table_screens, service, table_id, events, lang, lang_of, True)
+
+
 def table_screens(service: GameService, table_id: int, events: Iterable = (), lang: str = "zh-Hans",
-                  lang_of: Callable[[int], str] | None = None) -> Screens:
+                  lang_of: Callable[[int], str] | None = None, pictures: bool = False) -> Screens:
     """The public screen in the chat's ``lang``; each private one in its player's language."""
     lang = normalise_lang(lang)
     row = service.table(table_id)
@@ -78,6 +89,11 @@ def table_screens(service: GameService, table_id: int, events: Iterable = (), la
             label = _label(row, public_view, action, lang, names)
             buttons.append(Button(f"{names[decision.seat]}: {label}", token, decision.seat))
     public = Screen("\n".join([text, *log[-LOG_LINES:]]), buttons)
+    if pictures:
+        if row.game == "deal":
+            public.picture = png_bytes(render_deal.render_table(public_view, lang, names))
+        else:
+            public.picture = png_bytes(render_board.render_board(public_view, lang, names, row.ruleset))
 
     private: dict[int, Screen] = {}
     for seat in humans:
@@ -93,6 +109,8 @@ def table_screens(service: GameService, table_id: int, events: Iterable = (), la
         own = [Button(_label(row, view, a, seat_lang, seat_names), tok, seat)
                for a, tok in service.buttons(table_id, seat)]
         private[seat] = Screen("\n".join([body, *seat_log[-LOG_LINES:]]), own)
+        if pictures and row.game == "deal":
+            private[seat].picture = png_bytes(render_deal.render_hand(view, seat, seat_lang))
     return Screens(public, private)
 
 

@@ -15,6 +15,8 @@ NAMES = {0: "Ann", 1: "张伟", 2: "陳大文", 3: "Bob"}
 CASES = {  # file -> (game, ruleset, seed, turns, lang)
     "board_china_zh-Hans.png": ("board", "china", 7, 120, "zh-Hans"),
     "board_classic_en.png": ("board", "classic", 3, 80, "en"),
+    "deal_standard_zh-Hant.png": ("deal", "standard", 5, 12, "zh-Hant"),
+    "hand_tournament_en.png": ("deal", "tournament", 8, 6, "en"),
 }
 
 
@@ -30,10 +32,16 @@ def snapshot(game: str, ruleset: str, seed: int, turns: int):
 
 def draw(name: str):
     from render.board import render_board
+    from render.deal import render_hand, render_table
 
     game, ruleset, seed, turns, lang = CASES[name]
     state = snapshot(game, ruleset, seed, turns)
-    return render_board(PLUGS[game].rules.view(state, None), lang, NAMES, ruleset)
+    rules = PLUGS[game].rules
+    if name.startswith("hand"):
+        return render_hand(rules.view(state, 0), 0, lang)
+    if game == "deal":
+        return render_table(rules.view(state, None), lang, NAMES)
+    return render_board(rules.view(state, None), lang, NAMES, ruleset)
 
 
 def main() -> None:

@@ -125,3 +125,23 @@ async def test_refusals_become_short_private_alerts(tmp_path):
         assert "B-02" in alert_text(rule, "en", "board", "china", names)
     finally:
         await service.close()
+
+
+async def test_screens_carry_pictures_drawn_off_the_event_loop(tmp_path):
+    import io
+
+    from PIL import Image
+
+    from bot.presenter import table_screens_with_pictures
+
+    for game in ("deal", "board"):
+        (tmp_path / game).mkdir()
+        service, table = await _table(tmp_path / game, game, humans=2, ais=0, seed=2)
+        try:
+            screens = await table_screens_with_pictures(service, table, (), "zh-Hans")
+            assert Image.open(io.BytesIO(screens.public.picture)).size[0] == 1000
+            if game == "deal":
+                for seat, screen in screens.private.items():
+                    assert Image.open(io.BytesIO(screen.picture)).size[0] > 0
+        finally:
+            await service.close()

@@ -117,6 +117,7 @@ def test_bench_reports_the_named_figures():
     assert service["memory_1000_tables_mb"] > 0
     pictures = bench_render(frames=2)
     assert pictures["board_render_median_ms"] > 0 and 0 < pictures["board_png_kb"] < 250
+    assert pictures["deal_table_png_kb"] > 0 and pictures["hand_png_kb"] > 0
 
 
 def test_play_one_logs_every_action():
