@@ -141,7 +141,7 @@ async def test_screens_carry_pictures_drawn_off_the_event_loop(tmp_path):
             screens = await table_screens_with_pictures(service, table, (), "zh-Hans")
             assert Image.open(io.BytesIO(screens.public.picture)).size[0] == 1000
             if game == "deal":
-                for seat, screen in screens.private.items():
+                for screen in screens.private.values():
                     assert Image.open(io.BytesIO(screen.picture)).size[0] > 0
         finally:
             await service.close()
