@@ -55,11 +55,17 @@ def _names(service: GameService, table_id: int) -> dict[int, str]:
 async def table_screens_with_pictures(service: GameService, table_id: int, events: Iterable = (),
                                      lang: str = "zh-Hans", lang_of: Callable[[int], str] | None = None) -> Screens:
     """``table_screens`` with pictures, drawn in a worker thread so the event loop never waits."""
-    return await asyncio.to_thread(table_screens, service, table_id, events, lang, lang_of, True)
+    ends = await service.match_ends_at(table_id)
+    clock = None
+    if ends is not None:
+        left = max(0, int(ends - service.clock()))
+        clock = f"{left // 60:02d}:{left % 60:02d}"
+    return await asyncio.to_thread(table_screens, service, table_id, events, lang, lang_of, True, clock)
 
 
 def table_screens(service: GameService, table_id: int, events: Iterable = (), lang: str = "zh-Hans",
-                  lang_of: Callable[[int], str] | None = None, pictures: bool = False) -> Screens:
+                  lang_of: Callable[[int], str] | None = None, pictures: bool = False,
+                  clock: str | None = None) -> Screens:
     """The public screen in the chat's ``lang``; each private one in its player's language."""
     lang = normalise_lang(lang)
     row = service.table(table_id)
@@ -93,7 +99,7 @@ def table_screens(service: GameService, table_id: int, events: Iterable = (), la
         if row.game == "deal":
             public.picture = png_bytes(render_deal.render_table(public_view, lang, names))
         else:
-            public.picture = png_bytes(render_board.render_board(public_view, lang, names, row.ruleset))
+            public.picture = png_bytes(render_board.render_board(public_view, lang, names, row.ruleset, clock))
 
     private: dict[int, Screen] = {}
     for seat in humans:

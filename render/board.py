@@ -199,7 +199,9 @@ def _spots(i: int, count: int, in_jail: bool) -> list[tuple[float, float]]:
     return out
 
 
-def render_board(view: dict, lang: str, names: dict[int, str], ruleset: str | None = None) -> Image.Image:
+def render_board(view: dict, lang: str, names: dict[int, str], ruleset: str | None = None,
+                 clock: str | None = None) -> Image.Image:
+    """The board for ``view``; ``clock`` is the match clock's remaining time when one runs (B-17)."""
     ruleset = ruleset or view["ruleset"]
     img = base(ruleset, lang).copy()
     d = ImageDraw.Draw(img)
@@ -243,6 +245,9 @@ def render_board(view: dict, lang: str, names: dict[int, str], ruleset: str | No
         for seat, (cx, cy) in zip(seats, _spots(square, len(seats), jailed), strict=True):
             _token(d, seat, names.get(seat, ""), cx, cy, 9)
     _panel(d, view, lang, names, ruleset)
+    if clock:
+        f = font(26, lang)
+        d.text((SIZE - CORNER - 24 - d.textlength(clock, font=f), CORNER + 16), clock, font=f, fill=(170, 0, 0))
     return img
 
 

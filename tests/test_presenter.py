@@ -145,3 +145,27 @@ async def test_screens_carry_pictures_drawn_off_the_event_loop(tmp_path):
                     assert Image.open(io.BytesIO(screen.picture)).size[0] > 0
         finally:
             await service.close()
+
+
+async def test_a_timed_board_match_shows_its_clock(tmp_path):
+    import io
+
+    from PIL import Image, ImageChops
+
+    from bot.presenter import table_screens_with_pictures
+
+    now = [1_000_000.0]
+    service = await GameService.open(f"sqlite:///{tmp_path / 'c.db'}", clock=lambda: now[0])
+    try:
+        out = await service.new_table("chat:c", "board", None, "u0", "Ann")
+        await service.join(out.table, "u1", "Bob")
+        await service.start(out.table, "u0", seed=3, match_minutes=30)
+        assert await service.match_ends_at(out.table) == now[0] + 30 * 60
+        first = await table_screens_with_pictures(service, out.table)
+        now[0] += 65
+        later = await table_screens_with_pictures(service, out.table)
+        a = Image.open(io.BytesIO(first.public.picture)).convert("RGB")
+        b = Image.open(io.BytesIO(later.public.picture)).convert("RGB")
+        assert ImageChops.difference(a, b).getbbox() is not None  # 30:00, then 28:55
+    finally:
+        await service.close()

@@ -572,6 +572,14 @@ class GameService:
             moves += 1
         return moves
 
+    async def match_ends_at(self, table_id: int) -> float | None:
+        """When the running match clock of a table runs out, if one runs."""
+        async with AsyncSession(self.engine) as session:
+            row = (await session.exec(select(store.DeadlineRow).where(
+                store.DeadlineRow.table_id == table_id, store.DeadlineRow.kind == "match",
+                store.DeadlineRow.status == "pending"))).first()
+        return row.due_at if row else None
+
     def state(self, table_id: int) -> Any:
         live = self._live.get(table_id)
         return live.state if live else None
