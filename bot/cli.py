@@ -163,10 +163,15 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    if os.environ.get("TELEGRAM_TOKEN") or os.environ.get("DISCORD_TOKEN"):
-        print("tycoon: the Telegram and Discord bots are not built yet (issues 6 and 7); "
-              "unset the tokens to play a local game.", file=sys.stderr)
+    if os.environ.get("DISCORD_TOKEN") and not os.environ.get("TELEGRAM_TOKEN"):
+        print("tycoon: the Discord bot is not built yet (issue 7); unset DISCORD_TOKEN to play a local game, "
+              "or set TELEGRAM_TOKEN for the Telegram bot.", file=sys.stderr)
         return 2
+    if os.environ.get("TELEGRAM_TOKEN"):
+        from bot.telegram_app.run import main_from_env
+
+        main_from_env()
+        return 0
     print("No TELEGRAM_TOKEN or DISCORD_TOKEN set: playing a local Deal game between AI seats.\n")
     from bot.console import run_console
 

@@ -90,7 +90,7 @@ class ChatSettingsRow(SQLModel, table=True):
     __tablename__ = "chat_settings"
 
     chat_key: str = Field(primary_key=True)
-    lang: str = "zh-Hans"
+    lang: str = ""  # empty: the bot's own default language
     rulesets: dict = Field(default_factory=dict, sa_column=Column(JSON))  # game -> rule set
     clocks: dict = Field(default_factory=dict, sa_column=Column(JSON))  # policy -> seconds
 

@@ -1,0 +1,35 @@
+"""Building and running the python-telegram-bot ``Application`` around the front end."""
+
+from __future__ import annotations
+
+from telegram import BotCommand
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler
+
+from bot.telegram_app.frontend import TelegramFrontEnd
+from engine.service.tables import GameService
+
+COMMANDS = {  # set_my_commands per language (Telegram shows the user's)
+    "en": [("newgame", "Open a game"), ("help", "How to play")],
+    "zh": [("newgame", "开一局游戏"), ("help", "玩法说明")],
+}
+
+
+def build_application(service: GameService, token: str, base_url: str | None = None, request=None,
+                      lang: str = "zh-Hans") -> Application:
+    builder = ApplicationBuilder().token(token).rate_limiter(AIORateLimiter(max_retries=3))
+    if base_url:
+        builder = builder.base_url(base_url)
+    if request is not None:
+        builder = builder.request(request).get_updates_request(request)
+    front = TelegramFrontEnd(service, lang)
+
+    async def post_init(app: Application) -> None:
+        for language, commands in COMMANDS.items():
+            await app.bot.set_my_commands([BotCommand(c, d) for c, d in commands],
+                                          language_code=None if language == "en" else language)
+
+    app = builder.post_init(post_init).build()
+    app.add_handler(CommandHandler("newgame", front.newgame))
+    app.add_handler(CallbackQueryHandler(front.button))
+    app.bot_data["front"] = front
+    return app

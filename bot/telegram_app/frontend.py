@@ -1,0 +1,211 @@
+"""Telegram updates in, service calls and screens out.
+
+Callback data: ``n:<game>`` (choose a game), ``l:<table>:<op>`` (lobby buttons), anything else is
+a game token from the service (≤ 64 bytes). A press by someone who may not act gets a short
+private alert; every callback query is answered. One public message per table is edited in place
+and a new one is sent only when the turn passes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Update
+from telegram.error import BadRequest, Forbidden
+from telegram.ext import ContextTypes
+
+from bot.presenter import Screen, alert_text, table_screens_with_pictures
+from engine.service.tables import GameService, Outcome
+from words.i18n import normalise_lang, t
+
+log = logging.getLogger(__name__)
+CAPTION = 1000  # Telegram allows 1024 characters under a photo
+GAME_NAMES = {"deal": "大富翁纸牌 Deal", "board": "地产大亨 Monopoly"}
+
+
+def chat_key(update: Update) -> str:
+    """One table per chat, or per forum topic."""
+    message = update.effective_message
+    key = f"tg:{update.effective_chat.id}"
+    if message is not None and message.is_topic_message and message.message_thread_id:
+        key += f":{message.message_thread_id}"
+    return key
+
+
+def _user(update: Update) -> tuple[str, str]:
+    u = update.effective_user
+    return f"tg:{u.id}", u.full_name or u.username or str(u.id)
+
+
+def _keyboard(buttons: list[tuple[str, str]], per_row: int = 2) -> InlineKeyboardMarkup | None:
+    if not buttons:
+        return None
+    rows = [buttons[i:i + per_row] for i in range(0, len(buttons), per_row)]
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label[:60], callback_data=data) for label, data in row]
+                                 for row in rows])
+
+
+class TelegramFrontEnd:
+    def __init__(self, service: GameService, lang: str = "zh-Hans") -> None:
+        self.service = service
+        self.lang = normalise_lang(lang)
+
+    async def _chat_lang(self, key: str) -> str:
+        return normalise_lang((await self.service.settings(key)).lang or self.lang)
+
+    # -- commands ------------------------------------------------------------------------------
+
+    async def newgame(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/newgame [deal|board] [rule set]: open a lobby (or say where the current game is)."""
+        key = chat_key(update)
+        lang = await self._chat_lang(key)
+        args = context.args or []
+        if not args:
+            await update.effective_message.reply_text(
+                t(lang, "tg.choose_game"),
+                reply_markup=_keyboard([(GAME_NAMES[g], f"n:{g}") for g in ("deal", "board")]))
+            return
+        await self._open_lobby(update, key, lang, args[0], args[1] if len(args) > 1 else None)
+
+    async def _open_lobby(self, update: Update, key: str, lang: str, game: str, ruleset: str | None) -> None:
+        user, name = _user(update)
+        out = await self.service.new_table(key, game, ruleset, user, name)
+        if not out.ok:
+            await update.effective_message.reply_text(t(lang, out.key, **out.params))
+            return
+        await self._show_lobby(update, out.table, lang, new=True)
+
+    async def _show_lobby(self, update: Update, table_id: int, lang: str, new: bool = False) -> None:
+        row = self.service.table(table_id)
+        seats = "\n".join(f"{i + 1}. {s['name']}" for i, s in enumerate(row.seats))
+        text = t(lang, "tg.lobby", game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
+        ops = [("join", "tg.btn.join"), ("leave", "tg.btn.leave"), ("ai", "tg.btn.add_ai"),
+               ("noai", "tg.btn.remove_ai"), ("start", "tg.btn.start"), ("cancel", "tg.btn.cancel")]
+        markup = _keyboard([(t(lang, label), f"l:{table_id}:{op}") for op, label in ops], per_row=3)
+        if new or update.callback_query is None:
+            await update.effective_message.reply_text(text, reply_markup=markup)
+        else:
+            with contextlib.suppress(BadRequest):  # "message is not modified"
+                await update.callback_query.edit_message_text(text, reply_markup=markup)
+
+    # -- buttons -------------------------------------------------------------------------------
+
+    async def button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        data = query.data or ""
+        user, name = _user(update)
+        key = chat_key(update)
+        lang = await self._chat_lang(key)
+        if data.startswith("n:"):
+            await query.answer()
+            await self._open_lobby(update, key, lang, data[2:], None)
+            return
+        if data.startswith("l:"):
+            await self._lobby_press(update, data, user, name, lang)
+            return
+        outcome = await self.service.act(user, data)
+        if not outcome.ok:
+            names = self._names(outcome.table) if outcome.table else {}
+            row = self.service.table(outcome.table) if outcome.table else None
+            text = alert_text(outcome, lang, row.game if row else "deal", row.ruleset if row else "", names)
+            await query.answer(text[:200], show_alert=True)
+            return
+        await query.answer()
+        await self.after_move(context.bot, outcome, key)
+
+    async def _lobby_press(self, update: Update, data: str, user: str, name: str, lang: str) -> None:
+        query = update.callback_query
+        _, table, op = data.split(":", 2)
+        table_id = int(table)
+        await self.service._load(table_id)
+        service = self.service
+        if op == "join":
+            out = await service.join(table_id, user, name)
+        elif op == "leave":
+            out = await service.leave(table_id, user)
+        elif op == "ai":
+            out = await service.add_ai(table_id, user)
+        elif op == "noai":
+            out = await service.remove_ai(table_id, user)
+        elif op == "cancel":
+            admin = await self._is_admin(update)
+            out = await service.cancel(table_id, user, is_admin=admin)
+        else:
+            out = await service.start(table_id, user)
+        if not out.ok:
+            await query.answer(t(lang, out.key, **out.params)[:200], show_alert=True)
+            return
+        await query.answer()
+        row = service.table(table_id)
+        if row.status == "lobby":
+            await self._show_lobby(update, table_id, lang)
+        elif row.status == "running":
+            await service.run_ai(table_id)
+            await self.publish(update.get_bot(), table_id, chat_key(update), [], new=True)
+        else:
+            await query.edit_message_text(t(lang, "tg.cancelled"))
+
+    async def _is_admin(self, update: Update) -> bool:
+        try:
+            member = await update.effective_chat.get_member(update.effective_user.id)
+        except Exception:  # private chats and missing rights: not an admin
+            return False
+        return member.status in ("creator", "administrator")
+
+    # -- after a move: AI seats, then the screens ---------------------------------------------
+
+    async def after_move(self, bot, outcome: Outcome, key: str) -> None:
+        table_id = outcome.table
+        turn_before = self.service.state(table_id).turn_number
+        events = list(outcome.events)
+        await self.service.run_ai(table_id)
+        await self.publish(bot, table_id, key, events, new=self.service.state(table_id).turn_number != turn_before)
+
+    def _names(self, table_id: int) -> dict[int, str]:
+        row = self.service.table(table_id)
+        return {i: s["name"] for i, s in enumerate(row.seats)} if row else {}
+
+    async def publish(self, bot, table_id: int, key: str, events: list, new: bool) -> None:
+        """Edit the table's one public message, or send a new one when the turn passed."""
+        lang = await self._chat_lang(key)
+        row = self.service.table(table_id)
+        screens = await table_screens_with_pictures(self.service, table_id, events, lang)
+        public = screens.public
+        caption = public.text[-CAPTION:]
+        markup = _keyboard([(b.label, b.token) for b in public.buttons])
+        chat_id, thread = self._where(key)
+        message = (row.messages or {}).get("tg")
+        if message and not new:
+            try:
+                await bot.edit_message_media(InputMediaPhoto(public.picture, caption=caption), chat_id=chat_id,
+                                             message_id=message, reply_markup=markup)
+            except BadRequest:
+                new = True
+        if not message or new:
+            sent = await bot.send_photo(chat_id, public.picture, caption=caption, reply_markup=markup,
+                                        message_thread_id=thread)
+            await self.service.set_messages(table_id, tg=sent.message_id)
+        for seat, screen in screens.private.items():
+            if any(d.seat == seat for d in self.service._live[table_id].rules.waiting_for(
+                    self.service.state(table_id))):
+                await self._send_private(bot, table_id, seat, screen)
+
+    async def _send_private(self, bot, table_id: int, seat: int, screen: Screen) -> None:
+        info = self.service.table(table_id).seats[seat]
+        if info.get("dm") is False or not info["user"].startswith("tg:"):
+            return
+        user_id = int(info["user"][3:])
+        markup = _keyboard([(b.label, b.token) for b in screen.buttons])
+        try:
+            if screen.picture:
+                await bot.send_photo(user_id, screen.picture, caption=screen.text[-CAPTION:], reply_markup=markup)
+            else:
+                await bot.send_message(user_id, screen.text[-4000:], reply_markup=markup)
+        except Forbidden:  # never started the bot or blocked it: do not try again until they /start
+            await self.service.set_dm(table_id, info["user"], False)
+
+    @staticmethod
+    def _where(key: str) -> tuple[int, int | None]:
+        parts = key.split(":")
+        return int(parts[1]), (int(parts[2]) if len(parts) > 2 else None)

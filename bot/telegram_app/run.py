@@ -1,0 +1,50 @@
+"""``tycoon run`` with ``TELEGRAM_TOKEN``: the bot, the service and its clock in one process."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+
+from bot.telegram_app.app import build_application
+from engine.service.tables import GameService
+
+log = logging.getLogger(__name__)
+
+
+async def run_telegram(token: str, database_url: str | None, api_url: str | None = None,
+                       lang: str = "zh-Hans", stop: asyncio.Event | None = None) -> None:
+    service = await GameService.open(database_url)
+    base_url = f"{api_url.rstrip('/')}/bot" if api_url else None
+    app = build_application(service, token, base_url=base_url, lang=lang)
+    front = app.bot_data["front"]
+    stop = stop or asyncio.Event()
+
+    async def report(outcomes) -> None:  # clocks that ran out change tables: show them
+        for outcome in outcomes:
+            row = service.table(outcome.table) if outcome.table else None
+            if row is not None and row.chat_key.startswith("tg:"):
+                await front.publish(app.bot, row.id, row.chat_key, list(outcome.events), new=False)
+
+    async with app:
+        await app.start()
+        await app.updater.start_polling()
+        clock = asyncio.create_task(service.run_clock(every=1.0, on_outcomes=report, stop=stop), name="clock")
+        try:
+            await stop.wait()
+        finally:
+            stop.set()
+            with contextlib.suppress(Exception):
+                await clock
+            await app.updater.stop()
+            await app.stop()
+            await service.close()
+
+
+def main_from_env() -> None:
+    logging.basicConfig(level=logging.INFO)
+    token = os.environ["TELEGRAM_TOKEN"]
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C or SIGINT from docker stop: a clean exit
+        asyncio.run(run_telegram(token, os.environ.get("DATABASE_URL"), os.environ.get("TELEGRAM_API_URL"),
+                                 os.environ.get("TYCOON_LANG", "zh-Hans")))

@@ -1,0 +1,157 @@
+"""The Telegram bot, offline: the real python-telegram-bot Application against a fake Bot API.
+
+Several simulated users play a whole game from /newgame to the winner by pressing the buttons
+the bot sent them; nothing sent to the group shows a hand.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from telegram import Update
+from telegram.request import BaseRequest
+
+from bot.telegram_app.app import build_application
+from engine.games import GAMES, PLUGS
+from engine.service.tables import GameService
+from words.i18n import t
+
+GROUP = -1001
+
+
+class FakeBotAPI(BaseRequest):
+    """Answers every Bot API call like Telegram would, and remembers them."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict]] = []
+        self.next_id = 500
+
+    @property
+    def read_timeout(self) -> float:
+        return 1.0
+
+    async def initialize(self) -> None:
+        pass
+
+    async def shutdown(self) -> None:
+        pass
+
+    async def do_request(self, url, method, request_data=None, read_timeout=None, write_timeout=None,
+                         connect_timeout=None, pool_timeout=None):
+        api = url.rsplit("/", 1)[-1]
+        params = dict(request_data.parameters) if request_data else {}
+        self.calls.append((api, params))
+        if api == "getMe":
+            result = {"id": 999, "is_bot": True, "first_name": "Tycoon", "username": "tycoon_bot"}
+        elif api in ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageText"):
+            self.next_id += 1
+            chat = int(params.get("chat_id", GROUP))
+            result = {"message_id": int(params.get("message_id", self.next_id)), "date": 0,
+                      "chat": {"id": chat, "type": "supergroup" if chat < 0 else "private"}}
+        elif api == "getChatMember":
+            result = {"status": "member", "user": {"id": int(params["user_id"]), "is_bot": False, "first_name": "x"}}
+        else:
+            result = True
+        return 200, json.dumps({"ok": True, "result": result}).encode()
+
+    def keyboards(self, chat: int) -> list[str]:
+        """Every callback button the bot sent to ``chat``, newest first."""
+        out = []
+        for _api, params in reversed(self.calls):
+            if int(params.get("chat_id", 0) or 0) != chat or "reply_markup" not in params:
+                continue
+            markup = params["reply_markup"]
+            markup = json.loads(markup) if isinstance(markup, str) else markup
+            out += [b["callback_data"] for row in markup["inline_keyboard"] for b in row]
+        return out
+
+
+USERS = {1: "Ann", 2: "Bob"}
+_update_id = [0]
+
+
+def _user(uid: int) -> dict:
+    return {"id": uid, "is_bot": False, "first_name": USERS.get(uid, f"U{uid}")}
+
+
+def command(text: str, uid: int) -> dict:
+    _update_id[0] += 1
+    word = text.split()[0]
+    return {"update_id": _update_id[0], "message": {
+        "message_id": _update_id[0], "date": 0, "chat": {"id": GROUP, "type": "supergroup"}, "from": _user(uid),
+        "text": text, "entities": [{"type": "bot_command", "offset": 0, "length": len(word)}]}}
+
+
+def press(data: str, uid: int, chat: int = GROUP) -> dict:
+    _update_id[0] += 1
+    return {"update_id": _update_id[0], "callback_query": {
+        "id": str(_update_id[0]), "from": _user(uid), "chat_instance": "c", "data": data,
+        "message": {"message_id": 1, "date": 0, "chat": {"id": chat, "type": "supergroup" if chat < 0 else "private"},
+                    "text": "x"}}}
+
+
+async def _send(app, update: dict) -> None:
+    await app.process_update(Update.de_json(update, app.bot))
+
+
+@pytest.mark.parametrize("game", ["deal", "board"])
+async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_path, game):
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = build_application(service, "123:TEST", request=api, lang="en")
+    try:
+        async with app:
+            await _send(app, command(f"/newgame {game}", 1))
+            assert api.keyboards(GROUP)[0].startswith("l:")
+            table = int(api.keyboards(GROUP)[0].split(":")[1])
+            await _send(app, press(f"l:{table}:join", 2))
+            await _send(app, press(f"l:{table}:ai", 1))
+            await _send(app, press(f"l:{table}:start", 1))
+            rules = GAMES[game]
+            presses = 0
+            while service.table(table).status == "running" and presses < 3000:
+                state = service.state(table)
+                decision = rules.waiting_for(state)[0]
+                info = service.table(table).seats[decision.seat]
+                assert not info["ai"], "AI seats move by themselves"
+                uid = int(info["user"][3:])
+                wanted = PLUGS[game].choose(state, decision.seat)
+                token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
+                assert token in api.keyboards(uid) + api.keyboards(GROUP), "the bot showed that button"
+                await _send(app, press(token, uid, chat=uid))
+                presses += 1
+            assert service.table(table).status == "over"
+            group = [p for api_name, p in api.calls if int(p.get("chat_id", 0) or 0) == GROUP]
+            hand_marker = t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0]
+            assert all(hand_marker not in str(p.get("caption", "")) for p in group)
+            turns = service.state(table).turn_number
+            photos = sum(1 for name, p in api.calls if name == "sendPhoto" and int(p["chat_id"]) == GROUP)
+            assert photos <= turns + 1  # at most about one new group message a turn
+            answered = sum(1 for name, _ in api.calls if name == "answerCallbackQuery")
+            assert answered >= presses  # every press answered
+    finally:
+        await service.close()
+
+
+async def test_a_non_player_pressing_gets_a_private_alert(tmp_path):
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = build_application(service, "123:TEST", request=api, lang="en")
+    try:
+        async with app:
+            await _send(app, command("/newgame board", 1))
+            table = int(api.keyboards(GROUP)[0].split(":")[1])
+            await _send(app, press(f"l:{table}:join", 2))
+            await _send(app, press(f"l:{table}:start", 1))
+            token = api.keyboards(GROUP)[0]
+            before = service.table(table).version
+            await _send(app, press(token, 77))
+            name, params = api.calls[-1]
+            assert name == "answerCallbackQuery" and params.get("show_alert") in (True, "true")
+            assert "not playing" in params["text"]
+            assert service.table(table).version == before
+            await _send(app, command("/newgame deal", 2))  # one game per chat: it says where
+            assert "already open" in api.calls[-1][1]["text"]
+    finally:
+        await service.close()
