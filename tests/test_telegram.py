@@ -49,6 +49,8 @@ class FakeBotAPI(BaseRequest):
             chat = int(params.get("chat_id", GROUP))
             result = {"message_id": int(params.get("message_id", self.next_id)), "date": 0,
                       "chat": {"id": chat, "type": "supergroup" if chat < 0 else "private"}}
+        elif api == "getUpdates":
+            result = []
         elif api == "getChatMember":
             result = {"status": "member", "user": {"id": int(params["user_id"]), "is_bot": False, "first_name": "x"}}
         else:
@@ -155,3 +157,21 @@ async def test_a_non_player_pressing_gets_a_private_alert(tmp_path):
             assert "already open" in api.calls[-1][1]["text"]
     finally:
         await service.close()
+
+
+async def test_the_bot_process_starts_polls_sweeps_and_stops(tmp_path):
+    import asyncio
+
+    from bot.telegram_app.run import run_telegram
+
+    api = FakeBotAPI()
+    stop = asyncio.Event()
+
+    async def later():
+        await asyncio.sleep(0.5)
+        stop.set()
+
+    await asyncio.gather(run_telegram("123:TEST", f"sqlite:///{tmp_path / 'run.db'}", stop=stop, request=api),
+                         later())
+    names = [name for name, _ in api.calls]
+    assert "getMe" in names and "getUpdates" in names and "setMyCommands" in names

@@ -14,6 +14,13 @@ COMMANDS = {  # set_my_commands per language (Telegram shows the user's)
 }
 
 
+async def register_commands(bot) -> None:
+    """The command menu in English (the default) and Chinese."""
+    for language, commands in COMMANDS.items():
+        await bot.set_my_commands([BotCommand(c, d) for c, d in commands],
+                                  language_code=None if language == "en" else language)
+
+
 def build_application(service: GameService, token: str, base_url: str | None = None, request=None,
                       lang: str = "zh-Hans") -> Application:
     builder = ApplicationBuilder().token(token).rate_limiter(AIORateLimiter(max_retries=3))
@@ -22,13 +29,7 @@ def build_application(service: GameService, token: str, base_url: str | None = N
     if request is not None:
         builder = builder.request(request).get_updates_request(request)
     front = TelegramFrontEnd(service, lang)
-
-    async def post_init(app: Application) -> None:
-        for language, commands in COMMANDS.items():
-            await app.bot.set_my_commands([BotCommand(c, d) for c, d in commands],
-                                          language_code=None if language == "en" else language)
-
-    app = builder.post_init(post_init).build()
+    app = builder.build()
     app.add_handler(CommandHandler("newgame", front.newgame))
     app.add_handler(CallbackQueryHandler(front.button))
     app.bot_data["front"] = front

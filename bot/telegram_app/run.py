@@ -7,17 +7,17 @@ import contextlib
 import logging
 import os
 
-from bot.telegram_app.app import build_application
+from bot.telegram_app.app import build_application, register_commands
 from engine.service.tables import GameService
 
 log = logging.getLogger(__name__)
 
 
 async def run_telegram(token: str, database_url: str | None, api_url: str | None = None,
-                       lang: str = "zh-Hans", stop: asyncio.Event | None = None) -> None:
+                       lang: str = "zh-Hans", stop: asyncio.Event | None = None, request=None) -> None:
     service = await GameService.open(database_url)
     base_url = f"{api_url.rstrip('/')}/bot" if api_url else None
-    app = build_application(service, token, base_url=base_url, lang=lang)
+    app = build_application(service, token, base_url=base_url, request=request, lang=lang)
     front = app.bot_data["front"]
     stop = stop or asyncio.Event()
 
@@ -28,6 +28,7 @@ async def run_telegram(token: str, database_url: str | None, api_url: str | None
                 await front.publish(app.bot, row.id, row.chat_key, list(outcome.events), new=False)
 
     async with app:
+        await register_commands(app.bot)
         await app.start()
         await app.updater.start_polling()
         clock = asyncio.create_task(service.run_clock(every=1.0, on_outcomes=report, stop=stop), name="clock")
