@@ -175,3 +175,69 @@ async def test_the_bot_process_starts_polls_sweeps_and_stops(tmp_path):
                          later())
     names = [name for name, _ in api.calls]
     assert "getMe" in names and "getUpdates" in names and "setMyCommands" in names
+
+
+class ClosedDMs(FakeBotAPI):
+    """Telegram refuses messages to users who never started the bot."""
+
+    def __init__(self, closed: set[int]) -> None:
+        super().__init__()
+        self.closed = closed
+
+    async def do_request(self, url, method, request_data=None, **kwargs):
+        api = url.rsplit("/", 1)[-1]
+        params = dict(request_data.parameters) if request_data else {}
+        if api in ("sendMessage", "sendPhoto") and int(params.get("chat_id", 0) or 0) in self.closed:
+            self.calls.append((api + ":refused", params))
+            body = {"ok": False, "error_code": 403,
+                    "description": "Forbidden: bot can't initiate conversation with a user"}
+            return 403, json.dumps(body).encode()
+        return await super().do_request(url, method, request_data, **kwargs)
+
+
+async def test_a_player_with_closed_dms_gets_the_deep_link_and_then_the_hand(tmp_path):
+    api = ClosedDMs({2})
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = build_application(service, "123:TEST", request=api, lang="en")
+    try:
+        async with app:
+            await _send(app, command("/newgame deal", 1))
+            table = int(api.keyboards(GROUP)[0].split(":")[1])
+            await _send(app, command("/join", 2))
+            await _send(app, press(f"l:{table}:start", 1))
+            await _send(app, press(f"h:{table}", 2))  # Bob's DMs are closed: "My hand"
+            assert service.table(table).seats[1]["dm"] is False
+            alert = [p for name, p in api.calls if name == "answerCallbackQuery"][-1]
+            assert alert.get("show_alert") in (True, "true") and "Your hand" in alert["text"]
+            link = [p for name, p in api.calls if name == "sendMessage" and "start=t" in str(p.get("text"))]
+            assert link, "the group was given the link that opens a chat with the bot"
+            api.closed.clear()  # Bob follows the link and presses Start
+            update = command(f"/start t{table}", 2)
+            update["message"]["chat"] = {"id": 2, "type": "private"}
+            await _send(app, update)
+            assert service.table(table).seats[1]["dm"] is True
+            sent = [p for name, p in api.calls if name in ("sendPhoto", "sendMessage")]
+            assert any(int(p.get("chat_id", 0) or 0) == 2 for p in sent)
+    finally:
+        await service.close()
+
+
+async def test_commands_stats_lang_and_endgame(tmp_path):
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = build_application(service, "123:TEST", request=api, lang="en")
+    try:
+        async with app:
+            await _send(app, command("/stats", 1))
+            assert "No finished games" in api.calls[-1][1]["text"]
+            await _send(app, command("/lang zh-Hant", 1))  # not an admin in a group
+            assert "admins" in api.calls[-1][1]["text"]
+            await _send(app, command("/newgame board", 1))
+            await _send(app, command("/endgame", 2))
+            assert "Only the player who opened" in api.calls[-1][1]["text"]
+            await _send(app, command("/endgame", 1))
+            assert await service.table_in_chat(f"tg:{GROUP}") is None
+            await _send(app, command("/help", 1))
+            assert "/newgame" in api.calls[-1][1]["text"]
+    finally:
+        await service.close()

@@ -9,8 +9,12 @@ from bot.telegram_app.frontend import TelegramFrontEnd
 from engine.service.tables import GameService
 
 COMMANDS = {  # set_my_commands per language (Telegram shows the user's)
-    "en": [("newgame", "Open a game"), ("help", "How to play")],
-    "zh": [("newgame", "开一局游戏"), ("help", "玩法说明")],
+    "en": [("newgame", "Open a game"), ("join", "Join the open game"), ("leave", "Leave the game"),
+           ("endgame", "End the game (creator or admin)"), ("stats", "Standings in this chat"),
+           ("lang", "Language of this chat"), ("help", "How to play")],
+    "zh": [("newgame", "开一局游戏"), ("join", "加入游戏"), ("leave", "离开游戏"),
+           ("endgame", "结束游戏（开局者或管理员）"), ("stats", "本群战绩"), ("lang", "本群语言"),
+           ("help", "玩法说明")],
 }
 
 
@@ -31,6 +35,13 @@ def build_application(service: GameService, token: str, base_url: str | None = N
     front = TelegramFrontEnd(service, lang)
     app = builder.build()
     app.add_handler(CommandHandler("newgame", front.newgame))
+    app.add_handler(CommandHandler("start", front.start))
+    app.add_handler(CommandHandler("join", front.join_cmd))
+    app.add_handler(CommandHandler("leave", front.leave_cmd))
+    app.add_handler(CommandHandler("endgame", front.endgame))
+    app.add_handler(CommandHandler(["help", "rules"], front.help))
+    app.add_handler(CommandHandler("lang", front.lang_cmd))
+    app.add_handler(CommandHandler("stats", front.stats))
     app.add_handler(CallbackQueryHandler(front.button))
     app.bot_data["front"] = front
     return app

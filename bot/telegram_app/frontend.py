@@ -17,6 +17,7 @@ from telegram.ext import ContextTypes
 
 from bot.presenter import Screen, alert_text, table_screens_with_pictures
 from engine.service.tables import GameService, Outcome
+from words.deal_text import card_name
 from words.i18n import normalise_lang, t
 
 log = logging.getLogger(__name__)
@@ -104,6 +105,9 @@ class TelegramFrontEnd:
         if data.startswith("l:"):
             await self._lobby_press(update, data, user, name, lang)
             return
+        if data.startswith("h:"):
+            await self._my_hand(update, context, int(data[2:]), user, lang)
+            return
         outcome = await self.service.act(user, data)
         if not outcome.ok:
             names = self._names(outcome.table) if outcome.table else {}
@@ -146,6 +150,101 @@ class TelegramFrontEnd:
         else:
             await query.edit_message_text(t(lang, "tg.cancelled"))
 
+    async def _my_hand(self, update: Update, context, table_id: int, user: str, lang: str) -> None:
+        """"My hand": by DM when the bot can write to the player, else a private alert and the link
+        that opens a chat with the bot (Telegram lets a bot message only those who started it)."""
+        query = update.callback_query
+        live = await self.service._load(table_id)
+        seat = live.seat_of(user) if live else None
+        if seat is None or live.state is None:
+            await query.answer(t(lang, "service.not_a_player"), show_alert=True)
+            return
+        if live.row.seats[seat].get("dm") is not False:  # try the private message first
+            screens = await table_screens_with_pictures(self.service, table_id, (), lang)
+            if seat in screens.private:
+                await self._send_private(context.bot, table_id, seat, screens.private[seat])
+        if self.service.table(table_id).seats[seat].get("dm") is not False:
+            await query.answer()
+            return
+        hand = live.rules.view(live.state, seat)["players"][seat].get("hand", [])
+        text = t(lang, "deal.ui.hand_line", count=len(hand), cards=", ".join(card_name(c, lang) for c in hand))
+        await query.answer(text[:200], show_alert=True)
+        await context.bot.send_message(update.effective_chat.id, t(lang, "tg.open_dm", link=self.deep_link(
+            context.bot, table_id)), message_thread_id=self._where(chat_key(update))[1])
+
+    @staticmethod
+    def deep_link(bot, table_id: int) -> str:
+        return f"https://t.me/{bot.username}?start=t{table_id}"
+
+    async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/start t<table> from the deep link: the player can now get DMs; send the hand at once."""
+        user, _ = _user(update)
+        lang = normalise_lang(update.effective_user.language_code)
+        args = context.args or []
+        if not args or not args[0].startswith("t") or not args[0][1:].isdigit():
+            await update.effective_message.reply_text(t(lang, "tg.help"))
+            return
+        table_id = int(args[0][1:])
+        await self.service.set_dm(table_id, user, True)
+        live = await self.service._load(table_id)
+        seat = live.seat_of(user) if live else None
+        if seat is None or live.state is None:
+            await update.effective_message.reply_text(t(lang, "service.not_a_player"))
+            return
+        screens = await table_screens_with_pictures(self.service, table_id, (), lang)
+        if seat in screens.private:
+            await self._send_private(context.bot, table_id, seat, screens.private[seat])
+
+    async def join_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._command_op(update, "join")
+
+    async def leave_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._command_op(update, "leave")
+
+    async def endgame(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._command_op(update, "cancel")
+
+    async def _command_op(self, update: Update, op: str) -> None:
+        key = chat_key(update)
+        lang = await self._chat_lang(key)
+        row = await self.service.table_in_chat(key)
+        if row is None:
+            await update.effective_message.reply_text(t(lang, "service.no_lobby"))
+            return
+        user, name = _user(update)
+        if op == "join":
+            out = await self.service.join(row.id, user, name)
+        elif op == "leave":
+            out = await self.service.leave(row.id, user)
+        else:
+            out = await self.service.cancel(row.id, user, is_admin=await self._is_admin(update))
+        await update.effective_message.reply_text(t(lang, "tg.done") if out.ok else t(lang, out.key, **out.params))
+
+    async def help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await update.effective_message.reply_text(t(await self._chat_lang(chat_key(update)), "tg.help"))
+
+    async def lang_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/lang zh-Hans|zh-Hant|en: the chat's language (chat admins only in groups)."""
+        key = chat_key(update)
+        args = context.args or []
+        if update.effective_chat.type != "private" and not await self._is_admin(update):
+            await update.effective_message.reply_text(t(await self._chat_lang(key), "tg.admins_only"))
+            return
+        if not args:
+            await update.effective_message.reply_text(t(await self._chat_lang(key), "tg.lang_usage"))
+            return
+        lang = normalise_lang(args[0])
+        await self.service.set_settings(key, lang=lang)
+        await update.effective_message.reply_text(t(lang, "tg.done"))
+
+    async def stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        key = chat_key(update)
+        lang = await self._chat_lang(key)
+        table = await self.service.standings(key)
+        lines = [f"{i + 1}. {e['name']}: {e['wins']}/{e['games']}" for i, e in enumerate(table[:20])]
+        await update.effective_message.reply_text("\n".join([t(lang, "tg.standings"), *lines]) if lines
+                                                  else t(lang, "tg.no_results"))
+
     async def _is_admin(self, update: Update) -> bool:
         try:
             member = await update.effective_chat.get_member(update.effective_user.id)
@@ -173,7 +272,8 @@ class TelegramFrontEnd:
         screens = await table_screens_with_pictures(self.service, table_id, events, lang)
         public = screens.public
         caption = public.text[-CAPTION:]
-        markup = _keyboard([(b.label, b.token) for b in public.buttons])
+        extra = [(t(lang, "tg.btn.my_hand"), f"h:{table_id}")] if row.game == "deal" and row.status == "running" else []
+        markup = _keyboard([(b.label, b.token) for b in public.buttons] + extra)
         chat_id, thread = self._where(key)
         message = (row.messages or {}).get("tg")
         if message and not new:
