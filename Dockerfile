@@ -1,12 +1,13 @@
 # The bot image: exactly what the README's `make run` sets up, in a slim Python base.
 FROM python:3.11-slim-bookworm
 ENV PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 PIP_NO_CACHE_DIR=1 \
-    DATABASE_URL=sqlite+aiosqlite:////data/tycoon.db
+    DATABASE_URL=sqlite+aiosqlite:////data/tycoon.db TYCOON_HEARTBEAT=/tmp/tycoon-heartbeat
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY bot/ bot/
 COPY engine/ engine/
 COPY render/ render/
+COPY words/ words/
 COPY data/ data/
 RUN pip install .
 RUN useradd --system --uid 10001 --create-home tycoon && mkdir /data && chown tycoon /data
@@ -14,4 +15,7 @@ USER tycoon
 VOLUME /data
 # discord.py's run() handles KeyboardInterrupt; python-telegram-bot traps SIGINT too
 STOPSIGNAL SIGINT
+# the bot touches the heartbeat file every 30 s; older than 90 s means it is stuck
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD python -c "import os,sys,time; sys.exit(time.time() - os.path.getmtime(os.environ['TYCOON_HEARTBEAT']) > 90)"
 CMD ["tycoon", "run"]

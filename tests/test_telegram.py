@@ -171,8 +171,10 @@ async def test_the_bot_process_starts_polls_sweeps_and_stops(tmp_path):
         await asyncio.sleep(0.5)
         stop.set()
 
-    await asyncio.gather(run_telegram("123:TEST", f"sqlite:///{tmp_path / 'run.db'}", stop=stop, request=api),
-                         later())
+    beat = tmp_path / "heartbeat"
+    await asyncio.gather(run_telegram("123:TEST", f"sqlite:///{tmp_path / 'run.db'}", stop=stop, request=api,
+                                      heartbeat=str(beat)), later())
+    assert beat.exists()  # what the container's health check reads
     names = [name for name, _ in api.calls]
     assert "getMe" in names and "getUpdates" in names and "setMyCommands" in names
 
