@@ -101,7 +101,7 @@ async def _send(app, update: dict) -> None:
 async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_path, game):
     api = FakeBotAPI()
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
-    app = build_application(service, "123:TEST", request=api, lang="en")
+    app = build_application(service, "123:TEST", request=api, lang="en", seed=0)  # a deal with JSN windows
     try:
         async with app:
             await _send(app, command(f"/newgame {game}", 1))
@@ -112,9 +112,15 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
             await _send(app, press(f"l:{table}:start", 1))
             rules = GAMES[game]
             presses = 0
+            windows = 0
             while service.table(table).status == "running" and presses < 3000:
                 state = service.state(table)
                 decision = rules.waiting_for(state)[0]
+                if decision.kind in ("respond", "counter"):
+                    windows += 1
+                    replies = [p for name, p in api.calls if name == "sendMessage"
+                               and (p.get("reply_to_message_id") or p.get("reply_parameters"))]
+                    assert replies, "a Just Say No window is asked right under the attack"
                 info = service.table(table).seats[decision.seat]
                 assert not info["ai"], "AI seats move by themselves"
                 uid = int(info["user"][3:])
@@ -124,6 +130,8 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
                 await _send(app, press(token, uid, chat=uid))
                 presses += 1
             assert service.table(table).status == "over"
+            if game == "deal":
+                assert windows > 0  # this deal has Just-Say-No chains between the two people
             group = [p for api_name, p in api.calls if int(p.get("chat_id", 0) or 0) == GROUP]
             hand_marker = t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0]
             assert all(hand_marker not in str(p.get("caption", "")) for p in group)

@@ -26,13 +26,13 @@ async def register_commands(bot) -> None:
 
 
 def build_application(service: GameService, token: str, base_url: str | None = None, request=None,
-                      lang: str = "zh-Hans") -> Application:
+                      lang: str = "zh-Hans", seed: int | None = None) -> Application:
     builder = ApplicationBuilder().token(token).rate_limiter(AIORateLimiter(max_retries=3))
     if base_url:
         builder = builder.base_url(base_url)
     if request is not None:
         builder = builder.request(request).get_updates_request(request)
-    front = TelegramFrontEnd(service, lang)
+    front = TelegramFrontEnd(service, lang, seed)
     app = builder.build()
     app.add_handler(CommandHandler("newgame", front.newgame))
     app.add_handler(CommandHandler("start", front.start))

@@ -48,9 +48,10 @@ def _keyboard(buttons: list[tuple[str, str]], per_row: int = 2) -> InlineKeyboar
 
 
 class TelegramFrontEnd:
-    def __init__(self, service: GameService, lang: str = "zh-Hans") -> None:
+    def __init__(self, service: GameService, lang: str = "zh-Hans", seed: int | None = None) -> None:
         self.service = service
         self.lang = normalise_lang(lang)
+        self.seed = seed  # tests fix the deal; in play every game gets a fresh random seed
 
     async def _chat_lang(self, key: str) -> str:
         return normalise_lang((await self.service.settings(key)).lang or self.lang)
@@ -136,7 +137,7 @@ class TelegramFrontEnd:
             admin = await self._is_admin(update)
             out = await service.cancel(table_id, user, is_admin=admin)
         else:
-            out = await service.start(table_id, user)
+            out = await service.start(table_id, user, seed=self.seed)
         if not out.ok:
             await query.answer(t(lang, out.key, **out.params)[:200], show_alert=True)
             return
@@ -273,7 +274,12 @@ class TelegramFrontEnd:
         public = screens.public
         caption = public.text[-CAPTION:]
         extra = [(t(lang, "tg.btn.my_hand"), f"h:{table_id}")] if row.game == "deal" and row.status == "running" else []
-        markup = _keyboard([(b.label, b.token) for b in public.buttons] + extra)
+        decisions = self.service._live[table_id].rules.waiting_for(self.service.state(table_id)) \
+            if row.status == "running" else []
+        # D-13: a Just Say No window is answered right under the attack, by its target only
+        answer_seats = {d.seat: d for d in decisions if d.kind in ("respond", "counter")} if row.game == "deal" else {}
+        table_buttons = [(b.label, b.token) for b in public.buttons if b.seat not in answer_seats]
+        markup = _keyboard(table_buttons + extra)
         chat_id, thread = self._where(key)
         message = (row.messages or {}).get("tg")
         if message and not new:
@@ -285,7 +291,17 @@ class TelegramFrontEnd:
         if not message or new:
             sent = await bot.send_photo(chat_id, public.picture, caption=caption, reply_markup=markup,
                                         message_thread_id=thread)
-            await self.service.set_messages(table_id, tg=sent.message_id)
+            message = sent.message_id
+            await self.service.set_messages(table_id, tg=message)
+        for seat, decision in answer_seats.items():
+            if self.service.table(table_id).seats[seat]["ai"]:
+                continue
+            seconds = row.clocks.get(decision.policy, 20)
+            buttons = [(b.label, b.token) for b in public.buttons if b.seat == seat]
+            await bot.send_message(chat_id, t(lang, "tg.answer_now", name=self._names(table_id)[seat],
+                                              seconds=seconds),
+                                   reply_to_message_id=message, reply_markup=_keyboard(buttons),
+                                   message_thread_id=thread)
         for seat, screen in screens.private.items():
             if any(d.seat == seat for d in self.service._live[table_id].rules.waiting_for(
                     self.service.state(table_id))):
