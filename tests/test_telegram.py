@@ -251,3 +251,41 @@ async def test_commands_stats_lang_and_endgame(tmp_path):
             assert "/newgame" in api.calls[-1][1]["text"]
     finally:
         await service.close()
+
+
+async def test_a_restart_in_the_middle_and_old_buttons_still_work(tmp_path):
+    db = f"sqlite:///{tmp_path / 'tg.db'}"
+    api = FakeBotAPI()
+    service = await GameService.open(db)
+    app = build_application(service, "123:TEST", request=api, lang="en", seed=3)
+    async with app:
+        await _send(app, command("/newgame board", 1))
+        table = int(api.keyboards(GROUP)[0].split(":")[1])
+        await _send(app, press(f"l:{table}:join", 2))
+        await _send(app, press(f"l:{table}:start", 1))
+        for _ in range(15):
+            state = service.state(table)
+            decision = GAMES["board"].waiting_for(state)[0]
+            uid = int(service.table(table).seats[decision.seat]["user"][3:])
+            wanted = PLUGS["board"].choose(state, decision.seat)
+            token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
+            await _send(app, press(token, uid))
+        version = service.table(table).version
+        last_buttons = {uid: api.keyboards(uid) + api.keyboards(GROUP) for uid in (1, 2)}
+    await service.engine.dispose()  # the process is killed
+
+    service = await GameService.open(db)  # a new process on the same database
+    app = build_application(service, "123:TEST", request=api, lang="en")
+    try:
+        async with app:
+            await service._load(table)
+            assert service.table(table).version == version and service.replay_mismatches == []
+            state = service.state(table)
+            decision = GAMES["board"].waiting_for(state)[0]
+            uid = int(service.table(table).seats[decision.seat]["user"][3:])
+            token = next(tok for tok in last_buttons[uid] if tok in dict(
+                (t_, a) for a, t_ in service.buttons(table, decision.seat)))
+            await _send(app, press(token, uid))  # a button sent before the restart
+            assert service.table(table).version > version
+    finally:
+        await service.close()
