@@ -289,3 +289,48 @@ async def test_a_restart_in_the_middle_and_old_buttons_still_work(tmp_path):
             assert service.table(table).version > version
     finally:
         await service.close()
+
+
+class AdminIsAnn(FakeBotAPI):
+    async def do_request(self, url, method, request_data=None, **kwargs):
+        status, body = await super().do_request(url, method, request_data, **kwargs)
+        if url.endswith("getChatMember") and int(request_data.parameters["user_id"]) == 1:
+            doc = json.loads(body)
+            doc["result"]["status"] = "administrator"
+            doc["result"].update({"can_be_edited": False, "is_anonymous": False, "can_manage_chat": True,
+                                  "can_delete_messages": True, "can_manage_video_chats": True,
+                                  "can_restrict_members": True, "can_promote_members": False,
+                                  "can_change_info": True, "can_invite_users": True, "can_post_stories": False,
+                                  "can_edit_stories": False, "can_delete_stories": False})
+            body = json.dumps(doc).encode()
+        return status, body
+
+
+async def test_a_scheduled_match_from_the_chat(tmp_path):
+    now = [1_700_000_000.0]
+    api = AdminIsAnn()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}", clock=lambda: now[0])
+    app = build_application(service, "123:TEST", request=api, lang="en")
+    front = app.bot_data["front"]
+    try:
+        async with app:
+            await _send(app, command("/schedule deal +30 45 tournament 3", 2))  # Bob is no admin
+            assert "admins" in api.calls[-1][1]["text"]
+            await _send(app, command("/schedule deal soon", 1))
+            assert "/schedule deal" in api.calls[-1][1]["text"]  # how to write it
+            await _send(app, command("/schedule deal +30 45 tournament 3", 1))
+            assert "starts in 30 minutes" in api.calls[-1][1]["text"]
+            signup = api.keyboards(GROUP)[0]
+            assert signup.startswith("s:")
+            await _send(app, press(signup, 2))
+            assert "signed up" in api.calls[-1][1]["text"]
+            now[0] += 16 * 60
+            await front.on_clock(app.bot, await service.sweep())  # announced ahead
+            assert any("sign up now" in str(p.get("text", "")).lower() for _, p in api.calls)
+            now[0] += 15 * 60
+            await front.on_clock(app.bot, await service.sweep())  # the match starts
+            row = await service.table_in_chat(f"tg:{GROUP}")
+            assert row is not None and row.status == "running" and [s["user"] for s in row.seats][0] == "tg:2"
+            assert any(name == "sendPhoto" and int(p["chat_id"]) == GROUP for name, p in api.calls)
+    finally:
+        await service.close()

@@ -42,6 +42,7 @@ def build_application(service: GameService, token: str, base_url: str | None = N
     app.add_handler(CommandHandler(["help", "rules"], front.help))
     app.add_handler(CommandHandler("lang", front.lang_cmd))
     app.add_handler(CommandHandler("stats", front.stats))
+    app.add_handler(CommandHandler("schedule", front.schedule_cmd))
     app.add_handler(CallbackQueryHandler(front.button))
     app.bot_data["front"] = front
     return app

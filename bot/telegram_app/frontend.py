@@ -34,6 +34,20 @@ def chat_key(update: Update) -> str:
     return key
 
 
+def _when(text: str, now: float) -> float | None:
+    """"+30" is thirty minutes from now; "20:30" the next 20:30 Beijing time (UTC+8)."""
+    if text.startswith("+") and text[1:].isdigit():
+        return now + 60 * int(text[1:])
+    hours, _, minutes = text.partition(":")
+    if not (hours.isdigit() and minutes.isdigit() and int(hours) < 24 and int(minutes) < 60):
+        return None
+    day = 86400
+    offset = 8 * 3600
+    local = (now + offset) % day
+    target = int(hours) * 3600 + int(minutes) * 60
+    return now + (target - local) % day or now + day
+
+
 def _user(update: Update) -> tuple[str, str]:
     u = update.effective_user
     return f"tg:{u.id}", u.full_name or u.username or str(u.id)
@@ -108,6 +122,11 @@ class TelegramFrontEnd:
             return
         if data.startswith("h:"):
             await self._my_hand(update, context, int(data[2:]), user, lang)
+            return
+        if data.startswith("s:"):
+            out = await self.service.sign_up(int(data[2:]), user, name)
+            await query.answer(t(lang, "tg.signed_up") if out.ok else t(lang, out.key, **out.params)[:200],
+                               show_alert=not out.ok)
             return
         outcome = await self.service.act(user, data)
         if not outcome.ok:
@@ -245,6 +264,49 @@ class TelegramFrontEnd:
         lines = [f"{i + 1}. {e['name']}: {e['wins']}/{e['games']}" for i, e in enumerate(table[:20])]
         await update.effective_message.reply_text("\n".join([t(lang, "tg.standings"), *lines]) if lines
                                                   else t(lang, "tg.no_results"))
+
+    async def schedule_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/schedule <deal|board> <+minutes|HH:MM> <length in minutes> [rule set] [AI seats]
+        (chat admins only; HH:MM is Beijing time, UTC+8)."""
+        key = chat_key(update)
+        lang = await self._chat_lang(key)
+        if not await self._is_admin(update):
+            await update.effective_message.reply_text(t(lang, "tg.admins_only"))
+            return
+        args = context.args or []
+        start = _when(args[1], self.service.clock()) if len(args) >= 3 else None
+        if start is None or not args[2].isdigit():
+            await update.effective_message.reply_text(t(lang, "tg.schedule_usage"))
+            return
+        ruleset = args[3] if len(args) > 3 and not args[3].isdigit() else None
+        ai = int(args[-1]) if len(args) > 3 and args[-1].isdigit() else 0
+        user, _ = _user(update)
+        out = await self.service.schedule(key, user, args[0], ruleset, start, int(args[2]), ai_fill=ai)
+        if not out.ok:
+            await update.effective_message.reply_text(t(lang, out.key, **out.params))
+            return
+        sid = out.params["schedule"]
+        minutes = max(0, int(start - self.service.clock()) // 60)
+        await update.effective_message.reply_text(
+            t(lang, "tg.scheduled", game=GAME_NAMES[args[0]], minutes=minutes, length=args[2]),
+            reply_markup=_keyboard([(t(lang, "tg.btn.sign_up"), f"s:{sid}")]))
+
+    async def on_clock(self, bot, outcomes: list[Outcome]) -> None:
+        """What the clock did, shown where it happened: announcements, match starts, timeouts."""
+        for outcome in outcomes:
+            chat = outcome.params.get("chat") if outcome.params else None
+            if outcome.key == "service.match_announced" and chat and chat.startswith("tg:"):
+                lang = await self._chat_lang(chat)
+                chat_id, thread = self._where(chat)
+                await bot.send_message(chat_id, t(lang, "service.match_announced"), message_thread_id=thread,
+                                       reply_markup=_keyboard([(t(lang, "tg.btn.sign_up"),
+                                                                f"s:{outcome.params['schedule']}")]))
+                continue
+            row = self.service.table(outcome.table) if outcome.table else None
+            if row is not None and row.chat_key.startswith("tg:") and row.status in ("running", "over"):
+                await self.service.run_ai(row.id)
+                await self.publish(bot, row.id, row.chat_key, list(outcome.events),
+                                   new=outcome.key == "service.match_started")
 
     async def _is_admin(self, update: Update) -> bool:
         try:

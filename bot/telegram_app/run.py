@@ -35,10 +35,7 @@ async def run_telegram(token: str, database_url: str | None, api_url: str | None
     stop = stop or asyncio.Event()
 
     async def report(outcomes) -> None:  # clocks that ran out change tables: show them
-        for outcome in outcomes:
-            row = service.table(outcome.table) if outcome.table else None
-            if row is not None and row.chat_key.startswith("tg:"):
-                await front.publish(app.bot, row.id, row.chat_key, list(outcome.events), new=False)
+        await front.on_clock(app.bot, outcomes)
 
     async with app:
         await register_commands(app.bot)
