@@ -334,3 +334,54 @@ async def test_a_scheduled_match_from_the_chat(tmp_path):
             assert any(name == "sendPhoto" and int(p["chat_id"]) == GROUP for name, p in api.calls)
     finally:
         await service.close()
+
+
+async def test_long_lists_of_choices_come_in_pages_and_the_lobby_has_the_dm_link(tmp_path):
+    from bot.presenter import Button, Screen
+    from bot.telegram_app.frontend import PAGE
+
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = build_application(service, "123:TEST", request=api, lang="en")
+    front = app.bot_data["front"]
+    try:
+        async with app:
+            await _send(app, command("/newgame deal", 1))
+            lobby = [p for name, p in api.calls if name == "sendMessage"][-1]
+            assert "https://t.me/tycoon_bot?start=t" in lobby["text"]
+            table = int(api.keyboards(GROUP)[0].split(":")[1])
+            await _send(app, press(f"l:{table}:join", 2))
+            await _send(app, press(f"l:{table}:start", 1))
+            screen = Screen("hand", [Button(f"choice {i}", f"tok{i}", 0) for i in range(PAGE * 2 + 5)])
+            before = len(api.calls)
+            await front._send_private(app.bot, table, 0, screen)
+            sent = [p for name, p in api.calls[before:] if int(p.get("chat_id", 0) or 0) == 1]
+            assert len(sent) == 3 and len(api.keyboards(1)) >= PAGE * 2 + 5
+    finally:
+        await service.close()
+
+
+async def test_forum_topics_each_have_their_own_table(tmp_path):
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = build_application(service, "123:TEST", request=api, lang="en")
+
+    def in_topic(update: dict, topic: int) -> dict:
+        update["message"].update({"message_thread_id": topic, "is_topic_message": True})
+        return update
+
+    try:
+        async with app:
+            await _send(app, in_topic(command("/newgame board", 1), 7))
+            await _send(app, in_topic(command("/newgame deal", 2), 8))  # another topic, another table
+            assert await service.table_in_chat(f"tg:{GROUP}:7") is not None
+            assert await service.table_in_chat(f"tg:{GROUP}:8") is not None
+            row = await service.table_in_chat(f"tg:{GROUP}:7")
+            start = press(f"l:{row.id}:start", 1)
+            start["callback_query"]["message"].update({"message_thread_id": 7, "is_topic_message": True})
+            await _send(app, press(f"l:{row.id}:join", 2))
+            await _send(app, start)
+            photos = [p for name, p in api.calls if name == "sendPhoto" and int(p["chat_id"]) == GROUP]
+            assert photos and all(int(p["message_thread_id"]) == 7 for p in photos)
+    finally:
+        await service.close()

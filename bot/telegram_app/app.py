@@ -27,7 +27,9 @@ async def register_commands(bot) -> None:
 
 def build_application(service: GameService, token: str, base_url: str | None = None, request=None,
                       lang: str = "zh-Hans", seed: int | None = None) -> Application:
-    builder = ApplicationBuilder().token(token).rate_limiter(AIORateLimiter(max_retries=3))
+    # updates from many chats run concurrently; the service serialises the moves of each table
+    builder = (ApplicationBuilder().token(token).rate_limiter(AIORateLimiter(max_retries=3))
+               .concurrent_updates(True))
     if base_url:
         builder = builder.base_url(base_url)
     if request is not None:

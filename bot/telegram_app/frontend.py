@@ -22,6 +22,7 @@ from words.i18n import normalise_lang, t
 
 log = logging.getLogger(__name__)
 CAPTION = 1000  # Telegram allows 1024 characters under a photo
+PAGE = 40  # buttons in one message; Telegram refuses keyboards much past a hundred
 GAME_NAMES = {"deal": "大富翁纸牌 Deal", "board": "地产大亨 Monopoly"}
 
 
@@ -96,6 +97,8 @@ class TelegramFrontEnd:
         row = self.service.table(table_id)
         seats = "\n".join(f"{i + 1}. {s['name']}" for i, s in enumerate(row.seats))
         text = t(lang, "tg.lobby", game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
+        if row.game == "deal":  # hands come by DM: players who never opened a chat with the bot need the link
+            text += "\n" + t(lang, "tg.open_dm", link=self.deep_link(update.get_bot(), table_id))
         ops = [("join", "tg.btn.join"), ("leave", "tg.btn.leave"), ("ai", "tg.btn.add_ai"),
                ("noai", "tg.btn.remove_ai"), ("start", "tg.btn.start"), ("cancel", "tg.btn.cancel")]
         markup = _keyboard([(t(lang, label), f"l:{table_id}:{op}") for op, label in ops], per_row=3)
@@ -374,12 +377,16 @@ class TelegramFrontEnd:
         if info.get("dm") is False or not info["user"].startswith("tg:"):
             return
         user_id = int(info["user"][3:])
-        markup = _keyboard([(b.label, b.token) for b in screen.buttons])
-        try:
+        buttons = [(b.label, b.token) for b in screen.buttons]
+        pages = [buttons[i:i + PAGE] for i in range(0, len(buttons), PAGE)] or [[]]
+        try:  # Telegram caps a keyboard's size: long lists of choices come as several messages
             if screen.picture:
-                await bot.send_photo(user_id, screen.picture, caption=screen.text[-CAPTION:], reply_markup=markup)
+                await bot.send_photo(user_id, screen.picture, caption=screen.text[-CAPTION:],
+                                     reply_markup=_keyboard(pages[0]))
             else:
-                await bot.send_message(user_id, screen.text[-4000:], reply_markup=markup)
+                await bot.send_message(user_id, screen.text[-4000:], reply_markup=_keyboard(pages[0]))
+            for n, page in enumerate(pages[1:], 2):
+                await bot.send_message(user_id, f"({n}/{len(pages)})", reply_markup=_keyboard(page))
         except Forbidden:  # never started the bot or blocked it: do not try again until they /start
             await self.service.set_dm(table_id, info["user"], False)
 
