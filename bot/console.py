@@ -218,7 +218,7 @@ async def _open_table(service: GameService, game: str, players: int, ai: int, se
     if existing is not None and existing.status == "running":
         return existing.id, True
     if existing is not None:  # a lobby left behind by an interrupted start
-        await service._update_row(existing.id, status="cancelled")
+        await service.cancel(existing.id, existing.creator)
     humans = players - ai
     out = await service.new_table(f"{CHAT}:{game}", game, ruleset, "console:1", names[0])
     for seat in range(1, players):

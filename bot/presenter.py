@@ -70,7 +70,7 @@ def table_screens(service: GameService, table_id: int, events: Iterable = (), la
     lang = normalise_lang(lang)
     row = service.table(table_id)
     state = service.state(table_id)
-    rules = service._live[table_id].rules
+    rules = service.rules(table_id)
     names = _names(service, table_id)
     events = list(events)
     decisions = rules.waiting_for(state) if row.status == "running" else []
@@ -123,7 +123,7 @@ def table_screens(service: GameService, table_id: int, events: Iterable = (), la
 def _decision_buttons(service: GameService, table_id: int, decision) -> list:
     """The buttons that answer one decision (not the seat's other options): the rules say which."""
     buttons = service.buttons(table_id, decision.seat)
-    wanted = service._live[table_id].rules.answers(decision, [a for a, _ in buttons])
+    wanted = service.rules(table_id).answers(decision, [a for a, _ in buttons])
     return [(a, t) for a, t in buttons if a in wanted]
 
 

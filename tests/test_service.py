@@ -487,7 +487,7 @@ async def test_a_failure_inside_the_transaction_loses_nothing(db_url, monkeypatc
         failures = 0
         for _ in range(5000):
             if service.table(table) is None:
-                await service._load(table)
+                await service.live(table)
             if service.table(table).status != "running":
                 break
             try:

@@ -278,7 +278,7 @@ async def test_a_restart_in_the_middle_and_old_buttons_still_work(tmp_path):
     app = build_application(service, "123:TEST", request=api, lang="en")
     try:
         async with app:
-            await service._load(table)
+            await service.live(table)
             assert service.table(table).version == version and service.replay_mismatches == []
             state = service.state(table)
             decision = GAMES["board"].waiting_for(state)[0]

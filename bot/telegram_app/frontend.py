@@ -145,7 +145,7 @@ class TelegramFrontEnd:
         query = update.callback_query
         _, table, op = data.split(":", 2)
         table_id = int(table)
-        await self.service._load(table_id)
+        await self.service.live(table_id)
         service = self.service
         if op == "join":
             out = await service.join(table_id, user, name)
@@ -177,7 +177,7 @@ class TelegramFrontEnd:
         """"My hand": by DM when the bot can write to the player, else a private alert and the link
         that opens a chat with the bot (Telegram lets a bot message only those who started it)."""
         query = update.callback_query
-        live = await self.service._load(table_id)
+        live = await self.service.live(table_id)
         seat = live.seat_of(user) if live else None
         if seat is None or live.state is None:
             await query.answer(t(lang, "service.not_a_player"), show_alert=True)
@@ -209,7 +209,7 @@ class TelegramFrontEnd:
             return
         table_id = int(args[0][1:])
         await self.service.set_dm(table_id, user, True)
-        live = await self.service._load(table_id)
+        live = await self.service.live(table_id)
         seat = live.seat_of(user) if live else None
         if seat is None or live.state is None:
             await update.effective_message.reply_text(t(lang, "service.not_a_player"))
@@ -339,8 +339,7 @@ class TelegramFrontEnd:
         public = screens.public
         caption = public.text[-CAPTION:]
         extra = [(t(lang, "tg.btn.my_hand"), f"h:{table_id}")] if row.game == "deal" and row.status == "running" else []
-        decisions = self.service._live[table_id].rules.waiting_for(self.service.state(table_id)) \
-            if row.status == "running" else []
+        decisions = self.service.waiting_for(table_id)
         # D-13: a Just Say No window is answered right under the attack, by its target only
         answer_seats = {d.seat: d for d in decisions if d.kind in ("respond", "counter")} if row.game == "deal" else {}
         table_buttons = [(b.label, b.token) for b in public.buttons if b.seat not in answer_seats]
@@ -368,8 +367,7 @@ class TelegramFrontEnd:
                                    reply_to_message_id=message, reply_markup=_keyboard(buttons),
                                    message_thread_id=thread)
         for seat, screen in screens.private.items():
-            if any(d.seat == seat for d in self.service._live[table_id].rules.waiting_for(
-                    self.service.state(table_id))):
+            if any(d.seat == seat for d in self.service.waiting_for(table_id)):
                 await self._send_private(bot, table_id, seat, screen)
 
     async def _send_private(self, bot, table_id: int, seat: int, screen: Screen) -> None:

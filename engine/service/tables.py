@@ -580,6 +580,21 @@ class GameService:
                 store.DeadlineRow.status == "pending"))).first()
         return row.due_at if row else None
 
+    async def live(self, table_id: int) -> LiveTable | None:
+        """A table as the service holds it (loaded from the database when needed)."""
+        return await self._load(table_id)
+
+    def rules(self, table_id: int) -> GameRules | None:
+        live = self._live.get(table_id)
+        return live.rules if live else None
+
+    def waiting_for(self, table_id: int) -> list:
+        """The decisions a running table waits for (empty when it is not running)."""
+        live = self._live.get(table_id)
+        if live is None or live.state is None or live.row.status != "running":
+            return []
+        return live.rules.waiting_for(live.state)
+
     def state(self, table_id: int) -> Any:
         live = self._live.get(table_id)
         return live.state if live else None
