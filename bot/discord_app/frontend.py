@@ -78,20 +78,9 @@ class Front:
         lang = await self.chat_lang(interaction)
         user, name = user_of(interaction)
         service = self.service
-        await service.live(table_id)
-        if op == "join":
-            out = await service.join(table_id, user, name)
-        elif op == "leave":
-            out = await service.leave(table_id, user)
-        elif op == "ai":
-            out = await service.add_ai(table_id, user)
-        elif op == "noai":
-            out = await service.remove_ai(table_id, user)
-        elif op == "cancel":
-            perms = getattr(interaction.user, "guild_permissions", None)
-            out = await service.cancel(table_id, user, is_admin=bool(perms and perms.manage_guild))
-        else:
-            out = await service.start(table_id, user, seed=self.seed)
+        perms = getattr(interaction.user, "guild_permissions", None)
+        out = await service.lobby(table_id, op, user, name, is_admin=bool(perms and perms.manage_guild),
+                                  seed=self.seed)
         if not out.ok:
             await interaction.response.send_message(t(lang, out.key, **out.params), ephemeral=True)
             return

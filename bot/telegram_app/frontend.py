@@ -145,21 +145,9 @@ class TelegramFrontEnd:
         query = update.callback_query
         _, table, op = data.split(":", 2)
         table_id = int(table)
-        await self.service.live(table_id)
         service = self.service
-        if op == "join":
-            out = await service.join(table_id, user, name)
-        elif op == "leave":
-            out = await service.leave(table_id, user)
-        elif op == "ai":
-            out = await service.add_ai(table_id, user)
-        elif op == "noai":
-            out = await service.remove_ai(table_id, user)
-        elif op == "cancel":
-            admin = await self._is_admin(update)
-            out = await service.cancel(table_id, user, is_admin=admin)
-        else:
-            out = await service.start(table_id, user, seed=self.seed)
+        admin = op == "cancel" and await self._is_admin(update)
+        out = await service.lobby(table_id, op, user, name, is_admin=admin, seed=self.seed)
         if not out.ok:
             await query.answer(t(lang, out.key, **out.params)[:200], show_alert=True)
             return

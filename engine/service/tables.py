@@ -181,6 +181,24 @@ class GameService:
             await self._update_row(table_id, seats=live.row.seats)
             return Outcome(True, table=table_id)
 
+    async def lobby(self, table_id: int, op: str, user: str, name: str, is_admin: bool = False,
+                    seed: int | None = None) -> Outcome:
+        """A lobby button, whatever the platform: join, leave, ai, noai, cancel or start."""
+        await self.live(table_id)
+        if op == "join":
+            return await self.join(table_id, user, name)
+        if op == "leave":
+            return await self.leave(table_id, user)
+        if op == "ai":
+            return await self.add_ai(table_id, user)
+        if op == "noai":
+            return await self.remove_ai(table_id, user)
+        if op == "cancel":
+            return await self.cancel(table_id, user, is_admin=is_admin)
+        if op == "start":
+            return await self.start(table_id, user, seed=seed)
+        return Outcome(False, "service.bad_token", table=table_id)
+
     async def remove_ai(self, table_id: int, user: str) -> Outcome:
         """Take the last AI seat out of a lobby."""
         async with self._lock(table_id):
