@@ -602,47 +602,6 @@ def buildable_streets(state: BoardState, seat: int, kind: str | None = None) -> 
     return out
 
 
-def _affordable_demand(state: BoardState, seat: int, kind: str) -> int:
-    """How many houses (hotels) ``seat`` could place now with its cash, ignoring the bank's stock."""
-    b = board_of(state)
-    cash = state.players[seat].cash
-    count = 0
-    for group, squares in b.groups.items():
-        if b.kind[squares[0]] != "street" or not owns_group(state, seat, group):
-            continue
-        if any(state.mortgaged[sq] for sq in squares):
-            continue
-        if kind == "house":
-            slots = sum(4 - min(state.houses[sq], 4) for sq in squares)
-        else:
-            slots = sum(1 for sq in squares if state.houses[sq] < HOTEL)
-            if min(state.houses[sq] for sq in squares) < 4 and kind == "hotel":
-                slots = 0
-        cost = b.house_cost[squares[0]]
-        while slots and cash >= cost:
-            slots -= 1
-            cash -= cost
-            count += 1
-    return count
-
-
-def _open_slots(state: BoardState, kind: str) -> int:
-    """How many houses (hotels) all complete, unmortgaged groups could still take: a cheap upper
-    bound on what players could want, so the shortage call is only worked out when it matters."""
-    b = board_of(state)
-    owner, houses = state.owner, state.houses
-    slots = 0
-    for _group, squares, street in b.group_list:
-        first = owner[squares[0]]
-        if not street or first == BANK or any(owner[sq] != first or state.mortgaged[sq] for sq in squares):
-            continue
-        if kind == "house":
-            slots += sum(4 - houses[sq] for sq in squares if houses[sq] < 4)
-        else:
-            slots += sum(1 for sq in squares if houses[sq] < HOTEL)
-    return slots
-
-
 def _place_building(state: BoardState, seat: int, sq: int, events: list) -> None:
     if state.houses[sq] == 4:
         state.bank_hotels -= 1
@@ -672,23 +631,68 @@ def _require_player(state: BoardState, seat: int) -> BoardPlayer:
     return state.players[seat]
 
 
+def _wishes(state: BoardState, kind: str) -> list[tuple[int, int, int, int]]:
+    """Complete, unmortgaged street groups as ``(owner, open slots, lowest level, house cost)``,
+    in the board's group order: what anyone could still build of ``kind`` ("house"/"hotel")."""
+    b = board_of(state)
+    owner, houses, mortgaged = state.owner, state.houses, state.mortgaged
+    out = []
+    for _group, squares, street, get in b.group_getters:
+        if not street:
+            continue
+        owners = get(owner)
+        first = owners[0]
+        if first == BANK or owners.count(first) != len(squares) or True in get(mortgaged):
+            continue
+        levels = get(houses)
+        low = min(levels)
+        if kind == "house":
+            slots = sum(4 - h for h in levels if h < 4)
+        else:
+            slots = sum(1 for h in levels if h < HOTEL) if low >= 4 else 0
+        out.append((first, slots, low, b.house_cost[squares[0]]))
+    return out
+
+
+def _shortage_call(state: BoardState, seat: int, kind: str) -> list[int]:
+    """B-12: the other players to ask when the bank cannot meet every wish for a ``kind``; empty
+    when the bank can. A wish is what a player could build now with its cash, the bank's stock
+    aside; a player is asked when it could build at least one of ``kind`` now."""
+    stock = state.bank_hotels if kind == "hotel" else state.bank_houses
+    wishes = _wishes(state, kind)
+    if stock >= sum(w[1] for w in wishes):  # not even every open slot exceeds the stock
+        return []
+    players = state.players
+    eligible = stock >= 1
+    others = [
+        s for s in active_seats(state)
+        if s != seat and s not in state.declined_shortage and eligible and any(
+            o == s and players[s].cash >= cost and ((low == 4) if kind == "hotel" else (low < 4))
+            for o, _slots, low, cost in wishes)
+    ]
+    if not others:
+        return []
+    demand = 0
+    for s in [seat, *others]:
+        cash = players[s].cash
+        for o, slots, _low, cost in wishes:
+            if o != s:
+                continue
+            take = min(slots, cash // cost)
+            cash -= take * cost
+            demand += take
+    return others if stock < demand else []
+
+
 def _h_build(state: BoardState, seat: int, action: BuildHouse, events: list) -> None:
     _require_player(state, seat)
     _may_manage(state, seat, spend=True)
     _refuse_if(_build_problem(state, seat, action.square))
     b = board_of(state)
     kind = "hotel" if state.houses[action.square] == 4 else "house"
-    stock = state.bank_hotels if kind == "hotel" else state.bank_houses
-    if stock >= _open_slots(state, kind):  # the bank can meet every possible wish: no call
-        _transfer(state, seat, BANK, b.house_cost[action.square], "building", events)
-        _place_building(state, seat, action.square, events)
-        return
-    others = [
-        s for s in active_seats(state)
-        if s != seat and s not in state.declined_shortage and buildable_streets(state, s, kind)
-    ]
-    demand = sum(_affordable_demand(state, s, kind) for s in [seat, *others])
-    if others and stock < demand:
+    others = _shortage_call(state, seat, kind)
+    if others:
+        stock = state.bank_hotels if kind == "hotel" else state.bank_houses
         state.shortage = Shortage(building=kind, initiator=seat, asked=others, wanters={seat: action.square})
         events.append(ShortageCalled(building=kind, initiator=seat, asked=list(others), bank=stock))
         return
@@ -962,26 +966,35 @@ def next_sale(state: BoardState, seat: int):
 
     First mortgage what brings little (stations, utilities and streets outside a complete group,
     cheapest rent first); then sell buildings evenly from the group that earns least; then
-    mortgage the streets of complete groups.
+    mortgage the streets of complete groups. One pass over the groups: a debt is raised step by
+    step, and each step asks again.
     """
     b = board_of(state)
-    owned = [sq for sq in b.properties if state.owner[sq] == seat]
-    loose = [sq for sq in owned if _mortgage_problem(state, seat, sq) is None
-             and not (b.kind[sq] == "street" and owns_group(state, seat, b.group[sq]))]
+    owner, mortgaged = state.owner, state.mortgaged
+    loose: list[int] = []
+    whole: list[int] = []
+    built: list[str] = []
+    for group, squares, street, get in b.group_getters:
+        owners = get(owner)
+        if seat not in owners:
+            continue
+        if any(get(state.houses)):  # buildings: nothing here may be mortgaged
+            if owners[0] == seat:
+                built.append(group)
+            continue
+        pile = whole if street and owners.count(seat) == len(squares) else loose
+        pile += [sq for sq, o in zip(squares, owners, strict=True) if o == seat and not mortgaged[sq]]
     if loose:
-        return Mortgage(square=min(loose, key=lambda sq: (rent_for(state, sq, 7), sq)))
-    built_groups = [g for g, squares in b.groups.items()
-                    if state.owner[squares[0]] == seat and group_has_buildings(state, g)]
-    if built_groups:
-        group = min(built_groups, key=lambda g: (sum(rent_for(state, sq, 7) for sq in b.groups[g]), g))
+        return _MORTGAGE[min(loose, key=lambda sq: (rent_for(state, sq, 7), sq))]
+    if built:
+        group = min(built, key=lambda g: (sum(rent_for(state, sq, 7) for sq in b.groups[g]), g))
         squares = b.groups[group]
         top = max(squares, key=lambda sq: (state.houses[sq], -sq))
         if _sell_problem(state, seat, top) is None:
-            return SellBuilding(square=top)
-        return SellGroupBuildings(group=group)
-    rest = [sq for sq in owned if _mortgage_problem(state, seat, sq) is None]
-    if rest:
-        return Mortgage(square=min(rest, key=lambda sq: (rent_for(state, sq, 7), sq)))
+            return _SELL[top]
+        return _sell_group_action(group)
+    if whole:
+        return _MORTGAGE[min(whole, key=lambda sq: (rent_for(state, sq, 7), sq))]
     return None
 
 
@@ -1361,6 +1374,10 @@ _LIFT = tuple(LiftMortgage(square=sq) for sq in range(40))
 _SELL_GROUP: dict[str, SellGroupBuildings] = {}
 
 
+def _sell_group_action(group: str) -> SellGroupBuildings:
+    return _SELL_GROUP.get(group) or _SELL_GROUP.setdefault(group, SellGroupBuildings(group=group))
+
+
 def _skeleton(state: BoardState, seat: int) -> _Skeleton:
     """The conditions of ``_build_problem``, ``_sell_problem``, ``_mortgage_problem`` and
     ``_trade_problem`` (minus cash), group by group; the property tests check they agree.
@@ -1395,7 +1412,7 @@ def _skeleton(state: BoardState, seat: int) -> _Skeleton:
             if built:
                 if built < HOTEL or state.bank_houses >= 4:
                     sells += [_SELL[sq] for sq, h in zip(squares, levels, strict=True) if h == built]
-                sells.append(_SELL_GROUP.get(group) or _SELL_GROUP.setdefault(group, SellGroupBuildings(group=group)))
+                sells.append(_sell_group_action(group))
                 continue  # buildings: nothing to mortgage or trade in this group
             for sq, flag in zip(squares, flags, strict=True):
                 if flag:
