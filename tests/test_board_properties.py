@@ -102,3 +102,53 @@ def test_random_play_keeps_every_invariant(seed, players, ruleset, choice_seed, 
 @given(**GAME)
 def test_apply_accepts_exactly_the_listed_actions(seed, players, ruleset, choice_seed, ai_share):
     play(seed, players, ruleset, choice_seed, ai_share, probe=True, max_steps=400)
+
+
+def _raise_step_by_step(state, seat):
+    """B-16 raising money as the rules describe it: ask ``next_sale`` again after every step."""
+    from engine.board import rules
+
+    events: list = []
+    debt = state.debts[0]
+    player = state.players[seat]
+    while player.cash < debt.amount:
+        step = rules.next_sale(state, seat)
+        if step is None:
+            break
+        rules._HANDLERS[type(step)](state, seat, step, events)
+    if player.cash >= debt.amount:
+        state.debts.pop(0)
+        rules._transfer(state, seat, debt.creditor, debt.amount, debt.reason, events)
+    else:
+        rules._bankrupt(state, seat, debt.creditor, events)
+    if state.stage != "over":
+        rules._settle(state, events)
+    return events
+
+
+def test_B16_raise_money_takes_the_steps_next_sale_names():
+    """``RaiseMoney`` ranks each pile once; it must end exactly where asking ``next_sale`` after
+    every step ends (same state, same events), in every debt of a batch of AI games."""
+    from engine.games import PLUGS
+    from engine.simulation import game_seeds, play_one
+
+    plug = PLUGS["board"]
+    checked = sold = 0
+
+    def compare(state, seat, action):
+        nonlocal checked, sold
+        if isinstance(action, m.RaiseMoney):
+            twin = BOARD.decode_state(BOARD.encode_state(state))
+            reference = _raise_step_by_step(twin, seat)
+            events = BOARD.apply(state, seat, action)
+            assert BOARD.encode_state(state) == BOARD.encode_state(twin)
+            assert events == reference
+            checked += 1
+            sold += any(isinstance(e, m.BuildingSold) for e in events)
+            return events
+        return BOARD.apply(state, seat, action)
+
+    for ruleset in ("china", "classic"):
+        for s in game_seeds(11, 8):
+            play_one(plug, 4, ruleset, s, None, check_every_action=False, on_action=compare)
+    assert checked > 50 and sold > 5  # the batch really raised money, selling buildings too

@@ -961,16 +961,12 @@ def _h_pay_debt(state: BoardState, seat: int, action: PayDebt, events: list) -> 
     _transfer(state, seat, d.creditor, d.amount, d.reason, events)
 
 
-def next_sale(state: BoardState, seat: int):
-    """The next step of raising money with the least damage, or None when nothing is left.
-
-    First mortgage what brings little (stations, utilities and streets outside a complete group,
-    cheapest rent first); then sell buildings evenly from the group that earns least; then
-    mortgage the streets of complete groups. One pass over the groups: a debt is raised step by
-    step, and each step asks again.
-    """
+def _sale_candidates(state: BoardState, seat: int) -> tuple[list[int], list[str], list[int]]:
+    """What ``seat`` could turn into cash, in three piles: streets outside a complete group,
+    stations and utilities that may be mortgaged; groups with buildings; streets of complete
+    groups without buildings that may be mortgaged."""
     b = board_of(state)
-    owner, mortgaged = state.owner, state.mortgaged
+    owner, mortgaged, houses = state.owner, state.mortgaged, state.houses
     loose: list[int] = []
     whole: list[int] = []
     built: list[str] = []
@@ -978,35 +974,74 @@ def next_sale(state: BoardState, seat: int):
         owners = get(owner)
         if seat not in owners:
             continue
-        if any(get(state.houses)):  # buildings: nothing here may be mortgaged
+        if any(get(houses)):  # buildings: nothing here may be mortgaged
             if owners[0] == seat:
                 built.append(group)
             continue
         pile = whole if street and owners.count(seat) == len(squares) else loose
         pile += [sq for sq, o in zip(squares, owners, strict=True) if o == seat and not mortgaged[sq]]
+    return loose, built, whole
+
+
+def _by_rent(state: BoardState, squares: list[int]) -> list[int]:
+    return sorted(squares, key=lambda sq: (rent_for(state, sq, 7), sq))
+
+
+def _by_group_rent(state: BoardState, groups: list[str]) -> list[str]:
+    b = board_of(state)
+    return sorted(groups, key=lambda g: (sum(rent_for(state, sq, 7) for sq in b.groups[g]), g))
+
+
+def _next_building_sale(state: BoardState, seat: int, group: str):
+    """Selling evenly from ``group``: its highest building, or all of them when a hotel cannot be
+    broken into houses (B-12)."""
+    squares = board_of(state).groups[group]
+    top = max(squares, key=lambda sq: (state.houses[sq], -sq))
+    return _SELL[top] if _sell_problem(state, seat, top) is None else _sell_group_action(group)
+
+
+def next_sale(state: BoardState, seat: int):
+    """The next step of raising money with the least damage, or None when nothing is left.
+
+    First mortgage what brings little (stations, utilities and streets outside a complete group,
+    cheapest rent first); then sell buildings evenly from the group that earns least; then
+    mortgage the streets of complete groups.
+    """
+    loose, built, whole = _sale_candidates(state, seat)
     if loose:
-        return _MORTGAGE[min(loose, key=lambda sq: (rent_for(state, sq, 7), sq))]
+        return _MORTGAGE[_by_rent(state, loose)[0]]
     if built:
-        group = min(built, key=lambda g: (sum(rent_for(state, sq, 7) for sq in b.groups[g]), g))
-        squares = b.groups[group]
-        top = max(squares, key=lambda sq: (state.houses[sq], -sq))
-        if _sell_problem(state, seat, top) is None:
-            return _SELL[top]
-        return _sell_group_action(group)
+        return _next_building_sale(state, seat, _by_group_rent(state, built)[0])
     if whole:
-        return _MORTGAGE[min(whole, key=lambda sq: (rent_for(state, sq, 7), sq))]
+        return _MORTGAGE[_by_rent(state, whole)[0]]
     return None
 
 
 def _h_raise(state: BoardState, seat: int, action: RaiseMoney, events: list) -> None:
-    """The automatic way out of a debt: sell and mortgage what hurts least, then pay or go bankrupt."""
+    """The automatic way out of a debt: the steps of ``next_sale`` until the debt is covered, then
+    pay, or go bankrupt when nothing is left.
+
+    A step changes no other candidate's rank (a mortgage leaves ownership, and so every rent, as
+    it was; a sale lowers only the rent of the group being sold, which was already the lowest),
+    so each pile is ranked once rather than once a step. A test checks the result against
+    ``next_sale`` step by step.
+    """
     d = _require_debtor(state, seat)
     p = state.players[seat]
-    while p.cash < d.amount:
-        step = next_sale(state, seat)
-        if step is None:
+    loose, built, _ = _sale_candidates(state, seat)
+    for sq in _by_rent(state, loose):
+        if p.cash >= d.amount:
             break
-        _HANDLERS[type(step)](state, seat, step, events)
+        _h_mortgage(state, seat, _MORTGAGE[sq], events)
+    for group in _by_group_rent(state, built):
+        while p.cash < d.amount and group_has_buildings(state, group):
+            step = _next_building_sale(state, seat, group)
+            _HANDLERS[type(step)](state, seat, step, events)
+    if p.cash < d.amount:
+        for sq in _by_rent(state, _sale_candidates(state, seat)[2]):
+            if p.cash >= d.amount:
+                break
+            _h_mortgage(state, seat, _MORTGAGE[sq], events)
     if p.cash >= d.amount:
         state.debts.pop(0)
         _transfer(state, seat, d.creditor, d.amount, d.reason, events)
