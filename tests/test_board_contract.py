@@ -13,7 +13,7 @@ from engine.simulation import play_one
 
 ALL_ACTIONS = [
     m.Roll(), m.PayJailFine(), m.UseJailCard(), m.Buy(), m.DeclineToBuy(), m.Bid(amount=120), m.PassAuction(),
-    m.PayTax(choice="percent"), m.BuildHouse(square=1), m.SellBuilding(square=3),
+    m.PayTax(choice="percent"), m.BuildHouse(square=1), m.BuildRound(group="red"), m.SellBuilding(square=3),
     m.SellGroupBuildings(group="brown"), m.Mortgage(square=5), m.LiftMortgage(square=5),
     m.ProposeTrade(target=1, give=(1, 3), get=(39,), give_cash=100, get_cash=0, give_cards=1, get_cards=0),
     m.AcceptTrade(trade=2), m.RejectTrade(trade=2), m.CancelTrade(trade=2), m.PayDebt(), m.RaiseMoney(),

@@ -33,6 +33,7 @@ def random_action(r: random.Random, state):
         lambda: m.Bid(amount=r.choice([0, 5, 10, 15, 100, 2000, 10**6])), lambda: m.PassAuction(),
         lambda: m.PayTax(choice=r.choice(["flat", "percent", "none"])), lambda: m.BuildHouse(square=sq()),
         lambda: m.SellBuilding(square=sq()), lambda: m.SellGroupBuildings(group=r.choice(["red", "x", "station"])),
+        lambda: m.BuildRound(group=r.choice(["red", "brown", "x", "station", "utility"])),
         lambda: m.Mortgage(square=sq()), lambda: m.LiftMortgage(square=sq()),
         lambda: m.ProposeTrade(target=seat(), give=(sq(),), get=(sq(),), give_cash=r.choice([0, 10, 10**7])),
         lambda: m.AcceptTrade(trade=r.randint(0, 5)), lambda: m.RejectTrade(trade=r.randint(0, 5)),

@@ -471,6 +471,61 @@ def test_B11_in_jail_may_build():
     assert s.houses[3] == 1
 
 
+def test_B11_a_round_puts_one_building_on_each_lowest_street():
+    s = table(2)
+    own(s, 0, *LIGHT_BLUE)
+    assert m.BuildRound(group="light_blue") in BOARD.legal_actions(s, 0)
+    events = act(s, 0, m.BuildRound(group="light_blue"))
+    assert [s.houses[sq] for sq in LIGHT_BLUE] == [1, 1, 1] and s.bank_houses == 29
+    assert cash(s, 0) == 15000 - 3 * 500 and kinds(events).count("Built") == 3
+    act(s, 0, m.BuildHouse(square=6))  # uneven now: the round takes the two lower streets
+    act(s, 0, m.BuildRound(group="light_blue"))
+    assert [s.houses[sq] for sq in LIGHT_BLUE] == [2, 2, 2]
+    for sq in LIGHT_BLUE:
+        build(s, sq, 4)
+    hotels_before = s.bank_hotels
+    act(s, 0, m.BuildRound(group="light_blue"))  # from four houses: hotels, the houses back to the bank
+    assert [s.houses[sq] for sq in LIGHT_BLUE] == [5, 5, 5] and s.bank_hotels == hotels_before - 3
+    rejects(s, 0, m.BuildRound(group="light_blue"), "B-11")  # nothing left to build
+
+
+def test_B11_a_round_needs_the_group_unmortgaged_the_cash_and_two_streets():
+    s = table(2)
+    own(s, 0, 6, 8)
+    rejects(s, 0, m.BuildRound(group="light_blue"), "B-11")  # not the whole group
+    rejects(s, 0, m.BuildRound(group="station"), "B-11")  # not streets
+    rejects(s, 0, m.BuildRound(group="nowhere"), "B-11")
+    own(s, 0, 9, mortgaged=True)
+    rejects(s, 0, m.BuildRound(group="light_blue"), "B-11")
+    s.mortgaged[9] = False
+    set_cash(s, 0, 1499)
+    rejects(s, 0, m.BuildRound(group="light_blue"), "B-11")  # 3 × 500
+    assert m.BuildHouse(square=6) in BOARD.legal_actions(s, 0)
+    assert m.BuildRound(group="light_blue") not in BOARD.legal_actions(s, 0)
+    set_cash(s, 0, 5000)
+    build(s, 6, 1)
+    build(s, 8, 1)
+    err = rejects(s, 0, m.BuildRound(group="light_blue"), "B-11")  # only 9 is lowest: build it alone
+    assert err.key == "board.err.round_of_one"
+    assert m.BuildRound(group="light_blue") not in BOARD.legal_actions(s, 0)
+
+
+def test_B12_no_round_while_the_bank_is_short():
+    """With fewer houses in the bank than players could place, a round could skip the shortage
+    call: buildings then go up one at a time."""
+    s = table(3)
+    own(s, 0, *LIGHT_BLUE)
+    own(s, 1, *BROWN)
+    for sq in (21, 23, 24, 26, 27, 29):
+        s.owner[sq] = 2
+        build(s, sq, 4)
+    assert s.bank_houses == 8
+    err = rejects(s, 0, m.BuildRound(group="light_blue"), "B-12")
+    assert err.key == "board.err.round_in_shortage"
+    assert m.BuildRound(group="light_blue") not in BOARD.legal_actions(s, 0)
+    assert m.BuildHouse(square=6) in BOARD.legal_actions(s, 0)
+
+
 # -- B-12 the bank's 32 houses and 12 hotels ------------------------------------------------------
 
 

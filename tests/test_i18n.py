@@ -382,8 +382,9 @@ def _one_of_each_board_action():
     return [
         m.Roll(), m.PayJailFine(), m.UseJailCard(), m.Buy(), m.DeclineToBuy(), m.Bid(amount=220), m.PassAuction(),
         m.PayTax(choice="flat"), m.PayTax(choice="percent"), m.BuildHouse(square=1), m.BuildHouse(square=3),
-        m.SellBuilding(square=1), m.SellGroupBuildings(group="brown"), m.Mortgage(square=5),
-        m.LiftMortgage(square=5), m.ProposeTrade(target=1, give=(1,), get=(3,), give_cash=50, get_cards=2),
+        m.SellBuilding(square=1), m.SellGroupBuildings(group="brown"), m.BuildRound(group="brown"),
+        m.Mortgage(square=5), m.LiftMortgage(square=5),
+        m.ProposeTrade(target=1, give=(1,), get=(3,), give_cash=50, get_cards=2),
         m.ProposeTrade(target=2, give_cards=1, get_cash=500), m.AcceptTrade(trade=7), m.RejectTrade(trade=7),
         m.CancelTrade(trade=7), m.PayDebt(), m.RaiseMoney(), m.DeclareBankruptcy(), m.JoinShortage(street=3),
         m.DeclineShortage(), m.EndMatch(reason="turn_cap"),

@@ -31,6 +31,7 @@ from engine.board.model import (
     Bought,
     BuildHouse,
     BuildingSold,
+    BuildRound,
     Built,
     Buy,
     CancelTrade,
@@ -118,6 +119,8 @@ def localise_params(params: Mapping[str, object], lang: str, ruleset: str, names
             out[key] = money(ruleset, value, lang)  # type: ignore[arg-type]
         elif key in SEAT_PARAMS:
             out[key] = player_name(value, lang, names)  # type: ignore[arg-type]
+        elif key == "group":
+            out[key] = group_name(ruleset, value, lang)  # type: ignore[arg-type]
         else:
             out[key] = value
     return out
@@ -259,6 +262,14 @@ def describe_action(ctx, action, lang: str, names: Names, ruleset: str | None = 
     if kind is BuildHouse:
         key = "board.act.build_hotel" if _houses_on(view, action.square) == 4 else "board.act.build_house"
         return t(lang, key, square=place(action.square), amount=cash(b.house_cost[action.square]))
+    if kind is BuildRound:
+        squares = b.groups.get(action.group, ())
+        levels = [_houses_on(view, sq) for sq in squares]
+        low = min(levels, default=0)
+        key = "board.act.build_round_hotels" if low == 4 else "board.act.build_round"
+        cost = b.house_cost[squares[0]] if squares else 0
+        return t(lang, key, count=levels.count(low), group=group_name(ruleset, action.group, lang),
+                 amount=cash(levels.count(low) * cost))
     if kind is SellBuilding:
         key = "board.act.sell_hotel" if _houses_on(view, action.square) >= HOTEL else "board.act.sell_house"
         return t(lang, key, square=place(action.square), amount=cash(b.house_cost[action.square] // 2))

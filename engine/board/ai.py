@@ -19,6 +19,7 @@ from engine.board.model import (
     Bid,
     BoardState,
     BuildHouse,
+    BuildRound,
     Buy,
     DeclineShortage,
     DeclineToBuy,
@@ -133,13 +134,14 @@ def _between_rolls(state: BoardState, seat: int, actions: list):
     p = state.players[seat]
     reserve = _reserve(state)
     lifts, builds, offers = [], [], []
+    rounds: dict[str, BuildRound] = {}
     for a in actions:
         t = type(a)
         if t is BuildHouse:
-            # up to three houses a street is where rent jumps: build there down to a thin reserve
-            floor = reserve // 4 if state.houses[a.square] < 3 else reserve
-            if p.cash - b.house_cost[a.square] >= floor:
+            if p.cash - b.house_cost[a.square] >= _build_floor(state, a.square, reserve):
                 builds.append(a)
+        elif t is BuildRound:
+            rounds[a.group] = a
         elif t is LiftMortgage:
             lifts.append(a)
         elif t is ProposeTrade:
@@ -147,7 +149,14 @@ def _between_rolls(state: BoardState, seat: int, actions: list):
     if lifts and p.cash > 3 * reserve:
         return max(lifts, key=lambda a: (owns_group(state, seat, b.group[a.square]), b.price[a.square]))
     if builds:
-        return max(builds, key=lambda a: (_house_gain(state, a.square), -a.square))
+        best = max(builds, key=lambda a: (_house_gain(state, a.square), -a.square))
+        sq = best.square
+        whole = rounds.get(b.group[sq])
+        if whole is not None:  # the same level on the rest of the group in one go, if cash allows
+            level = [g for g in b.groups[whole.group] if state.houses[g] == state.houses[sq]]
+            if p.cash - len(level) * b.house_cost[sq] >= _build_floor(state, sq, reserve):
+                return whole
+        return best
     if offers:
         table = table_key(state)
         value, i = max((_offer_value(state, seat, a, table), i) for i, a in enumerate(offers))
@@ -163,6 +172,11 @@ def _between_rolls(state: BoardState, seat: int, actions: list):
         if early and PayJailFine() in actions and p.cash - b.money["jail_fine"] >= reserve:
             return PayJailFine()
     return Roll()
+
+
+def _build_floor(state: BoardState, sq: int, reserve: int) -> int:
+    """Up to three houses a street is where rent jumps: build there down to a thin reserve."""
+    return reserve // 4 if state.houses[sq] < 3 else reserve
 
 
 def _pass(actions: list):

@@ -160,6 +160,13 @@ class BuildHouse(Action, tag="build"):
     square: int  # a house, or the hotel when the street has 4
 
 
+class BuildRound(Action, tag="build_round"):
+    """One building on every street of a group at its lowest level, in one step (B-11): three taps
+    become one. Offered when it places two or more and the bank is not short (B-12)."""
+
+    group: str
+
+
 class SellBuilding(Action, tag="sell_building"):
     square: int
 
@@ -221,9 +228,9 @@ class DeclineShortage(Action, tag="decline_shortage"):
 
 
 BoardAction = Union[  # noqa: UP007 - msgspec decodes tagged values through a real Union
-    Roll, PayJailFine, UseJailCard, Buy, DeclineToBuy, Bid, PassAuction, PayTax, BuildHouse, SellBuilding,
-    SellGroupBuildings, Mortgage, LiftMortgage, ProposeTrade, AcceptTrade, RejectTrade, CancelTrade, PayDebt,
-    RaiseMoney, DeclareBankruptcy, JoinShortage, DeclineShortage, EndMatch,
+    Roll, PayJailFine, UseJailCard, Buy, DeclineToBuy, Bid, PassAuction, PayTax, BuildHouse, BuildRound,
+    SellBuilding, SellGroupBuildings, Mortgage, LiftMortgage, ProposeTrade, AcceptTrade, RejectTrade, CancelTrade,
+    PayDebt, RaiseMoney, DeclareBankruptcy, JoinShortage, DeclineShortage, EndMatch,
 ]
 
 # ---------------------------------------------------------------------------------------------

@@ -51,6 +51,7 @@ from engine.board.model import (
     Bought,
     BuildHouse,
     BuildingSold,
+    BuildRound,
     Built,
     Buy,
     CancelTrade,
@@ -700,6 +701,45 @@ def _h_build(state: BoardState, seat: int, action: BuildHouse, events: list) -> 
     _place_building(state, seat, action.square, events)
 
 
+def _round_problem(state: BoardState, seat: int, group: str) -> tuple[tuple | None, list[int]]:
+    """Why ``seat`` may not build a round on ``group`` now, and the streets the round would take."""
+    b = board_of(state)
+    squares = b.groups.get(group)
+    if not squares or b.kind[squares[0]] != "street":
+        return _no("B-11", "board.err.not_a_group", group=group), []
+    if not owns_group(state, seat, group):
+        return _no("B-11", "board.err.build_needs_group", square=squares[0]), []
+    if any(state.mortgaged[sq] for sq in squares):
+        return _no("B-11", "board.err.build_mortgaged_group", square=squares[0]), []
+    low = min(state.houses[sq] for sq in squares)
+    if low >= HOTEL:
+        return _no("B-11", "board.err.has_hotel", square=squares[0]), []
+    streets = [sq for sq in squares if state.houses[sq] == low]
+    if len(streets) < 2:
+        return _no("B-11", "board.err.round_of_one", square=streets[0]), []
+    kind = "hotel" if low == 4 else "house"
+    stock = state.bank_hotels if kind == "hotel" else state.bank_houses
+    if stock < len(streets) or stock < sum(w[1] for w in _wishes(state, kind)):
+        return _no("B-12", "board.err.round_in_shortage", count=len(streets), bank=stock), []
+    cost = len(streets) * b.house_cost[squares[0]]
+    if state.players[seat].cash < cost:
+        return _no("B-11", "board.err.cannot_afford", amount=cost), []
+    return None, streets
+
+
+def _h_build_round(state: BoardState, seat: int, action: BuildRound, events: list) -> None:
+    """The bank holds enough for every wish (``_round_problem``), so no shortage call can arise
+    between the placements: each is an ordinary build, paid and placed in square order."""
+    _require_player(state, seat)
+    _may_manage(state, seat, spend=True)
+    problem, streets = _round_problem(state, seat, action.group)
+    _refuse_if(problem)
+    cost = board_of(state).house_cost[streets[0]]
+    for sq in streets:
+        _transfer(state, seat, BANK, cost, "building", events)
+        _place_building(state, seat, sq, events)
+
+
 def _sell_problem(state: BoardState, seat: int, sq: int) -> tuple | None:
     b = board_of(state)
     if not 0 <= sq < 40 or b.kind[sq] != "street" or state.owner[sq] != seat:
@@ -1295,7 +1335,7 @@ _HANDLERS = {
     SellGroupBuildings: _h_sell_group, Mortgage: _h_mortgage, LiftMortgage: _h_lift, ProposeTrade: _h_propose,
     AcceptTrade: _h_accept_trade, RejectTrade: _h_reject_trade, CancelTrade: _h_cancel_trade,
     PayDebt: _h_pay_debt, RaiseMoney: _h_raise, DeclareBankruptcy: _h_bankrupt, JoinShortage: _h_join_shortage,
-    DeclineShortage: _h_decline_shortage, EndMatch: _h_end_match,
+    DeclineShortage: _h_decline_shortage, EndMatch: _h_end_match, BuildRound: _h_build_round,
 }
 
 
@@ -1399,6 +1439,7 @@ class _Skeleton(NamedTuple):
     buys: list[tuple[int, int, int]]  # (holder, street, price): buying it completes my group
     sales: list[tuple[int, int, int]]  # (buyer, street, price): selling it completes theirs
     swaps: list[tuple[int, int, int]]  # (partner, my street, their street): completes both groups
+    rounds: list[tuple[str, int, str]]  # (group, cost, building): a round of two or more, stock allowing
 
 
 # Actions are frozen values: one of each per square is enough, and saves building them per call.
@@ -1407,6 +1448,7 @@ _SELL = tuple(SellBuilding(square=sq) for sq in range(40))
 _BUILD = tuple(BuildHouse(square=sq) for sq in range(40))
 _LIFT = tuple(LiftMortgage(square=sq) for sq in range(40))
 _SELL_GROUP: dict[str, SellGroupBuildings] = {}
+_ROUND: dict[str, BuildRound] = {}
 
 
 def _sell_group_action(group: str) -> SellGroupBuildings:
@@ -1424,6 +1466,7 @@ def _skeleton(state: BoardState, seat: int) -> _Skeleton:
     owner, houses, mortgaged = state.owner, state.houses, state.mortgaged
     players = state.players
     builds: list = []
+    rounds: list = []
     sells: list = []
     mortgages: list = []
     held: list = []
@@ -1441,9 +1484,13 @@ def _skeleton(state: BoardState, seat: int) -> _Skeleton:
         if mine == n:
             if street and True not in flags:
                 low = min(levels)
-                if low < HOTEL and (state.bank_hotels if low == 4 else state.bank_houses) >= 1:
+                stock = state.bank_hotels if low == 4 else state.bank_houses
+                if low < HOTEL and stock >= 1:
                     cost = b.house_cost[squares[0]]
-                    builds += [(sq, cost) for sq, h in zip(squares, levels, strict=True) if h == low]
+                    level = [(sq, cost) for sq, h in zip(squares, levels, strict=True) if h == low]
+                    builds += level
+                    if 2 <= len(level) <= stock:
+                        rounds.append((group, len(level) * cost, "hotel" if low == 4 else "house"))
             if built:
                 if built < HOTEL or state.bank_houses >= 4:
                     sells += [_SELL[sq] for sq, h in zip(squares, levels, strict=True) if h == built]
@@ -1478,7 +1525,7 @@ def _skeleton(state: BoardState, seat: int) -> _Skeleton:
                     sales.append((other, sq, b.price[sq]))
     swaps = [(holder, mine_sq, theirs) for holder, theirs, _ in buys for buyer, mine_sq, _ in sales
              if buyer == holder]
-    return _Skeleton(builds, sells, mortgages, held, buys, sales, swaps)
+    return _Skeleton(builds, sells, mortgages, held, buys, sales, swaps, rounds)
 
 
 def _manage_options(state: BoardState, seat: int, build: bool, lift: bool, sk: _Skeleton | None = None) -> list:
@@ -1488,10 +1535,27 @@ def _manage_options(state: BoardState, seat: int, build: bool, lift: bool, sk: _
     out: list = []
     if build:
         out += [_BUILD[sq] for sq, cost in sk.builds if cash >= cost]
+        if sk.rounds:
+            out += _round_options(state, sk.rounds, cash)
     out += sk.sells
     out += sk.mortgages
     if lift:
         out += [_LIFT[sq] for sq in sk.mortgaged if cash >= lift_cost(state, sq)]
+    return out
+
+
+def _round_options(state: BoardState, rounds: list[tuple[str, int, str]], cash: int) -> list:
+    """The affordable rounds, when the bank holds enough for every wish of their kind (B-12)."""
+    out: list = []
+    plenty: dict[str, bool] = {}
+    for group, cost, kind in rounds:
+        if cash < cost:
+            continue
+        if kind not in plenty:
+            stock = state.bank_hotels if kind == "hotel" else state.bank_houses
+            plenty[kind] = stock >= sum(w[1] for w in _wishes(state, kind))
+        if plenty[kind]:
+            out.append(_ROUND.get(group) or _ROUND.setdefault(group, BuildRound(group=group)))
     return out
 
 
