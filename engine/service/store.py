@@ -60,11 +60,12 @@ class DeadlineRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     table_id: int | None = Field(default=None, index=True, foreign_key="tables.id")
     schedule_id: int | None = Field(default=None, index=True, foreign_key="schedules.id")
+    tournament_id: int | None = Field(default=None, index=True, foreign_key="tournaments.id")
     version: int = 0  # the table version it was set for; a later move makes it moot
     seat: int = -1  # -1 for the match clock and scheduled matches
-    kind: str  # the decision's kind, "match", or "announce" / "begin" for a scheduled match
+    kind: str  # the decision's kind, "match", "announce" / "begin" for a scheduled match, "tour.round"
     due_at: float = Field(index=True)
-    status: str = Field(default="pending", index=True)  # pending | done | moot
+    status: str = Field(default="pending", index=True)  # pending | done | moot | held (a paused tournament)
 
 
 class ResultRow(SQLModel, table=True):
@@ -111,6 +112,78 @@ class ScheduleRow(SQLModel, table=True):
     status: str = "scheduled"  # scheduled | open | started | cancelled
     table_id: int | None = None
     created_by: str = ""
+
+
+class TournamentRow(SQLModel, table=True):
+    """A tournament an admin set up in a chat: rounds of timed tables, individual or team entry."""
+
+    __tablename__ = "tournaments"
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_key: str = Field(index=True)
+    name: str = ""
+    game: str
+    ruleset: str
+    options: dict = Field(default_factory=dict, sa_column=Column(JSON))  # rule options, e.g. no_trading
+    clocks: dict = Field(default_factory=dict, sa_column=Column(JSON))  # seconds per decision policy
+    match_minutes: int
+    mode: str = "solo"  # solo | team
+    rounds: int = 1  # rounds (solo) or matches (team)
+    every_minutes: int = 0  # from one round's start to the next
+    signup_until: float = 0.0
+    starts_at: float = 0.0  # the first round
+    seed: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+    status: str = Field(default="signup", index=True)  # signup | running | paused | over | cancelled
+    current_round: int = 0
+    paused_at: float | None = None
+    created_by: str = ""
+    created_at: float = Field(default_factory=time.time)
+    log: list = Field(default_factory=list, sa_column=Column(JSON))  # admin actions: [{"at", "by", "what", …}]
+
+
+class EntrantRow(SQLModel, table=True):
+    """A player (solo) or a team with its captain, members and named representatives."""
+
+    __tablename__ = "tournament_entrants"
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(index=True, foreign_key="tournaments.id")
+    name: str
+    captain: str  # the player's own user id in solo mode
+    members: list = Field(default_factory=list, sa_column=Column(JSON))  # [{"user", "name"}], captain first
+    representatives: dict = Field(default_factory=dict, sa_column=Column(JSON))  # round -> user
+    status: str = "active"  # active | withdrawn
+    joined_at: float = Field(default_factory=time.time)
+
+
+class MatchRow(SQLModel, table=True):
+    """One table of one round: which entrant sits in which seat, and its result once over."""
+
+    __tablename__ = "tournament_matches"
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(index=True, foreign_key="tournaments.id")
+    round: int
+    table_no: int
+    table_id: int | None = Field(default=None, index=True, foreign_key="tables.id")
+    entrants: list = Field(default_factory=list, sa_column=Column(JSON))  # entrant id per seat
+    status: str = "running"  # running | over | cancelled
+    winners: list = Field(default_factory=list, sa_column=Column(JSON))  # entrant ids
+    scores: dict = Field(default_factory=dict, sa_column=Column(JSON))  # entrant id -> valuation
+
+
+class CorrectionRow(SQLModel, table=True):
+    """An admin's correction of a match result; the latest one counts, all stay with their reason."""
+
+    __tablename__ = "tournament_corrections"
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(index=True, foreign_key="tournaments.id")
+    match_id: int = Field(foreign_key="tournament_matches.id")
+    winners: list = Field(default_factory=list, sa_column=Column(JSON))  # entrant ids
+    reason: str
+    by: str
+    at: float = Field(default_factory=time.time)
 
 
 class SettingRow(SQLModel, table=True):

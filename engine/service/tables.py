@@ -29,6 +29,7 @@ from engine.games import GAMES, PLUGS
 from engine.service import migrate, store, tokens
 
 ACTIVE = ("lobby", "running")
+LIVE = ("running", "paused")  # a game in progress; "paused": a tournament admin stopped its clocks
 SYSTEM = -1
 MISSES_BEFORE_AI = 3
 # seconds per decision policy (a chat may set its own); the Deal tournament's card clock comes
@@ -79,7 +80,7 @@ class GameService:
         await migrate.upgrade(service.engine)
         service._secret = await store.secret(service.engine)
         async with AsyncSession(service.engine) as session:
-            rows = (await session.exec(select(store.TableRow).where(store.TableRow.status == "running"))).all()
+            rows = (await session.exec(select(store.TableRow).where(store.TableRow.status.in_(LIVE)))).all()
         for row in rows:
             await service._restore(row)
         return service
@@ -113,7 +114,7 @@ class GameService:
             row = await session.get(store.TableRow, table_id)
         if row is None:
             return None
-        if row.status == "running" or (row.status == "over" and row.snapshot):
+        if row.status in LIVE or (row.status == "over" and row.snapshot):
             return await self._restore(row)
         live = LiveTable(row=row, rules=GAMES[row.game])
         self._live[table_id] = live
@@ -249,7 +250,8 @@ class GameService:
             await self._update_row(table_id, seats=seats)
             return Outcome(True, table=table_id)
 
-    async def start(self, table_id: int, user: str, seed: int | None = None, match_minutes: int = 0) -> Outcome:
+    async def start(self, table_id: int, user: str, seed: int | None = None, match_minutes: int = 0,
+                    options: dict | None = None) -> Outcome:
         async with self._lock(table_id):
             live = await self._load(table_id)
             if live is None or live.row.status != "lobby":
@@ -259,7 +261,8 @@ class GameService:
             if len(live.row.seats) < live.rules.min_players:
                 return Outcome(False, "service.too_few", params={"min": live.rules.min_players}, table=table_id)
             live.row.seed = secrets.randbits(63) if seed is None else seed
-            options = {"ruleset": live.row.ruleset, **({"match_minutes": match_minutes} if match_minutes else {})}
+            options = {"ruleset": live.row.ruleset, **(options or {}),
+                       **({"match_minutes": match_minutes} if match_minutes else {})}
             live.row.options = options
             live.state = live.rules.new_game(len(live.row.seats), options, live.row.seed)
             live.row.snapshot = live.rules.encode_state(live.state).decode()
@@ -300,9 +303,9 @@ class GameService:
         stop = stop or asyncio.Event()
         while not stop.is_set():
             outcomes = await self.sweep()
-            for outcome in outcomes:
-                if outcome.table is not None:
-                    await self.run_ai(outcome.table)
+            for outcome in outcomes:  # a tournament round starts several tables at once
+                for table in ([outcome.table] if outcome.table is not None else []) + outcome.params.get("tables", []):
+                    await self.run_ai(table)
             if outcomes and on_outcomes is not None:
                 await on_outcomes(outcomes)
             with contextlib.suppress(TimeoutError):  # woken by the interval or by stop
@@ -424,6 +427,10 @@ class GameService:
     async def _expire(self, deadline: store.DeadlineRow) -> Outcome:
         if deadline.schedule_id is not None:
             return await self._scheduled(deadline)
+        if deadline.tournament_id is not None:
+            from engine.service import tournaments  # the tournaments sit on top of this module
+
+            return await tournaments.Tournaments(self).fire(deadline)
         async with self._lock(deadline.table_id):
             live = await self._load(deadline.table_id)
             if live is None or live.row.status != "running":

@@ -1,0 +1,341 @@
+"""Tournaments: a whole team tournament on a simulated clock, several tables of a round at once, a
+restart in the middle of a round, the admin's tools and who may do what.
+
+SQLite only (the tournament tables ride on the service the other tests cover on PostgreSQL too).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.games import GAMES, PLUGS
+from engine.service import store
+from engine.service.tables import GameService
+from engine.service.tournaments import Tournaments, draw, places, table_sizes
+
+CHAT = "chat:tour"
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def db_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'tour.db'}"
+
+
+async def play(service: GameService, table: int, moves: int) -> None:
+    """People press what the AI would choose (through the tokens), AI seats move by themselves."""
+    rules = GAMES[service.table(table).game]
+    for _ in range(moves):
+        if service.table(table).status != "running":
+            return
+        decisions = rules.waiting_for(service.state(table))
+        if not decisions:
+            return
+        seat = decisions[0].seat
+        info = service.table(table).seats[seat]
+        action = PLUGS[rules.name].choose(service.state(table), seat)
+        if info["ai"]:
+            out = await service.act_as(table, seat, action)
+        else:
+            token = next(t for a, t in service.buttons(table, seat) if a == action)
+            out = await service.act(info["user"], token)
+        assert out.ok, out
+
+
+async def start_round(service: GameService, clock: FakeClock, at: float) -> list:
+    clock.now = at
+    notes = [n for n in await service.sweep() if n.key == "tour.round_started"]
+    assert len(notes) == 1, notes
+    return notes[0].params["tables"]
+
+
+def test_balanced_tables_shared_places_and_a_reproducible_draw():
+    assert table_sizes(7, 5) == [4, 3] and table_sizes(9, 8) == [5, 4] and table_sizes(11, 5) == [4, 4, 3]
+    assert table_sizes(5, 5) == [5] and table_sizes(16, 8) == [8, 8]
+    assert places([10, 7, 7, 3]) == [1, 2, 2, 4]  # seed 004: equal points share, the next place is skipped
+    assert places([(3, 50), (3, 50), (3, 40), (1, 90)]) == [1, 1, 3, 4]
+    first = draw(42, 1, list(range(1, 10)), 5)
+    assert first == draw(42, 1, list(range(9, 0, -1)), 5)  # the order of sign-up does not matter
+    assert sorted(e for t in first for e in t) == list(range(1, 10))
+    assert [len(t) for t in first] == [5, 4]
+    assert draw(42, 2, list(range(1, 10)), 5) != first  # each round a new draw
+
+
+async def test_a_whole_team_tournament_with_representatives_corrections_and_shared_places(db_url):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    tours = Tournaments(service)
+    try:
+        start = clock.now + 3600
+        out = await tours.create(CHAT, "admin", True, "deal", "tournament", starts_at=start, rounds=6, mode="team",
+                                 match_minutes=10, every_minutes=15, name="Cup", seed=5)
+        assert out.ok, out
+        tid = out.params["tournament"]
+        teams = {}
+        for letter in "ABCD":
+            made = await tours.create_team(tid, f"{letter}1", f"{letter}-cap", f"Team {letter}")
+            assert made.ok, made
+            teams[letter] = made.params["team"]
+            assert (await tours.join_team(tid, teams[letter], f"{letter}2", f"{letter}-two")).ok
+        # the second members play matches 2 and 4 for their team; the rest falls to the captain
+        for letter in "ABCD":
+            for match in (2, 4):
+                assert (await tours.name_representative(tid, f"{letter}1", teams[letter], match, f"{letter}2")).ok
+        team_of = {f"{x}{i}": x for x in "ABCD" for i in (1, 2)}
+        expected_points = dict.fromkeys("ABCD", 0)
+        at = start
+        for match in range(1, 7):
+            tables = await start_round(service, clock, at)
+            assert len(tables) == 1  # four teams, one representative each: one table of four
+            table = tables[0]
+            row = service.table(table)
+            assert row.chat_key == f"{CHAT}#t{tid}r{match}n1"
+            assert sorted(s["user"] for s in row.seats) == sorted(
+                f"{x}{2 if match in (2, 4) else 1}" for x in "ABCD")
+            assert service.state(table).options.match_minutes == 10 and row.clocks["card"] == 10
+            await play(service, table, 25)
+            clock.now = at + 10 * 60 + 1  # the match clock runs out: D-16 valuation
+            await service.sweep()
+            state = service.state(table)
+            assert service.table(table).status == "over"
+            for seat in GAMES["deal"].result(state).winners:  # hand-computed: 1 point per match win
+                expected_points[team_of[row.seats[seat]["user"]]] += 1
+            at += 15 * 60
+        assert sum(expected_points.values()) >= 6  # every match has at least one winner
+        standing = await tours.standings(tid)
+        assert standing["status"] == "over" and standing["played"] == 6
+        got = {next(x for x in "ABCD" if teams[x] == e["entrant"]): e["points"] for e in standing["rows"]}
+        assert got == expected_points
+        ranked = sorted(expected_points.values(), reverse=True)
+        assert [e["place"] for e in standing["rows"]] == places(ranked)
+
+        # the referee rewrites every result: A wins 1-3, B 4, C 5, B and C share 6 -> 3, 2, 2, 0
+        matches = await tours.matches(tid)
+        winners = {1: "A", 2: "A", 3: "A", 4: "B", 5: "C", 6: "BC"}
+        assert (await tours.correct(tid, "B1", False, matches[0].id, [teams["B"]], "mine")).key == "tour.admins_only"
+        assert (await tours.correct(tid, "admin", True, matches[0].id, [teams["A"]], " ")).key == "tour.reason_needed"
+        assert (await tours.correct(tid, "admin", True, matches[0].id, [999], "x")).key == "tour.bad_winners"
+        for m in matches:
+            out = await tours.correct(tid, "admin", True, m.id, [teams[x] for x in winners[m.round]],
+                                      f"referee sheet, match {m.round}")
+            assert out.ok
+        standing = await tours.standings(tid)
+        table = [(e["name"], e["points"], e["place"]) for e in standing["rows"]]
+        assert table == [("Team A", 3, 1), ("Team B", 2, 2), ("Team C", 2, 2), ("Team D", 0, 4)]
+        log = (await tours.get(tid)).log
+        assert [e["reason"] for e in log if e["what"] == "correct"] == [f"referee sheet, match {i}"
+                                                                         for i in range(1, 7)]
+        assert len(await tours.corrections(tid)) == 6
+    finally:
+        await service.close()
+
+
+async def test_several_tables_at_once_and_a_restart_in_the_middle_of_the_round(db_url):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    tours = Tournaments(service)
+    start = clock.now + 600
+    out = await tours.create(CHAT, "admin", True, "board", "china", starts_at=start, rounds=2, match_minutes=30,
+                             options={"no_trading": True}, clocks={"turn": 45}, seed=9)
+    tid = out.params["tournament"]
+    for i in range(9):
+        assert (await tours.sign_up(tid, f"u{i}", f"P{i}")).ok
+    tables = await start_round(service, clock, start)
+    assert len(tables) == 2
+    rows = [service.table(t) for t in tables]
+    assert sorted(len(r.seats) for r in rows) == [4, 5]
+    assert {r.chat_key for r in rows} == {f"{CHAT}#t{tid}r1n1", f"{CHAT}#t{tid}r1n2"}
+    seated = sorted(s["user"] for r in rows for s in r.seats)
+    assert seated == sorted(f"u{i}" for i in range(9))  # everyone plays, once
+    entrants = {e.captain: e.id for e in await tours.entrants(tid)}
+    drawn = draw(9, 1, list(entrants.values()), 8)
+    assert [[entrants[s["user"]] for s in r.seats] for r in rows] == drawn  # the seeded draw decides
+    for table in tables:  # preliminary round: no trading (B-15), both tables on the match clock
+        assert service.state(table).options.no_trading is True
+        assert await service.match_ends_at(table) == start + 30 * 60
+        assert service.table(table).clocks["turn"] == 45
+    for table in tables:
+        await play(service, table, 15)
+    versions = {t: service.table(t).version for t in tables}
+    await service.engine.dispose()  # the process dies in the middle of the round
+
+    service = await GameService.open(db_url, clock)
+    tours = Tournaments(service)
+    try:
+        assert service.replay_mismatches == []
+        for table in tables:
+            assert service.table(table).status == "running" and service.table(table).version == versions[table]
+            await play(service, table, 10)  # the tables go on where they were
+        clock.now = start + 30 * 60 + 1
+        await service.sweep()
+        for table in tables:
+            assert service.table(table).status == "over" and service.state(table).end_reason == "time"
+        standing = await tours.standings(tid)
+        assert standing["played"] == 1 and all(e["played"] == 1 for e in standing["rows"])
+        values = {}
+        for table in tables:  # individual standings: wins first, then the B-17 valuation
+            res = GAMES["board"].result(service.state(table))
+            for seat, value in res.scores.items():
+                values[service.table(table).seats[seat]["user"]] = (int(seat in res.winners), value)
+        expected = sorted(values.values(), key=lambda v: (-v[0], -v[1]))
+        assert [(e["wins"], e["value"]) for e in standing["rows"]] == expected
+        assert sum(e["wins"] for e in standing["rows"]) >= 2  # a winner at each table
+        second = await start_round(service, clock, start + 40 * 60)  # the next round, after the restart
+        assert len(second) == 2 and not set(second) & set(tables)
+        assert (await tours.get(tid)).current_round == 2
+    finally:
+        await service.close()
+
+
+async def test_pause_shifts_every_clock_and_stops_moves_then_resume_goes_on(db_url):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    tours = Tournaments(service)
+    try:
+        start = clock.now + 60
+        tid = (await tours.create(CHAT, "admin", True, "deal", "tournament", starts_at=start, rounds=2,
+                                  match_minutes=20, every_minutes=30, seed=3)).params["tournament"]
+        for i in range(3):
+            await tours.sign_up(tid, f"u{i}", f"P{i}")
+        [table] = await start_round(service, clock, start)
+        await play(service, table, 5)
+        clock.now = start + 5 * 60
+        seat = GAMES["deal"].waiting_for(service.state(table))[0].seat
+        user, token = service.table(table).seats[seat]["user"], service.buttons(table, seat)[0][1]
+        assert (await tours.pause(tid, "u0", False)).key == "tour.admins_only"
+        assert (await tours.pause(tid, "admin", True)).ok
+        assert service.table(table).status == "paused"
+        assert service.buttons(table, seat) == []  # no buttons while paused
+        assert (await service.act(user, token)).key == "service.not_running"
+        clock.now = start + 60 * 60  # long past the match end and the next round
+        assert await service.sweep() == []
+        version = service.table(table).version
+        assert (await tours.resume(tid, "admin", True)).ok  # paused for 55 minutes
+        assert service.table(table).status == "running" and service.table(table).version == version
+        assert await service.match_ends_at(table) == start + (20 + 55) * 60
+        clock.now = start + (20 + 55) * 60 - 1
+        await service.sweep()
+        assert service.table(table).status == "running"  # not yet: the pause is added to the match
+        clock.now = start + (20 + 55) * 60 + 1
+        await service.sweep()
+        assert service.table(table).status == "over"
+        clock.now = start + (30 + 55) * 60  # round 2 moved by the pause too
+        notes = await service.sweep()
+        assert [n.params["round"] for n in notes if n.key == "tour.round_started"] == [2]
+        assert [e["what"] for e in (await tours.get(tid)).log] == ["create", "pause", "resume"]
+    finally:
+        await service.close()
+
+
+async def test_admin_replaces_absent_players_and_cancels_a_table_or_the_tournament(db_url):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    tours = Tournaments(service)
+    try:
+        start = clock.now + 60
+        tid = (await tours.create(CHAT, "admin", True, "deal", None, starts_at=start, rounds=3,
+                                  match_minutes=15, seed=1)).params["tournament"]
+        for i in range(7):
+            await tours.sign_up(tid, f"u{i}", f"P{i}")
+        tables = await start_round(service, clock, start)
+        matches = await tours.matches(tid, 1)
+        first, second = matches
+        # an absent player: the AI keeps the seat, still for the same entrant
+        assert (await tours.replace(tid, "u1", False, first.id, 0)).key == "tour.admins_only"
+        assert (await tours.replace(tid, "admin", True, first.id, 0)).ok
+        assert service.table(first.table_id).seats[0]["ai"] is True
+        # a substitute takes another seat and can press its buttons
+        gone = service.table(first.table_id).seats[1]["user"]
+        assert (await tours.replace(tid, "admin", True, first.id, 1, "sub", "Sub")).ok
+        seats = service.table(first.table_id).seats
+        assert seats[1] == {"user": "sub", "name": "Sub", "ai": False} and gone not in [s["user"] for s in seats]
+        await play(service, first.table_id, 30)
+        # a broken table is called off: it counts for nobody
+        assert (await tours.cancel_table(tid, "admin", True, second.id, "a player's connection died")).ok
+        assert service.table(second.table_id).status == "cancelled"
+        clock.now = start + 15 * 60 + 1
+        await service.sweep()
+        standing = await tours.standings(tid)
+        by_entrant = {e["entrant"]: e for e in standing["rows"]}
+        assert all(by_entrant[e]["played"] == 1 for e in first.entrants)
+        assert all(by_entrant[e]["played"] == 1 and by_entrant[e]["wins"] == 0 for e in second.entrants)
+        won = GAMES["deal"].result(service.state(first.table_id)).winners
+        assert {first.entrants[s] for s in won} == {e for e, v in by_entrant.items() if v["wins"]}
+        # the whole tournament is called off: no more rounds
+        assert (await tours.cancel(tid, "u0", False)).key == "tour.admins_only"
+        assert (await tours.cancel(tid, "admin", True)).ok
+        clock.now = start + 3 * 3600
+        assert [n for n in await service.sweep() if n.key == "tour.round_started"] == []
+        assert (await tours.get(tid)).status == "cancelled" and tables
+    finally:
+        await service.close()
+
+
+async def test_who_may_do_what(db_url):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    tours = Tournaments(service)
+    try:
+        start = clock.now + 3600
+        refused = await tours.create(CHAT, "u1", False, "deal", None, starts_at=start, rounds=2)
+        assert refused.key == "tour.admins_only" and await tours.in_chat(CHAT) == []
+        assert (await tours.create(CHAT, "admin", True, "deal", None, starts_at=clock.now - 1)).key == "tour.bad_setup"
+        assert (await tours.create(CHAT, "admin", True, "board", None, starts_at=start,
+                                   options={"flying": True})).key == "tour.bad_option"
+        assert (await tours.create(CHAT, "admin", True, "deal", None, starts_at=start,
+                                   mode="pairs")).key == "tour.bad_mode"
+        solo = (await tours.create(CHAT, "admin", True, "deal", None, starts_at=start,
+                                   signup_until=start - 600)).params["tournament"]
+        assert (await tours.sign_up(solo, "u1", "Ann", user="u2")).key == "tour.only_yourself"
+        assert (await tours.sign_up(solo, "u1", "Ann")).ok
+        assert (await tours.sign_up(solo, "u1", "Ann")).key == "tour.already_entered"
+        assert (await tours.sign_up(solo, "admin", "Ref", user="u9", is_admin=True)).ok  # an admin may enter others
+        assert (await tours.create_team(solo, "u3", "Cy", "Reds")).key == "tour.solo_only"
+        clock.now = start - 300
+        assert (await tours.sign_up(solo, "u4", "Di")).key == "tour.signup_closed"
+
+        team = (await tours.create(CHAT, "admin", True, "deal", None, starts_at=start + 7200, rounds=3,
+                                   mode="team")).params["tournament"]
+        assert (await tours.sign_up(team, "u1", "Ann")).key == "tour.teams_only"
+        reds = (await tours.create_team(team, "u1", "Ann", "Reds")).params["team"]
+        assert (await tours.create_team(team, "u5", "Eve", "reds")).key == "tour.team_name_taken"
+        blues = (await tours.create_team(team, "u5", "Eve", "Blues")).params["team"]
+        assert (await tours.join_team(team, reds, "u2", "Bob")).ok
+        assert (await tours.join_team(team, blues, "u2", "Bob")).key == "tour.already_entered"
+        # only the captain names the team's player, and only a member of the team
+        assert (await tours.name_representative(team, "u2", reds, 1, "u2")).key == "tour.captain_only"
+        assert (await tours.name_representative(team, "u5", reds, 1, "u5")).key == "tour.captain_only"
+        assert (await tours.name_representative(team, "u1", reds, 1, "u5")).key == "tour.not_a_member"
+        assert (await tours.name_representative(team, "u1", reds, 9, "u2")).key == "tour.round_started"
+        assert (await tours.name_representative(team, "u1", reds, 1, "u2")).ok
+        assert (await tours.pause(team, "u1", False)).key == "tour.admins_only"
+        assert (await tours.resume(team, "admin", True)).key == "tour.not_paused"
+        teams = {e.name: e for e in await tours.entrants(team)}
+        assert teams["Reds"].representatives == {"1": "u2"} and len(teams["Reds"].members) == 2
+    finally:
+        await service.close()
+
+
+async def test_too_few_entrants_call_the_tournament_off(db_url):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    tours = Tournaments(service)
+    try:
+        tid = (await tours.create(CHAT, "admin", True, "board", None, starts_at=clock.now + 60)).params["tournament"]
+        await tours.sign_up(tid, "u1", "Ann")
+        clock.now += 61
+        notes = await service.sweep()
+        assert [n.key for n in notes] == ["tour.too_few"]
+        assert (await tours.get(tid)).status == "cancelled"
+        async with store.AsyncSession(service.engine) as session:
+            tables = (await session.exec(store.select(store.TableRow))).all()
+        assert tables == []
+    finally:
+        await service.close()
