@@ -129,6 +129,7 @@ def resolve_options(options: BoardOptions | str | dict | None) -> BoardOptions:
 
 
 _BOARDS = {r: board(r) for r in RULESETS}
+_STREET_GETTERS = {r: tuple(g for g in bd.group_getters if g[2]) for r, bd in _BOARDS.items()}
 
 
 def board_of(state: BoardState) -> Board:
@@ -638,19 +639,17 @@ def _wishes(state: BoardState, kind: str) -> list[tuple[int, int, int, int]]:
     b = board_of(state)
     owner, houses, mortgaged = state.owner, state.houses, state.mortgaged
     out = []
-    for _group, squares, street, get in b.group_getters:
-        if not street:
-            continue
+    for _group, squares, _street, get in _STREET_GETTERS[state.options.ruleset]:
         owners = get(owner)
         first = owners[0]
-        if first == BANK or owners.count(first) != len(squares) or True in get(mortgaged):
+        n = len(squares)
+        if first == BANK or owners.count(first) != n or True in get(mortgaged):
             continue
         levels = get(houses)
         low = min(levels)
-        if kind == "house":
-            slots = sum(4 - h for h in levels if h < 4)
-        else:
-            slots = sum(1 for h in levels if h < HOTEL) if low >= 4 else 0
+        hotels = levels.count(HOTEL)
+        # houses: 4 - h a street and none on a hotel; hotels: one a street once all have four
+        slots = (4 * n - sum(levels) + hotels) if kind == "house" else (n - hotels if low >= 4 else 0)
         out.append((first, slots, low, b.house_cost[squares[0]]))
     return out
 
@@ -1472,16 +1471,17 @@ def _skeleton(state: BoardState, seat: int) -> _Skeleton:
     held: list = []
     buys: list = []
     sales: list = []
+    mortgage_action = _MORTGAGE
     for group, squares, street, get in b.group_getters:
         owners = get(owner)
         mine = owners.count(seat)
         if not mine:
             continue
         n = len(squares)
-        levels = get(houses)
-        built = max(levels)
         flags = get(mortgaged)
         if mine == n:
+            levels = get(houses)
+            built = max(levels)
             if street and True not in flags:
                 low = min(levels)
                 stock = state.bank_hotels if low == 4 else state.bank_houses
@@ -1496,18 +1496,21 @@ def _skeleton(state: BoardState, seat: int) -> _Skeleton:
                     sells += [_SELL[sq] for sq, h in zip(squares, levels, strict=True) if h == built]
                 sells.append(_sell_group_action(group))
                 continue  # buildings: nothing to mortgage or trade in this group
-            for sq, flag in zip(squares, flags, strict=True):
-                if flag:
-                    held.append(sq)
-                else:
-                    mortgages.append(_MORTGAGE[sq])
+            if True in flags:
+                for sq, flag in zip(squares, flags, strict=True):
+                    (held.append(sq) if flag else mortgages.append(mortgage_action[sq]))
+            else:
+                mortgages += [mortgage_action[sq] for sq in squares]
             continue
-        for sq, o, flag in zip(squares, owners, flags, strict=True):
-            if o == seat:
-                if flag:
-                    held.append(sq)
-                else:
-                    mortgages.append(_MORTGAGE[sq])
+        # part of a group: never built on (buildings need the whole group)
+        if mine == 1:
+            i = owners.index(seat)
+            sq = squares[i]
+            (held.append(sq) if flags[i] else mortgages.append(mortgage_action[sq]))
+        else:
+            for sq, o, flag in zip(squares, owners, flags, strict=True):
+                if o == seat:
+                    (held.append(sq) if flag else mortgages.append(mortgage_action[sq]))
         if not street:
             continue
         if mine == n - 1:  # one street short: buying it completes my group
@@ -1521,10 +1524,10 @@ def _skeleton(state: BoardState, seat: int) -> _Skeleton:
             if len(rest) == 1:
                 other = rest.pop()
                 if other != BANK and not players[other].bankrupt:  # my one street completes theirs
-                    sq = squares[owners.index(seat)]
+                    sq = squares[i]
                     sales.append((other, sq, b.price[sq]))
     swaps = [(holder, mine_sq, theirs) for holder, theirs, _ in buys for buyer, mine_sq, _ in sales
-             if buyer == holder]
+             if buyer == holder] if buys and sales else []
     return _Skeleton(builds, sells, mortgages, held, buys, sales, swaps, rounds)
 
 
