@@ -163,14 +163,13 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    if os.environ.get("DISCORD_TOKEN") and not os.environ.get("TELEGRAM_TOKEN"):
-        print("tycoon: the Discord bot is not built yet (issue 7); unset DISCORD_TOKEN to play a local game, "
-              "or set TELEGRAM_TOKEN for the Telegram bot.", file=sys.stderr)
-        return 2
-    if os.environ.get("TELEGRAM_TOKEN"):
-        from bot.telegram_app.run import main_from_env
+    from bot.run import choose_bots
 
-        main_from_env()
+    telegram, discord = choose_bots(os.environ)
+    if telegram or discord:  # one process for the bots whose tokens are set, around one service
+        from bot.run import main_from_env
+
+        main_from_env(args.lang)
         return 0
     print("No TELEGRAM_TOKEN or DISCORD_TOKEN set: playing a local Deal game between AI seats.\n")
     from bot.console import run_console

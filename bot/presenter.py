@@ -145,3 +145,18 @@ def alert_text(outcome, lang: str, game: str, ruleset: str, names: dict[int, str
     if "seat" in params:
         params["name"] = names.get(params["seat"], "?")
     return t(lang, outcome.key or "service.bad_token", **params)
+
+
+def start_time(text: str, now: float) -> float | None:
+    """When a match typed by an admin starts: "+30" is thirty minutes from now; "20:30" the next
+    20:30 Beijing time (UTC+8, where most players are). ``None`` when the text is neither."""
+    text = text.strip()
+    if text.startswith("+") and text[1:].isdigit():
+        return now + 60 * int(text[1:])
+    hours, _, minutes = text.partition(":")
+    if not (hours.isdigit() and minutes.isdigit() and int(hours) < 24 and int(minutes) < 60):
+        return None
+    day, offset = 86400, 8 * 3600
+    local = (now + offset) % day
+    target = int(hours) * 3600 + int(minutes) * 60
+    return now + (target - local) % day or now + day

@@ -6,16 +6,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
+import logging
 
 import discord
 import pytest
 from discord.webhook import async_ as webhook_async
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.discord_app.app import TycoonBot
 from engine.games import GAMES, PLUGS
+from engine.service import store
 from engine.service.tables import GameService
+from words.deal_text import card_name
+from words.i18n import t
 
-CHANNEL, GUILD = 10, 20
+CHANNEL, GUILD, DM_BASE = 10, 20, 5000
+MANAGE_GUILD, MANAGE_EVENTS = 1 << 5, 1 << 33
 _ids = itertools.count(1000)
 
 
@@ -27,29 +35,45 @@ def _message(channel: int = CHANNEL, components=None) -> dict:
             "flags": 0, "components": components or []}
 
 
+class _Response:
+    status, reason = 403, "Forbidden"
+
+
 class FakeDiscord:
     """Records every REST call and interaction response; answers like Discord would."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, dict]] = []
+        self.closed_dms: set[int] = set()  # users whose DMs refuse the bot (error 50007)
+        self.events_forbidden = False  # the bot lacks Manage Events in the guild
 
     async def http(self, route, *args, **kwargs):
         payload = kwargs.get("json") or {}
-        form = kwargs.get("form") or []
-        for part in form:  # multipart: the JSON part carries content and components
+        for part in kwargs.get("form") or []:  # multipart: the JSON part carries content and components
             if part.get("name") == "payload_json":
-                import json as _json
-
-                payload = _json.loads(part["value"])
-        self.calls.append((route.method, route.path, payload))
-        return _message(components=payload.get("components"))
+                payload = json.loads(part["value"])
+        if isinstance(payload, list):  # the command tree: the whole list at once
+            payload = {"commands": payload}
+        payload = {**payload, "files": [f.filename for f in kwargs.get("files") or []]}
+        self.calls.append((route.method, route.url, payload))
+        if route.url.endswith("/users/@me/channels"):
+            uid = int(payload["recipient_id"])
+            return {"id": str(DM_BASE + uid), "type": 1, "last_message_id": None,
+                    "recipients": [{"id": str(uid), "username": f"u{uid}", "discriminator": "0", "avatar": None}]}
+        if route.channel_id is not None and int(route.channel_id) - DM_BASE in self.closed_dms:
+            raise discord.Forbidden(_Response(), {"code": 50007, "message": "Cannot send messages to this user"})
+        if route.url.endswith("/commands"):
+            return []
+        if route.url.endswith("/scheduled-events"):
+            if self.events_forbidden:
+                raise discord.Forbidden(_Response(), {"code": 50013, "message": "Missing Permissions"})
+            return {"id": str(next(_ids)), **payload}
+        return _message(int(route.channel_id or CHANNEL), components=payload.get("components"))
 
     async def webhook(self, route, *args, **kwargs):
         payload = kwargs.get("payload") or {}
         if kwargs.get("multipart"):
-            import json as _json
-
-            payload = next((_json.loads(p["value"]) for p in kwargs["multipart"] if p.get("name") == "payload_json"),
+            payload = next((json.loads(p["value"]) for p in kwargs["multipart"] if p.get("name") == "payload_json"),
                            payload)
         self.calls.append((route.method, route.url, payload))
         message = _message(components=(payload.get("data") or payload).get("components"))
@@ -59,8 +83,8 @@ class FakeDiscord:
                     "resource": {"type": payload.get("type", 4), "message": message}}
         return message
 
-    def custom_ids(self) -> list[str]:
-        """Every button id the bot has shown, newest first."""
+    def custom_ids(self, calls=None) -> list[str]:
+        """Every button id the bot has shown (in ``calls``, default all), newest first."""
         out: list[str] = []
 
         def walk(node):
@@ -73,46 +97,78 @@ class FakeDiscord:
                 for v in node:
                     walk(v)
 
-        for _, _, payload in reversed(self.calls):
+        for _, _, payload in reversed(self.calls if calls is None else calls):
             walk(payload)
         return out
 
+    def public(self) -> list[dict]:
+        """Messages the whole channel sees: posts and edits in it, and non-ephemeral interaction replies."""
+        out = [p for m, u, p in self.calls if f"/channels/{CHANNEL}/messages" in u]
+        for _, url, p in self.calls:
+            if "/interactions/" in url or "/webhooks/" in url:
+                data = p.get("data", p) if isinstance(p.get("data"), dict) else p
+                if not (data.get("flags") or 0) & 64:
+                    out.append(data)
+        return out
 
-def _member(uid: int, admin: bool = False) -> dict:
+    def dms(self, uid: int) -> list[dict]:
+        return [p for m, u, p in self.calls if f"/channels/{DM_BASE + uid}/messages" in u]
+
+    def last_reply(self) -> dict:
+        """The latest interaction response or followup (content, flags)."""
+        url, p = next((u, p) for _, u, p in reversed(self.calls) if "/interactions/" in u or "/webhooks/" in u)
+        return p["data"] if isinstance(p.get("data"), dict) else p
+
+
+def _member(uid: int, permissions: int = 0) -> dict:
     return {"user": {"id": str(uid), "username": f"u{uid}", "global_name": {1: "Ann", 2: "Bob"}.get(uid, f"U{uid}"),
                      "discriminator": "0", "avatar": None},
             "roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0,
-            "permissions": "32" if admin else "0"}
+            "permissions": str(permissions)}
 
 
-def _base(uid: int, kind: int) -> dict:
+def _base(uid: int, kind: int, permissions: int = 0, app_permissions: int = MANAGE_EVENTS,
+          locale: str = "en-US") -> dict:
     return {"id": str(next(_ids)), "application_id": "42", "type": kind, "token": f"tok{next(_ids)}",
-            "version": 1, "channel_id": str(CHANNEL), "guild_id": str(GUILD), "locale": "en-US",
-            "guild_locale": "en-US", "member": _member(uid), "app_permissions": "8", "entitlements": [],
-            "authorizing_integration_owners": {}, "attachment_size_limit": 1000000,
+            "version": 1, "channel_id": str(CHANNEL), "guild_id": str(GUILD), "locale": locale,
+            "guild_locale": locale, "member": _member(uid, permissions), "app_permissions": str(app_permissions),
+            "entitlements": [], "authorizing_integration_owners": {}, "attachment_size_limit": 1000000,
             "channel": {"id": str(CHANNEL), "type": 0, "guild_id": str(GUILD), "name": "games", "position": 0,
                         "permission_overwrites": [], "nsfw": False, "parent_id": None}}
 
 
-def slash(name: str, uid: int, **options) -> dict:
+def slash(name: str, uid: int, permissions: int = 0, **options) -> dict:
     data = {"id": str(abs(hash(name))), "name": name, "type": 1,
-            "options": [{"name": k, "type": 3, "value": v} for k, v in options.items()]}
-    return {**_base(uid, 2), "data": data}
+            "options": [{"name": k, "type": 4 if isinstance(v, int) else 3, "value": v} for k, v in options.items()]}
+    return {**_base(uid, 2, permissions), "data": data}
 
 
-def click(custom_id: str, uid: int) -> dict:
+def click(custom_id: str, uid: int, permissions: int = 0) -> dict:
     """A press on a button of a message that carries it (discord.py finds the button there)."""
     row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": custom_id}]}
-    return {**_base(uid, 3), "data": {"custom_id": custom_id, "component_type": 2},
+    return {**_base(uid, 3, permissions), "data": {"custom_id": custom_id, "component_type": 2},
             "message": _message(components=[row])}
 
 
+class _Errors(logging.Handler):
+    """Exceptions inside handlers are logged by discord.py, not raised: the tests fail on them."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
 @contextlib.asynccontextmanager
-async def running_bot(tmp_path, monkeypatch):
-    fake = FakeDiscord()
+async def running_bot(tmp_path, monkeypatch, fake: FakeDiscord | None = None):
+    fake = fake or FakeDiscord()
     service = await GameService.open(f"sqlite:///{tmp_path / 'dc.db'}")
     client = TycoonBot(service, lang="en", seed=0)
     monkeypatch.setattr(webhook_async.AsyncWebhookAdapter, "request", fake.webhook)
+    errors = _Errors()
+    logging.getLogger("discord").addHandler(errors)
     try:
         async with client:
             client._connection.user = discord.ClientUser(state=client._connection, data={
@@ -122,7 +178,9 @@ async def running_bot(tmp_path, monkeypatch):
             await client.setup_hook()
             yield client, fake, service
     finally:
+        logging.getLogger("discord").removeHandler(errors)
         await service.close()
+    assert not errors.records, [r.getMessage() + str(r.exc_info and r.exc_info[1]) for r in errors.records]
 
 
 async def dispatch(client, payload: dict) -> None:
@@ -137,47 +195,231 @@ async def dispatch(client, payload: dict) -> None:
         await asyncio.wait(pending, timeout=0.05)
 
 
-@pytest.mark.parametrize("game", ["deal"])  # the board through Discord: next session (see the closing note)
+async def open_table(client, fake, service, game: str = "deal", ai: bool = True) -> int:
+    """/newgame by Ann, Bob joins, (an AI seat,) Ann starts: the running table's id."""
+    await dispatch(client, slash("newgame", 1, game=game))
+    table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
+    await dispatch(client, click(f"l:{table}:join", 2))
+    if ai:
+        await dispatch(client, click(f"l:{table}:ai", 1))
+    await dispatch(client, click(f"l:{table}:start", 1))
+    assert service.table(table).status == "running"
+    return table
+
+
+async def play_one(client, fake, service, table: int) -> None:
+    """The first decision the table waits for, answered as the AI would, by pressing its button."""
+    game = service.table(table).game
+    state = service.state(table)
+    decision = GAMES[game].waiting_for(state)[0]
+    uid = int(service.table(table).seats[decision.seat]["user"][3:])
+    wanted = PLUGS[game].choose(state, decision.seat)
+    token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
+    if f"g:{token}" not in fake.custom_ids():
+        await dispatch(client, click(f"h:{table}", uid))  # own choices come with "My hand" / "My options"
+    assert f"g:{token}" in fake.custom_ids(), (decision.kind, len(service.buttons(table, decision.seat)))
+    version = service.table(table).version
+    await dispatch(client, click(f"g:{token}", uid))
+    assert service.table(table).version > version
+
+
+def _hand_texts(fake: FakeDiscord, uids) -> set[str]:
+    return {p.get("content", "") for uid in uids for p in fake.dms(uid)}
+
+
+@pytest.mark.parametrize("game", ["deal", "board"])
 async def test_a_whole_game_by_slash_command_and_buttons(tmp_path, monkeypatch, game):
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
-        await dispatch(client, slash("newgame", 1, game=game))
-        lobby = [c for c in fake.custom_ids() if c.startswith("l:")]
-        assert lobby, "the lobby came with its buttons"
-        table = int(lobby[0].split(":")[1])
-        await dispatch(client, click(f"l:{table}:join", 2))
-        await dispatch(client, click(f"l:{table}:ai", 1))
-        await dispatch(client, click(f"l:{table}:start", 1))
-        assert service.table(table).status == "running"
+        table = await open_table(client, fake, service, game)
         rules = GAMES[game]
+        hand_marker = t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0]  # "Your hand "
+        windows = 0
         for _ in range(3000):
             if service.table(table).status != "running":
                 break
-            state = service.state(table)
-            decision = rules.waiting_for(state)[0]
-            uid = int(service.table(table).seats[decision.seat]["user"][3:])
-            if f"h:{table}" in fake.custom_ids()[:40] and game == "deal":
-                await dispatch(client, click(f"h:{table}", uid))  # the hand, only for them
-            wanted = PLUGS[game].choose(state, decision.seat)
-            token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
-            assert f"g:{token}" in fake.custom_ids(), (decision.kind, len(service.buttons(table, decision.seat)))
-            await dispatch(client, click(f"g:{token}", uid))
+            if rules.waiting_for(service.state(table))[0].kind in ("respond", "counter"):
+                windows += 1
+            seen = len(fake.calls)
+            await play_one(client, fake, service, table)
+            new_public = [p for m, u, p in fake.calls[seen:] if f"/channels/{CHANNEL}/messages" in u]
+            for seat in range(2):  # the two people's hands, as the public must never see them
+                view = rules.view(service.state(table), seat)["players"][seat]
+                hand = ", ".join(card_name(c, "en") for c in view.get("hand", []))
+                for p in new_public:
+                    assert hand_marker not in p.get("content", "") and "hand.png" not in p["files"]
+                    assert len(view.get("hand", [])) < 2 or hand not in p.get("content", "")
         assert service.table(table).status == "over"
-        ephemeral = [p for m, u, p in fake.calls if "/callback" in str(u) and (p.get("data") or {}).get("flags") == 64]
-        public = [p for m, u, p in fake.calls if "/channels/" in str(u)]
-        assert public, "the table was posted in the channel"
+        assert fake.public(), "the table was posted in the channel"
         if game == "deal":
-            assert ephemeral or any("followup" in str(u) or "webhooks" in str(u) for _, u, _ in fake.calls)
+            assert windows > 0  # seed 0 deals Just-Say-No windows between the two people
+            hands = _hand_texts(fake, (1, 2))
+            assert any(hand_marker in h for h in hands), "hands went by DM"
+            assert all(h not in p.get("content", "") for h in hands for p in fake.public())
 
 
-async def test_a_non_player_gets_an_ephemeral_no_and_old_buttons_parse_back(tmp_path, monkeypatch):
+async def test_a_non_player_gets_an_ephemeral_no(tmp_path, monkeypatch):
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
-        await dispatch(client, slash("newgame", 1, game="board"))
-        table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
-        await dispatch(client, click(f"l:{table}:join", 2))
-        await dispatch(client, click(f"l:{table}:start", 1))
+        table = await open_table(client, fake, service, "board", ai=False)
         move = next(c for c in fake.custom_ids() if c.startswith("g:"))
         before = service.table(table).version
         await dispatch(client, click(move, 77))
-        method, url, payload = fake.calls[-1]
-        assert "/callback" in url and payload["data"]["flags"] == 64 and "not playing" in payload["data"]["content"]
+        reply = fake.last_reply()
+        assert reply["flags"] == 64 and "not playing" in reply["content"]
+        await dispatch(client, click(f"h:{table}", 77))  # nor may they see anyone's options
+        reply = fake.last_reply()
+        assert reply["flags"] == 64 and "not playing" in reply["content"]
         assert service.table(table).version == before
+
+
+async def test_buttons_sent_before_a_restart_still_work(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        table = await open_table(client, fake, service, "board", ai=False)
+        decision = service.waiting_for(table)[0]
+        shown = fake.custom_ids()
+        version = service.table(table).version
+    # a new process on the same database: nothing in memory, only the ids on the old message
+    async with running_bot(tmp_path, monkeypatch) as (client, fake2, service):
+        token = next(tok for _, tok in service.buttons(table, decision.seat))
+        assert f"g:{token}" in shown
+        uid = int(service.table(table).seats[decision.seat]["user"][3:])
+        await dispatch(client, click(f"g:{token}", uid))
+        assert service.table(table).version == version + 1
+        assert any(f"/channels/{CHANNEL}/messages" in u for _, u, _ in fake2.calls), "the table was shown again"
+
+
+async def test_endgame_only_for_its_creator_or_manage_server(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        table = await open_table(client, fake, service, "deal", ai=False)
+        await dispatch(client, slash("endgame", 2))  # Bob joined but did not open it
+        reply = fake.last_reply()
+        assert reply["flags"] == 64 and reply["content"] == t("en", "service.not_creator")
+        assert service.table(table).status == "running"
+        await dispatch(client, slash("endgame", 3, permissions=MANAGE_GUILD))  # a moderator
+        assert service.table(table).status == "cancelled"
+        assert fake.last_reply()["content"] == t("en", "tg.cancelled")
+        await dispatch(client, slash("newgame", 1, game="board"))
+        await dispatch(client, slash("endgame", 1))  # the creator needs no permission
+        assert (await service.table_in_chat(f"dc:{GUILD}:{CHANNEL}")) is None
+
+
+async def test_join_and_leave_by_slash_command(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("join", 2))
+        assert fake.last_reply()["content"] == t("en", "service.no_lobby")
+        await dispatch(client, slash("newgame", 1, game="deal"))
+        await dispatch(client, slash("join", 2))
+        row = await service.table_in_chat(f"dc:{GUILD}:{CHANNEL}")
+        assert [s["user"] for s in service.table(row.id).seats] == ["dc:1", "dc:2"]
+        assert "Bob" in fake.last_reply()["content"]  # the lobby again, with Bob in it
+        await dispatch(client, slash("leave", 2))
+        assert [s["user"] for s in service.table(row.id).seats] == ["dc:1"]
+
+
+async def _schedules(service) -> list:
+    async with AsyncSession(service.engine) as session:
+        return (await session.exec(select(store.ScheduleRow))).all()
+
+
+async def test_schedule_needs_manage_server_or_events_and_makes_a_calendar_event(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("schedule", 2, game="deal", start="+30", minutes=45))
+        reply = fake.last_reply()
+        assert reply["flags"] == 64 and reply["content"] == t("en", "dc.schedule_perm")
+        assert await _schedules(service) == []
+
+        await dispatch(client, slash("schedule", 3, permissions=MANAGE_EVENTS, game="deal", start="+30", minutes=45))
+        assert len(await _schedules(service)) == 1
+        events = [p for m, u, p in fake.calls if u.endswith(f"/guilds/{GUILD}/scheduled-events")]
+        assert len(events) == 1 and events[0]["entity_type"] == 3 and events[0]["privacy_level"] == 2
+        begins = (await _schedules(service))[0].start_at
+        assert events[0]["scheduled_start_time"].startswith(
+            discord.utils.utcnow().fromtimestamp(begins, discord.utils.utcnow().tzinfo).isoformat()[:16])
+        reply = fake.last_reply()
+        assert f"<t:{int(begins)}:R>" in reply["content"] and t("en", "dc.no_event") not in reply["content"]
+        assert any(c.startswith("s:") for c in fake.custom_ids()), "a sign-up button"
+
+        fake.events_forbidden = True  # the server took Manage Events away from the bot
+        await dispatch(client, slash("schedule", 3, permissions=MANAGE_GUILD, game="board", start="20:30",
+                                     minutes=30))
+        assert len(await _schedules(service)) == 2, "the match stands without its calendar event"
+        assert t("en", "dc.no_event") in fake.last_reply()["content"]
+
+        sign_up = next(c for c in fake.custom_ids() if c.startswith("s:"))
+        await dispatch(client, click(sign_up, 1))
+        assert fake.last_reply()["content"] == t("en", "tg.signed_up")
+
+
+async def test_closed_dms_fall_back_to_the_ephemeral_hand_and_are_not_retried(tmp_path, monkeypatch):
+    fake = FakeDiscord()
+    fake.closed_dms.add(2)
+    async with running_bot(tmp_path, monkeypatch, fake) as (client, fake, service):
+        table = await open_table(client, fake, service, "deal")
+        assert fake.dms(1), "Ann's hand came by DM"
+        assert service.table(table).seats[1]["dm"] is False
+        for _ in range(30):
+            await play_one(client, fake, service, table)
+        tries = [u for _, u, _ in fake.calls if f"/channels/{DM_BASE + 2}/messages" in u]
+        assert len(tries) == 1, "a closed DM is tried once, not again and again"
+        await dispatch(client, click(f"h:{table}", 2))
+        reply = fake.last_reply()
+        assert reply["flags"] == 64 and t("en", "dc.dm_closed") in reply["content"]
+        assert t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0] in reply["content"]
+        await dispatch(client, click(f"h:{table}", 1))
+        assert t("en", "dc.dm_closed") not in fake.last_reply()["content"]
+
+
+async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        table = await open_table(client, fake, service, "deal")
+        rules = GAMES["deal"]
+        for _ in range(500):
+            decision = rules.waiting_for(service.state(table))[0]
+            if decision.kind in ("respond", "counter"):
+                break
+            await play_one(client, fake, service, table)
+        else:
+            pytest.fail("seed 0 deals a Just-Say-No window")
+        name = service.table(table).seats[decision.seat]["name"]
+        asked = next(p for m, u, p in reversed(fake.calls) if m == "POST" and f"/channels/{CHANNEL}/messages" in u
+                     and "message_reference" in p and p["content"].startswith(f"{name}:"))
+        assert asked["message_reference"]["message_id"] == service.table(table).messages["dc"]
+        assert f"<t:{int(service.clock()) + 20}:R>" in asked["content"] or "<t:" in asked["content"]
+        tokens = {tok for _, tok in service.buttons(table, decision.seat)}
+        shown = [c[2:] for c in fake.custom_ids([("POST", "", asked)])]
+        assert shown and set(shown) <= tokens, "the target's own answers"
+        table_message = next(p for m, u, p in reversed(fake.calls)
+                             if f"/channels/{CHANNEL}/messages" in u and "message_reference" not in p)
+        assert not set(fake.custom_ids([("", "", table_message)])) & set(f"g:{tok}" for tok in shown)
+        uid = int(service.table(table).seats[decision.seat]["user"][3:])
+        version = service.table(table).version
+        await dispatch(client, click(f"g:{shown[-1]}", uid))
+        assert service.table(table).version > version
+
+
+async def test_lang_changes_the_next_public_message(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("lang", 2, language="zh-Hans"))
+        assert fake.last_reply()["content"] == t("en", "dc.manage_only")
+        await dispatch(client, slash("lang", 2, permissions=MANAGE_GUILD, language="zh-Hans"))
+        assert fake.last_reply()["content"] == t("zh-Hans", "dc.lang_set")
+        await dispatch(client, slash("newgame", 1, game="deal"))
+        lobby = fake.last_reply()
+        assert "等待玩家" in lobby["content"] and "waiting for players" not in lobby["content"]
+        labels = [c["label"] for row in lobby["components"] for c in row["components"]]
+        assert t("zh-Hans", "tg.btn.join") in labels
+
+
+async def test_command_names_and_descriptions_are_localised_in_the_synced_tree(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await client.tree.sync()
+        method, url, payload = next(c for c in fake.calls if c[1].endswith("/applications/42/commands"))
+        assert method == "PUT"
+        commands = {c["name"]: c for c in payload["commands"]}
+        assert {"newgame", "join", "leave", "hand", "endgame", "rules", "lang", "stats", "schedule",
+                "help"} <= set(commands)
+        newgame = commands["newgame"]
+        assert newgame["name_localizations"] == {"zh-CN": "开局", "zh-TW": "開局"}
+        assert newgame["description_localizations"]["zh-CN"] == t("zh-Hans", "dc.cmd.newgame.desc")
+        assert all(c["name_localizations"].get("zh-TW") for c in commands.values())
+        game = next(o for o in commands["schedule"]["options"] if o["name"] == "game")
+        assert game["description_localizations"]["zh-TW"] == t("zh-Hant", "dc.opt.game")

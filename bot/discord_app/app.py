@@ -1,4 +1,5 @@
-"""The discord.py bot around the front end: slash commands, persistent buttons, the clock."""
+"""The discord.py bot around the front end: the slash commands (named and described in the
+server's language by a translator reading our catalogues) and the persistent buttons."""
 
 from __future__ import annotations
 
@@ -6,28 +7,75 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app.frontend import GAME_CHOICES, Front, HandButton, LobbyButton, MoveButton, chat_key
+from bot.discord_app.frontend import (
+    GAME_CHOICES,
+    LANG_CHOICES,
+    Front,
+    HandButton,
+    LobbyButton,
+    MoveButton,
+    SignUpButton,
+    chat_key,
+)
+from engine.games import GAMES
 from engine.service.tables import GameService
-from words.i18n import t
+from words.i18n import CATALOGUES, t
+
+# Discord locales we translate into; any other locale sees the English default
+LOCALES = {discord.Locale.chinese: "zh-Hans", discord.Locale.taiwan_chinese: "zh-Hant"}
+
+
+def _(key: str) -> app_commands.locale_str:
+    """A command's name or description: English by default, the other languages at sync time."""
+    return app_commands.locale_str(t("en", key), key=key)
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Discord asks once per string and locale when the commands are synced; the answer comes from
+    data/locale like every other sentence of the bot."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale, context) -> str | None:
+        lang = LOCALES.get(locale)
+        key = string.extras.get("key")
+        if lang is None or key is None:
+            return None
+        return CATALOGUES[lang].get(key)
 
 
 class TycoonBot(commands.Bot):
-    def __init__(self, service: GameService, lang: str = "zh-Hans", seed: int | None = None) -> None:
-        super().__init__(command_prefix="!", intents=discord.Intents.default())
-        self.front = Front(service, lang, seed)
+    def __init__(self, service: GameService, lang: str = "zh-Hans", seed: int | None = None,
+                 sync_commands: bool = False) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        self.front = Front(service, lang, seed, client=self)
+        self.sync_commands = sync_commands  # the real process syncs at start; tests read the payload
 
     async def setup_hook(self) -> None:
         # buttons sent before a restart parse back from their ids
-        self.add_dynamic_items(MoveButton, LobbyButton, HandButton)
+        self.add_dynamic_items(MoveButton, LobbyButton, HandButton, SignUpButton)
+        await self.tree.set_translator(CatalogueTranslator())
         front = self.front
+        tree = self.tree
 
-        @self.tree.command(name="newgame", description="Open a game / 开一局游戏")
+        @tree.command(name=_("dc.cmd.newgame"), description=_("dc.cmd.newgame.desc"))
+        @app_commands.describe(game=_("dc.opt.game"), ruleset=_("dc.opt.ruleset"))
         @app_commands.choices(game=GAME_CHOICES)
         async def newgame(interaction: discord.Interaction, game: app_commands.Choice[str],
                           ruleset: str | None = None) -> None:
             await front.newgame(interaction, game.value, ruleset)
 
-        @self.tree.command(name="hand", description="Your hand, only for you / 我的手牌")
+        @tree.command(name=_("dc.cmd.join"), description=_("dc.cmd.join.desc"))
+        async def join(interaction: discord.Interaction) -> None:
+            await front.command_op(interaction, "join")
+
+        @tree.command(name=_("dc.cmd.leave"), description=_("dc.cmd.leave.desc"))
+        async def leave(interaction: discord.Interaction) -> None:
+            await front.command_op(interaction, "leave")
+
+        @tree.command(name=_("dc.cmd.endgame"), description=_("dc.cmd.endgame.desc"))
+        async def endgame(interaction: discord.Interaction) -> None:
+            await front.command_op(interaction, "cancel")  # the service refuses all but creator and admins
+
+        @tree.command(name=_("dc.cmd.hand"), description=_("dc.cmd.hand.desc"))
         async def hand(interaction: discord.Interaction) -> None:
             row = await front.service.table_in_chat(chat_key(interaction))
             if row is None:
@@ -36,7 +84,21 @@ class TycoonBot(commands.Bot):
                 return
             await front.my_hand(interaction, row.id)
 
-        @self.tree.command(name="stats", description="Standings in this channel / 战绩")
+        @tree.command(name=_("dc.cmd.rules"), description=_("dc.cmd.rules.desc"))
+        async def rules(interaction: discord.Interaction) -> None:
+            lang = await front.chat_lang(interaction)
+            row = await front.service.table_in_chat(chat_key(interaction))
+            games = [row.game] if row else list(GAMES)
+            await interaction.response.send_message("\n\n".join(t(lang, f"dc.rules.{g}") for g in games),
+                                                    ephemeral=True)
+
+        @tree.command(name=_("dc.cmd.lang"), description=_("dc.cmd.lang.desc"))
+        @app_commands.describe(language=_("dc.opt.language"))
+        @app_commands.choices(language=LANG_CHOICES)
+        async def lang(interaction: discord.Interaction, language: app_commands.Choice[str]) -> None:
+            await front.set_lang(interaction, language.value)
+
+        @tree.command(name=_("dc.cmd.stats"), description=_("dc.cmd.stats.desc"))
         async def stats(interaction: discord.Interaction) -> None:
             lang = await front.chat_lang(interaction)
             table = await front.service.standings(chat_key(interaction))
@@ -44,7 +106,19 @@ class TycoonBot(commands.Bot):
             await interaction.response.send_message("\n".join([t(lang, "tg.standings"), *lines]) if lines
                                                     else t(lang, "tg.no_results"))
 
-        @self.tree.command(name="help", description="How to play / 玩法说明")
+        @tree.command(name=_("dc.cmd.schedule"), description=_("dc.cmd.schedule.desc"))
+        @app_commands.describe(game=_("dc.opt.game"), start=_("dc.opt.start"), minutes=_("dc.opt.minutes"),
+                               ruleset=_("dc.opt.ruleset"), ai=_("dc.opt.ai"))
+        @app_commands.choices(game=GAME_CHOICES)
+        async def schedule(interaction: discord.Interaction, game: app_commands.Choice[str], start: str,
+                           minutes: app_commands.Range[int, 1, 1440], ruleset: str | None = None,
+                           ai: app_commands.Range[int, 0, 8] = 0) -> None:
+            await front.schedule(interaction, game.value, start, minutes, ruleset, ai)
+
+        @tree.command(name=_("dc.cmd.help"), description=_("dc.cmd.help.desc"))
         async def help_(interaction: discord.Interaction) -> None:
-            await interaction.response.send_message(t(await front.chat_lang(interaction), "tg.help"),
+            await interaction.response.send_message(t(await front.chat_lang(interaction), "dc.help"),
                                                     ephemeral=True)
+
+        if self.sync_commands:
+            await tree.sync()

@@ -1,28 +1,35 @@
 """Discord interactions in, service calls and screens out.
 
 Button ids: ``g:<token>`` (a game move, the service's token), ``l:<table>:<op>`` (lobby),
-``h:<table>`` (my hand). They are ``DynamicItem`` templates, so a button keeps working after a
-restart: its id carries everything, the state comes from the database. Every interaction is
-answered or deferred at once (Discord allows 3 s).
+``h:<table>`` (my hand), ``s:<schedule>`` (sign up for a scheduled match). They are
+``DynamicItem`` templates, so a button keeps working after a restart: its id carries everything,
+the state comes from the database. Every interaction is answered or deferred at once (Discord
+allows 3 s). Public messages go to the table's own channel (from its chat key), wherever the
+press came from, so a button pressed in a DM never posts the table there.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import io
+import logging
 import re
 
 import discord
 from discord import app_commands
 
-from bot.presenter import alert_text, table_screens_with_pictures
-from engine.service.tables import GameService
+from bot.presenter import alert_text, start_time, table_screens_with_pictures
+from engine.service.tables import GameService, Outcome
+from words.deal_text import card_name
 from words.i18n import normalise_lang, t
 
-GAME_CHOICES = [app_commands.Choice(name="大富翁纸牌 Monopoly Deal", value="deal"),
-                app_commands.Choice(name="地产大亨 Monopoly", value="board")]
+log = logging.getLogger(__name__)
+GAME_NAMES = {"deal": "大富翁纸牌 Monopoly Deal", "board": "地产大亨 Monopoly"}
 LOBBY_OPS = [("join", "tg.btn.join"), ("leave", "tg.btn.leave"), ("ai", "tg.btn.add_ai"),
              ("noai", "tg.btn.remove_ai"), ("start", "tg.btn.start"), ("cancel", "tg.btn.cancel")]
 PAGE = 25  # Discord: 5 rows of 5 buttons in one message
+TEXT = 1900  # Discord allows 2000 characters in a message
+DMS_CLOSED = 50007  # "Cannot send messages to this user"
 
 
 def chat_key(interaction: discord.Interaction) -> str:
@@ -39,17 +46,40 @@ def lang_of(interaction: discord.Interaction, default: str) -> str:
     return normalise_lang(locale) if locale else default
 
 
+def can_manage(interaction: discord.Interaction, events: bool = False) -> bool:
+    """Manage Server (or, with ``events``, Manage Events) in this channel: Discord's own word for it."""
+    perms = interaction.permissions
+    return bool(perms.administrator or perms.manage_guild or (events and perms.manage_events))
+
+
 class Front:
     """The Discord side of the service; one per bot."""
 
-    def __init__(self, service: GameService, lang: str = "zh-Hans", seed: int | None = None) -> None:
+    def __init__(self, service: GameService, lang: str = "zh-Hans", seed: int | None = None,
+                 client: discord.Client | None = None) -> None:
         self.service = service
         self.lang = normalise_lang(lang)
         self.seed = seed
+        self.client = client
+        self._hands: dict[tuple[int, int], tuple] = {}  # the hand last sent by DM, per table and seat
+        self._langs: dict[str, str] = {}  # a channel's server language, learnt from its interactions
 
     async def chat_lang(self, interaction: discord.Interaction) -> str:
-        chosen = (await self.service.settings(chat_key(interaction))).lang
-        return normalise_lang(chosen) if chosen else lang_of(interaction, self.lang)
+        key = chat_key(interaction)
+        self._langs[key] = lang_of(interaction, self.lang)
+        return await self.key_lang(key)
+
+    async def key_lang(self, key: str) -> str:
+        """The channel's chosen language, else its server's, else the bot's default."""
+        chosen = (await self.service.settings(key)).lang
+        return normalise_lang(chosen) if chosen else self._langs.get(key, self.lang)
+
+    def channel(self, key: str) -> discord.PartialMessageable:
+        _, guild, channel = key.split(":")[:3]
+        return self.client.get_partial_messageable(int(channel), guild_id=int(guild) or None)
+
+    async def _reply(self, interaction: discord.Interaction, text: str, ephemeral: bool = True, **kwargs) -> None:
+        await interaction.response.send_message(text[:TEXT], ephemeral=ephemeral, **kwargs)
 
     # -- lobby -----------------------------------------------------------------------------------
 
@@ -62,14 +92,14 @@ class Front:
     def lobby_text(self, table_id: int, lang: str) -> str:
         row = self.service.table(table_id)
         seats = "\n".join(f"{i + 1}. {s['name']}" for i, s in enumerate(row.seats))
-        return t(lang, "tg.lobby", game=row.game, ruleset=row.ruleset, seats=seats)
+        return t(lang, "tg.lobby", game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
 
     async def newgame(self, interaction: discord.Interaction, game: str, ruleset: str | None) -> None:
         lang = await self.chat_lang(interaction)
         user, name = user_of(interaction)
         out = await self.service.new_table(chat_key(interaction), game, ruleset, user, name)
         if not out.ok:
-            await interaction.response.send_message(t(lang, out.key, **out.params), ephemeral=True)
+            await self._reply(interaction, t(lang, out.key, **out.params))
             return
         await interaction.response.send_message(self.lobby_text(out.table, lang),
                                                 view=self.lobby_view(out.table, lang))
@@ -78,41 +108,63 @@ class Front:
         lang = await self.chat_lang(interaction)
         user, name = user_of(interaction)
         service = self.service
-        perms = getattr(interaction.user, "guild_permissions", None)
-        out = await service.lobby(table_id, op, user, name, is_admin=bool(perms and perms.manage_guild),
-                                  seed=self.seed)
+        out = await service.lobby(table_id, op, user, name, is_admin=can_manage(interaction), seed=self.seed)
         if not out.ok:
-            await interaction.response.send_message(t(lang, out.key, **out.params), ephemeral=True)
+            await self._reply(interaction, t(lang, out.key, **out.params))
             return
         row = service.table(table_id)
         if row.status == "lobby":
             await interaction.response.edit_message(content=self.lobby_text(table_id, lang),
                                                     view=self.lobby_view(table_id, lang))
             return
+        if row.status != "running":
+            await interaction.response.edit_message(content=t(lang, "tg.cancelled"), view=None)
+            return
         await interaction.response.defer()
-        if row.status == "running":
-            await service.run_ai(table_id)
-            await self.publish(interaction, table_id, [], new=True)
+        await service.run_ai(table_id)
+        await self.publish(table_id, [], new=True)
+
+    async def command_op(self, interaction: discord.Interaction, op: str) -> None:
+        """/join, /leave and /endgame: the lobby's operations on this channel's table."""
+        lang = await self.chat_lang(interaction)
+        row = await self.service.table_in_chat(chat_key(interaction))
+        if row is None:
+            await self._reply(interaction, t(lang, "service.no_lobby"))
+            return
+        user, name = user_of(interaction)
+        out = await self.service.lobby(row.id, op, user, name, is_admin=can_manage(interaction))
+        if not out.ok:  # e.g. /endgame by someone who neither opened the game nor manages the server
+            await self._reply(interaction, t(lang, out.key, **out.params))
+            return
+        row = self.service.table(row.id)
+        if row.status == "lobby":
+            await interaction.response.send_message(self.lobby_text(row.id, lang), view=self.lobby_view(row.id, lang))
+        elif row.status == "running":
+            await self._reply(interaction, t(lang, "tg.done"))
+        else:
+            await interaction.response.send_message(t(lang, "tg.cancelled"))
 
     # -- moves -----------------------------------------------------------------------------------
 
     async def press(self, interaction: discord.Interaction, token: str) -> None:
-        lang = await self.chat_lang(interaction)
         user, _ = user_of(interaction)
         outcome = await self.service.act(user, token)
+        row = self.service.table(outcome.table) if outcome.table else None
+        lang = await self.key_lang(row.chat_key) if row else lang_of(interaction, self.lang)
         if not outcome.ok:
-            row = self.service.table(outcome.table) if outcome.table else None
             names = {i: s["name"] for i, s in enumerate(row.seats)} if row else {}
-            await interaction.response.send_message(
-                alert_text(outcome, lang, row.game if row else "deal", row.ruleset if row else "", names),
-                ephemeral=True)
+            await self._reply(interaction, alert_text(outcome, lang, row.game if row else "deal",
+                                                      row.ruleset if row else "", names))
             return
         await interaction.response.defer()
+        await self.after_move(outcome)
+
+    async def after_move(self, outcome: Outcome, new: bool = False) -> None:
+        """AI seats answer, then the table is shown again (a new message when the turn passed)."""
         turn = self.service.state(outcome.table).turn_number
         events = list(outcome.events)
         await self.service.run_ai(outcome.table)
-        await self.publish(interaction, outcome.table, events,
-                           new=self.service.state(outcome.table).turn_number != turn)
+        await self.publish(outcome.table, events, new=new or self.service.state(outcome.table).turn_number != turn)
 
     async def my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         """The player's own screen, seen only by them (an ephemeral reply; no DM needed)."""
@@ -121,39 +173,166 @@ class Front:
         live = await self.service.live(table_id)
         seat = live.seat_of(user) if live else None
         if seat is None or live.state is None:
-            await interaction.response.send_message(t(lang, "service.not_a_player"), ephemeral=True)
+            await self._reply(interaction, t(lang, "service.not_a_player"))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         screens = await table_screens_with_pictures(self.service, table_id, (), lang)
         screen = screens.private[seat]
         buttons = [(b.label, b.token) for b in screen.buttons]
         pages = [buttons[i:i + PAGE] for i in range(0, len(buttons), PAGE)] or [[]]
+        note = t(lang, "dc.dm_closed") if live.row.seats[seat].get("dm") is False else ""
+        text = screen.text[-(TEXT - len(note) - 2):] + (f"\n\n{note}" if note else "")
         files = [discord.File(io.BytesIO(screen.picture), "hand.png")] if screen.picture else []
-        await interaction.followup.send(screen.text[-1900:], files=files, view=_moves(pages[0]), ephemeral=True)
-        for page in pages[1:]:
-            await interaction.followup.send("…", view=_moves(page), ephemeral=True)
+        await interaction.followup.send(text, files=files, view=_moves(pages[0]), ephemeral=True)
+        for n, page in enumerate(pages[1:], 2):  # more choices than one message holds
+            await interaction.followup.send(f"({n}/{len(pages)})", view=_moves(page), ephemeral=True)
 
-    async def publish(self, interaction: discord.Interaction, table_id: int, events: list, new: bool) -> None:
-        """Edit the table's one public message, or post a new one when the turn passed."""
-        lang = await self.chat_lang(interaction)
+    async def publish(self, table_id: int, events: list, new: bool) -> None:
+        """Edit the table's one public message, or post a new one when the turn passed; then ask
+        Just Say No under it and send changed hands by DM."""
         row = self.service.table(table_id)
+        lang = await self.key_lang(row.chat_key)
         screens = await table_screens_with_pictures(self.service, table_id, events, lang)
         public = screens.public
-        buttons = [(b.label, b.token) for b in public.buttons][:PAGE - 1]
-        view = _moves(buttons)
-        view.add_item(HandButton(table_id, t(lang, "tg.btn.my_hand" if row.game == "deal" else "dc.btn.my_options")))
+        decisions = self.service.waiting_for(table_id)
+        # D-13: a Just Say No window is answered right under the attack, by its target only
+        answers = {d.seat: d for d in decisions if d.kind in ("respond", "counter")} if row.game == "deal" else {}
+        view = _moves([(b.label, b.token) for b in public.buttons if b.seat not in answers][:PAGE - 1])
+        if row.status == "running":
+            view.add_item(HandButton(table_id, t(lang, "tg.btn.my_hand" if row.game == "deal"
+                                                 else "dc.btn.my_options")))
         file = discord.File(io.BytesIO(public.picture), "table.png")
-        text = public.text[-1900:]
-        channel = interaction.channel
+        text = public.text[-TEXT:]
+        channel = self.channel(row.chat_key)
         message_id = (row.messages or {}).get("dc")
+        edited = False
         if message_id and not new:
             try:
                 await channel.get_partial_message(message_id).edit(content=text, attachments=[file], view=view)
-                return
+                edited = True
             except discord.HTTPException:
-                pass
-        sent = await channel.send(content=text, file=file, view=view)
-        await self.service.set_messages(table_id, dc=sent.id)
+                file = discord.File(io.BytesIO(public.picture), "table.png")  # the failed edit read it
+        if not edited:
+            sent = await channel.send(content=text, file=file, view=view)
+            message_id = sent.id
+            await self.service.set_messages(table_id, dc=message_id)
+        names = {i: s["name"] for i, s in enumerate(row.seats)}
+        for seat, decision in answers.items():
+            if row.seats[seat]["ai"]:
+                continue
+            deadline = int(self.service.clock() + row.clocks.get(decision.policy, 20))
+            buttons = [(b.label, b.token) for b in public.buttons if b.seat == seat]
+            await channel.send(content=t(lang, "dc.answer_now", name=names[seat], when=f"<t:{deadline}:R>"),
+                               view=_moves(buttons[:PAGE]),
+                               reference=discord.MessageReference(message_id=message_id, channel_id=channel.id,
+                                                                  fail_if_not_exists=False))
+        if row.game == "deal" and row.status == "running":
+            await self.send_hands(table_id, screens.private)
+
+    async def send_hands(self, table_id: int, private: dict) -> None:
+        """A changed hand goes to its player by DM, once; closed DMs are remembered, not retried."""
+        row = self.service.table(table_id)
+        live = await self.service.live(table_id)
+        lang = await self.key_lang(row.chat_key)
+        for seat, screen in private.items():
+            info = row.seats[seat]
+            if info["ai"] or info.get("dm") is False or not info["user"].startswith("dc:"):
+                continue
+            hand = tuple(live.rules.view(live.state, seat)["players"][seat].get("hand", []))
+            if self._hands.get((table_id, seat)) == hand:
+                continue
+            self._hands[(table_id, seat)] = hand
+            text = t(lang, "deal.ui.hand_line", count=len(hand), cards=", ".join(card_name(c, lang) for c in hand))
+            files = [discord.File(io.BytesIO(screen.picture), "hand.png")] if screen.picture else []
+            try:
+                dm = await self.client.create_dm(discord.Object(id=int(info["user"][3:])))
+                await dm.send(content=text[:TEXT], files=files)
+            except discord.Forbidden as e:
+                if e.code == DMS_CLOSED:  # the ephemeral "My hand" carries on, with a note
+                    await self.service.set_dm(table_id, info["user"], False)
+                else:
+                    log.warning("DM to %s refused: %s", info["user"], e)
+            except discord.HTTPException as e:  # the game goes on; the next change tries again
+                log.warning("DM to %s failed: %s", info["user"], e)
+
+    # -- the clock ---------------------------------------------------------------------------------
+
+    async def on_clock(self, outcomes: list[Outcome]) -> None:
+        """What the clock did, shown where it happened: announcements, match starts, timeouts."""
+        for outcome in outcomes:
+            chat = (outcome.params or {}).get("chat")
+            if outcome.key == "service.match_announced" and chat and chat.startswith("dc:"):
+                lang = await self.key_lang(chat)
+                view = discord.ui.View(timeout=None)
+                view.add_item(SignUpButton(outcome.params["schedule"], t(lang, "tg.btn.sign_up")))
+                await self.channel(chat).send(content=t(lang, "service.match_announced"), view=view)
+                continue
+            row = self.service.table(outcome.table) if outcome.table else None
+            if row is not None and row.chat_key.startswith("dc:") and row.status in ("running", "over"):
+                await self.service.run_ai(row.id)
+                await self.publish(row.id, list(outcome.events), new=outcome.key == "service.match_started")
+
+    # -- settings and scheduled matches ------------------------------------------------------------
+
+    async def set_lang(self, interaction: discord.Interaction, lang: str) -> None:
+        current = await self.chat_lang(interaction)
+        if interaction.guild_id and not can_manage(interaction):
+            await self._reply(interaction, t(current, "dc.manage_only"))
+            return
+        lang = normalise_lang(lang)
+        await self.service.set_settings(chat_key(interaction), lang=lang)
+        await self._reply(interaction, t(lang, "dc.lang_set"), ephemeral=False)
+
+    async def schedule(self, interaction: discord.Interaction, game: str, start: str, minutes: int,
+                       ruleset: str | None = None, ai: int = 0) -> None:
+        """A timed match in the service; and, when the bot may, an event in the server's calendar."""
+        lang = await self.chat_lang(interaction)
+        if not can_manage(interaction, events=True):
+            await self._reply(interaction, t(lang, "dc.schedule_perm"))
+            return
+        begins = start_time(start, self.service.clock())
+        if begins is None:
+            await self._reply(interaction, t(lang, "dc.schedule_usage"))
+            return
+        user, _ = user_of(interaction)
+        out = await self.service.schedule(chat_key(interaction), user, game, ruleset, begins, minutes, ai_fill=ai)
+        if not out.ok:
+            await self._reply(interaction, t(lang, out.key, **out.params))
+            return
+        await interaction.response.defer()
+        text = t(lang, "dc.scheduled", game=GAME_NAMES[game], when=f"<t:{int(begins)}:R>", length=minutes)
+        if not await self._calendar_event(interaction, lang, game, begins, minutes):
+            text += "\n" + t(lang, "dc.no_event")
+        view = discord.ui.View(timeout=None)
+        view.add_item(SignUpButton(out.params["schedule"], t(lang, "tg.btn.sign_up")))
+        await interaction.followup.send(text, view=view)
+
+    async def _calendar_event(self, interaction: discord.Interaction, lang: str, game: str, begins: float,
+                              minutes: int) -> bool:
+        """A Guild Scheduled Event (external, in this channel) so the match is in people's calendars.
+        Only an announcement: the service's clock starts and ends the match whatever happens here."""
+        if not interaction.guild_id or not (interaction.app_permissions.manage_events
+                                            or interaction.app_permissions.administrator):
+            return False
+        start = dt.datetime.fromtimestamp(begins, dt.UTC)
+        try:  # by id: the guild need not be in the cache (the bot asks for no guild intents)
+            await self.client.http.create_guild_scheduled_event(
+                interaction.guild_id, name=t(lang, "dc.event_name", game=GAME_NAMES[game])[:100],
+                privacy_level=discord.PrivacyLevel.guild_only.value, entity_type=discord.EntityType.external.value,
+                scheduled_start_time=start.isoformat(),
+                scheduled_end_time=(start + dt.timedelta(minutes=minutes)).isoformat(),
+                entity_metadata={"location": f"<#{interaction.channel_id}>"},
+                description=t(lang, "dc.event_description", length=minutes)[:1000])
+        except discord.HTTPException as e:  # Forbidden included: the match stands without the event
+            log.info("no scheduled event in guild %s: %s", interaction.guild_id, e)
+            return False
+        return True
+
+    async def sign_up(self, interaction: discord.Interaction, schedule_id: int) -> None:
+        lang = await self.chat_lang(interaction)
+        user, name = user_of(interaction)
+        out = await self.service.sign_up(schedule_id, user, name)
+        await self._reply(interaction, t(lang, "tg.signed_up") if out.ok else t(lang, out.key, **out.params))
 
 
 def _moves(buttons: list[tuple[str, str]]) -> discord.ui.View:
@@ -205,3 +384,26 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"h:(?P<tab
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.client.front.my_hand(interaction, self.table)
+
+
+class SignUpButton(discord.ui.DynamicItem[discord.ui.Button], template=r"s:(?P<schedule>\d+)"):
+    def __init__(self, schedule: int, label: str = "·") -> None:
+        super().__init__(discord.ui.Button(label=label, custom_id=f"s:{schedule}",
+                                           style=discord.ButtonStyle.success))
+        self.schedule = schedule
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match):
+        return cls(int(match["schedule"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.front.sign_up(interaction, self.schedule)
+
+
+# the choices of /newgame; their names are translated by the tree's translator (``key``)
+GAME_CHOICES = [app_commands.Choice(name=app_commands.locale_str(GAME_NAMES["deal"], key="dc.choice.deal"),
+                                    value="deal"),
+                app_commands.Choice(name=app_commands.locale_str(GAME_NAMES["board"], key="dc.choice.board"),
+                                    value="board")]
+LANG_CHOICES = [app_commands.Choice(name=name, value=code)
+                for code, name in (("zh-Hans", "简体中文"), ("zh-Hant", "繁體中文"), ("en", "English"))]
