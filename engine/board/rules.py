@@ -1454,16 +1454,21 @@ def _sell_group_action(group: str) -> SellGroupBuildings:
     return _SELL_GROUP.get(group) or _SELL_GROUP.setdefault(group, SellGroupBuildings(group=group))
 
 
+_PARTS: dict[tuple, tuple] = {}
+
+
 def _skeleton(state: BoardState, seat: int) -> _Skeleton:
     """The conditions of ``_build_problem``, ``_sell_problem``, ``_mortgage_problem`` and
     ``_trade_problem`` (minus cash), group by group; the property tests check they agree.
 
-    It runs for every decision between rolls, so each group is read with one C-level getter and
-    skipped at once when the seat owns none of it.
+    It runs for every decision between rolls. Each group is read with C-level getters and
+    skipped at once when the seat owns none of it; a group's part is remembered by all it depends
+    on (between two decisions most groups have not changed), and worked out by ``_group_part``.
     """
     b = board_of(state)
     owner, houses, mortgaged = state.owner, state.houses, state.mortgaged
     players = state.players
+    stock = (min(state.bank_houses, 4), min(state.bank_hotels, 3))  # all the parts can tell apart
     builds: list = []
     rounds: list = []
     sells: list = []
@@ -1471,64 +1476,93 @@ def _skeleton(state: BoardState, seat: int) -> _Skeleton:
     held: list = []
     buys: list = []
     sales: list = []
-    mortgage_action = _MORTGAGE
-    for group, squares, street, get in b.group_getters:
+    parts = _PARTS
+    for index, (_group, _squares, _street, get) in enumerate(b.group_getters):
         owners = get(owner)
-        mine = owners.count(seat)
-        if not mine:
+        if seat not in owners:
             continue
-        n = len(squares)
-        flags = get(mortgaged)
-        if mine == n:
-            levels = get(houses)
-            built = max(levels)
-            if street and True not in flags:
-                low = min(levels)
-                stock = state.bank_hotels if low == 4 else state.bank_houses
-                if low < HOTEL and stock >= 1:
-                    cost = b.house_cost[squares[0]]
-                    level = [(sq, cost) for sq, h in zip(squares, levels, strict=True) if h == low]
-                    builds += level
-                    if 2 <= len(level) <= stock:
-                        rounds.append((group, len(level) * cost, "hotel" if low == 4 else "house"))
-            if built:
-                if built < HOTEL or state.bank_houses >= 4:
-                    sells += [_SELL[sq] for sq, h in zip(squares, levels, strict=True) if h == built]
-                sells.append(_sell_group_action(group))
-                continue  # buildings: nothing to mortgage or trade in this group
-            if True in flags:
-                for sq, flag in zip(squares, flags, strict=True):
-                    (held.append(sq) if flag else mortgages.append(mortgage_action[sq]))
-            else:
-                mortgages += [mortgage_action[sq] for sq in squares]
-            continue
-        # part of a group: never built on (buildings need the whole group)
-        if mine == 1:
-            i = owners.index(seat)
-            sq = squares[i]
-            (held.append(sq) if flags[i] else mortgages.append(mortgage_action[sq]))
-        else:
-            for sq, o, flag in zip(squares, owners, flags, strict=True):
-                if o == seat:
-                    (held.append(sq) if flag else mortgages.append(mortgage_action[sq]))
-        if not street:
-            continue
-        if mine == n - 1:  # one street short: buying it completes my group
-            for sq, o in zip(squares, owners, strict=True):
-                if o != seat:
-                    if o != BANK and not players[o].bankrupt:
-                        buys.append((o, sq, b.price[sq]))
-                    break
-        elif mine == 1:
-            rest = {o for o in owners if o != seat}
-            if len(rest) == 1:
-                other = rest.pop()
-                if other != BANK and not players[other].bankrupt:  # my one street completes theirs
-                    sq = squares[i]
-                    sales.append((other, sq, b.price[sq]))
+        key = (b.ruleset, index, seat, owners, get(mortgaged), get(houses), stock)
+        part = parts.get(key)
+        if part is None:
+            if len(parts) > 65536:  # bounded: a cache, not a store
+                parts.clear()
+            part = parts[key] = _group_part(state, b, index, seat)
+        p_builds, p_rounds, p_sells, p_mortgages, p_held, buy, sale = part
+        if p_builds:
+            builds += p_builds
+            rounds += p_rounds
+        if p_sells:
+            sells += p_sells
+        mortgages += p_mortgages
+        if p_held:
+            held += p_held
+        if buy is not None and not players[buy[0]].bankrupt:
+            buys.append(buy)
+        if sale is not None and not players[sale[0]].bankrupt:
+            sales.append(sale)
     swaps = [(holder, mine_sq, theirs) for holder, theirs, _ in buys for buyer, mine_sq, _ in sales
              if buyer == holder] if buys and sales else []
     return _Skeleton(builds, sells, mortgages, held, buys, sales, swaps, rounds)
+
+
+def _group_part(state: BoardState, b: Board, index: int, seat: int) -> tuple:
+    """One group's share of ``seat``'s skeleton: builds, rounds, sells, mortgages, mortgaged
+    streets, and the one purchase (holder, street, price) or sale (buyer, street, price) that
+    would complete a group (the holder's or buyer's bankruptcy is checked by the caller)."""
+    group, squares, street, get = b.group_getters[index]
+    owners, flags, levels = get(state.owner), get(state.mortgaged), get(state.houses)
+    builds: list = []
+    rounds: list = []
+    sells: list = []
+    mortgages: list = []
+    held: list = []
+    buy = sale = None
+    n = len(squares)
+    mine = owners.count(seat)
+    if mine == n:
+        built = max(levels)
+        if street and True not in flags:
+            low = min(levels)
+            stock = state.bank_hotels if low == 4 else state.bank_houses
+            if low < HOTEL and stock >= 1:
+                cost = b.house_cost[squares[0]]
+                builds = [(sq, cost) for sq, h in zip(squares, levels, strict=True) if h == low]
+                if 2 <= len(builds) <= stock:
+                    rounds.append((group, len(builds) * cost, "hotel" if low == 4 else "house"))
+        if built:
+            if built < HOTEL or state.bank_houses >= 4:
+                sells = [_SELL[sq] for sq, h in zip(squares, levels, strict=True) if h == built]
+            sells.append(_sell_group_action(group))
+            return builds, rounds, sells, mortgages, held, buy, sale  # nothing to mortgage or trade
+        for sq, flag in zip(squares, flags, strict=True):
+            if flag:
+                held.append(sq)
+            else:
+                mortgages.append(_MORTGAGE[sq])
+        return builds, rounds, sells, mortgages, held, buy, sale
+    # part of a group: never built on (buildings need the whole group)
+    for sq, o, flag in zip(squares, owners, flags, strict=True):
+        if o == seat:
+            if flag:
+                held.append(sq)
+            else:
+                mortgages.append(_MORTGAGE[sq])
+    if not street:
+        return builds, rounds, sells, mortgages, held, buy, sale
+    if mine == n - 1:  # one street short: buying it completes my group
+        for sq, o in zip(squares, owners, strict=True):
+            if o != seat:
+                if o != BANK:
+                    buy = (o, sq, b.price[sq])
+                break
+    elif mine == 1:
+        rest = {o for o in owners if o != seat}
+        if len(rest) == 1:
+            other = rest.pop()
+            if other != BANK:  # my one street completes theirs
+                sq = squares[owners.index(seat)]
+                sale = (other, sq, b.price[sq])
+    return builds, rounds, sells, mortgages, held, buy, sale
 
 
 def _manage_options(state: BoardState, seat: int, build: bool, lift: bool, sk: _Skeleton | None = None) -> list:
