@@ -27,6 +27,13 @@ def test_rng_values_are_stable_across_versions():
     # pinned: a change here would break replay of every stored game
     r = Rng.from_seed(1)
     assert [r.below(100) for _ in range(6)] == [65, 19, 90, 35, 61, 48]
+    r = Rng.from_seed(1)
+    assert [r.die() for _ in range(10)] == [6, 2, 1, 6, 4, 3, 4, 4, 1, 5]
+
+
+def test_rng_die_is_below_six_plus_one():
+    a, b = Rng.from_seed(2026), Rng.from_seed(2026)
+    assert [a.die() for _ in range(5000)] == [b.below(6) + 1 for _ in range(5000)]
 
 
 def test_rng_below_is_in_range_and_roughly_uniform():

@@ -12,6 +12,7 @@ import msgspec
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
+_DIE_LIMIT = (1 << 64) - ((1 << 64) % 6)
 
 
 def _mix(z: int) -> int:
@@ -45,7 +46,11 @@ class Rng(msgspec.Struct):
                 return x % n
 
     def die(self) -> int:
-        return self.below(6) + 1
+        # ``below(6) + 1`` with its rejection limit worked out once: dice are most of the draws
+        while True:
+            x = self.next64()
+            if x < _DIE_LIMIT:
+                return x % 6 + 1
 
     def shuffle(self, items: list) -> None:
         """Fisher–Yates in place."""
