@@ -129,6 +129,10 @@ def _house_gain(state: BoardState, sq: int) -> float:
     return (rent[min(h + 1, 5)] - rent[h]) / b.house_cost[sq]
 
 
+_ROLL = Roll()
+_BETWEEN_ROLLS_KINDS = frozenset({BuildHouse, BuildRound, LiftMortgage, ProposeTrade})
+
+
 def _between_rolls(state: BoardState, seat: int, actions: list):
     b = board_of(state)
     p = state.players[seat]
@@ -137,6 +141,8 @@ def _between_rolls(state: BoardState, seat: int, actions: list):
     rounds: dict[str, BuildRound] = {}
     for a in actions:
         t = type(a)
+        if t not in _BETWEEN_ROLLS_KINDS:  # most of the list: sells and mortgages
+            continue
         if t is BuildHouse:
             if p.cash - b.house_cost[a.square] >= _build_floor(state, a.square, reserve):
                 builds.append(a)
@@ -162,8 +168,9 @@ def _between_rolls(state: BoardState, seat: int, actions: list):
         value, i = max((_offer_value(state, seat, a, table), i) for i, a in enumerate(offers))
         if value > 0:
             return offers[i]
-    if seat != current_seat(state) or Roll() not in actions:
-        return Roll() if Roll() in actions else _pass(actions)
+    may_roll = _ROLL in actions
+    if seat != current_seat(state) or not may_roll:
+        return _ROLL if may_roll else _pass(actions)
     if p.in_jail:
         owned = sum(1 for sq in b.properties if state.owner[sq] != BANK)
         early = owned < len(b.properties) // 2
@@ -171,7 +178,7 @@ def _between_rolls(state: BoardState, seat: int, actions: list):
             return UseJailCard()
         if early and PayJailFine() in actions and p.cash - b.money["jail_fine"] >= reserve:
             return PayJailFine()
-    return Roll()
+    return _ROLL
 
 
 def _build_floor(state: BoardState, sq: int, reserve: int) -> int:
