@@ -39,6 +39,28 @@ class _Response:
     status, reason = 403, "Forbidden"
 
 
+class _BadRequest:
+    status, reason = 400, "Bad Request"
+
+
+def check_message(payload: dict) -> None:
+    """What Discord refuses with a 400: too long a text, too many or duplicate buttons, long labels."""
+    data = payload.get("data") if isinstance(payload.get("data"), dict) else payload
+    problems = []
+    if len(data.get("content") or "") > 2000:
+        problems.append("content over 2000 characters")
+    rows = data.get("components") or []
+    if len(rows) > 5 or any(len(r.get("components", [])) > 5 for r in rows):
+        problems.append("more than 5 rows of 5 components")
+    ids = [c["custom_id"] for r in rows for c in r.get("components", []) if "custom_id" in c]
+    if len(ids) != len(set(ids)) or any(len(i) > 100 for i in ids):
+        problems.append("duplicate or long custom ids")
+    if any(len(c.get("label") or "") > 80 for r in rows for c in r.get("components", [])):
+        problems.append("label over 80 characters")
+    if problems:
+        raise discord.HTTPException(_BadRequest(), {"code": 50035, "message": "; ".join(problems)})
+
+
 class FakeDiscord:
     """Records every REST call and interaction response; answers like Discord would."""
 
@@ -56,6 +78,7 @@ class FakeDiscord:
             payload = {"commands": payload}
         payload = {**payload, "files": [f.filename for f in kwargs.get("files") or []]}
         self.calls.append((route.method, route.url, payload))
+        check_message(payload)
         if route.url.endswith("/users/@me/channels"):
             uid = int(payload["recipient_id"])
             return {"id": str(DM_BASE + uid), "type": 1, "last_message_id": None,
@@ -76,6 +99,7 @@ class FakeDiscord:
             payload = next((json.loads(p["value"]) for p in kwargs["multipart"] if p.get("name") == "payload_json"),
                            payload)
         self.calls.append((route.method, route.url, payload))
+        check_message(payload)
         message = _message(components=(payload.get("data") or payload).get("components"))
         if route.url.endswith("/callback"):  # the interaction response
             return {"interaction": {"id": "1", "type": 2, "response_message_id": message["id"],
@@ -423,3 +447,23 @@ async def test_command_names_and_descriptions_are_localised_in_the_synced_tree(t
         assert all(c["name_localizations"].get("zh-TW") for c in commands.values())
         game = next(o for o in commands["schedule"]["options"] if o["name"] == "game")
         assert game["description_localizations"]["zh-TW"] == t("zh-Hant", "dc.opt.game")
+
+
+async def test_the_clock_announces_and_starts_a_scheduled_match_in_the_channel(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("schedule", 3, permissions=MANAGE_GUILD, game="deal", start="+30", minutes=20,
+                                     ai=1))
+        await dispatch(client, click(next(c for c in fake.custom_ids() if c.startswith("s:")), 1))
+        now = service.clock()
+        service.clock = lambda: now + 31 * 60
+        seen = len(fake.calls)
+        outcomes = await service.sweep()
+        assert [o.key for o in outcomes] == ["service.match_announced", "service.match_started"]
+        await client.front.on_clock(outcomes)
+        posted = [p for m, u, p in fake.calls[seen:] if m == "POST" and f"/channels/{CHANNEL}/messages" in u]
+        assert posted[0]["content"] == t("en", "service.match_announced")
+        assert any(c.startswith("s:") for c in fake.custom_ids([("", "", posted[0])]))
+        table = (await service.table_in_chat(f"dc:{GUILD}:{CHANNEL}")).id
+        assert service.table(table).status == "running"
+        assert posted[-1]["files"] == ["table.png"] and service.table(table).messages["dc"]
+        assert f"h:{table}" in fake.custom_ids([("", "", posted[-1])])

@@ -167,8 +167,9 @@ class Front:
         await self.publish(outcome.table, events, new=new or self.service.state(outcome.table).turn_number != turn)
 
     async def my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
-        """The player's own screen, seen only by them (an ephemeral reply; no DM needed)."""
-        lang = lang_of(interaction, self.lang)
+        """The player's own screen, seen only by them (an ephemeral reply; no DM needed), in their
+        own Discord language."""
+        lang = normalise_lang(str(interaction.locale)) if interaction.locale else self.lang
         user, _ = user_of(interaction)
         live = await self.service.live(table_id)
         seat = live.seat_of(user) if live else None
@@ -197,7 +198,9 @@ class Front:
         decisions = self.service.waiting_for(table_id)
         # D-13: a Just Say No window is answered right under the attack, by its target only
         answers = {d.seat: d for d in decisions if d.kind in ("respond", "counter")} if row.game == "deal" else {}
-        view = _moves([(b.label, b.token) for b in public.buttons if b.seat not in answers][:PAGE - 1])
+        # a seat facing two decisions may see one answer twice; Discord refuses a repeated id
+        shown = {b.token: b.label for b in public.buttons if b.seat not in answers}
+        view = _moves([(label, token) for token, label in shown.items()][:PAGE - 1])
         if row.status == "running":
             view.add_item(HandButton(table_id, t(lang, "tg.btn.my_hand" if row.game == "deal"
                                                  else "dc.btn.my_options")))
