@@ -385,3 +385,131 @@ async def test_forum_topics_each_have_their_own_table(tmp_path):
             assert photos and all(int(p["message_thread_id"]) == 7 for p in photos)
     finally:
         await service.close()
+
+
+class ForumAdminIsAnn(AdminIsAnn):
+    """Ann is an admin; the group is a forum when ``forum`` is set (else topics are refused)."""
+
+    def __init__(self, forum: bool) -> None:
+        super().__init__()
+        self.forum = forum
+        self.topics = 0
+
+    async def do_request(self, url, method, request_data=None, **kwargs):
+        if url.endswith("createForumTopic"):
+            params = dict(request_data.parameters)
+            self.calls.append(("createForumTopic", params))
+            if not self.forum:
+                return 400, json.dumps({"ok": False, "error_code": 400,
+                                        "description": "Bad Request: the chat is not a forum"}).encode()
+            self.topics += 1
+            return 200, json.dumps({"ok": True, "result": {"message_thread_id": 900 + self.topics,
+                                                           "name": params["name"], "icon_color": 7322096}}).encode()
+        return await super().do_request(url, method, request_data, **kwargs)
+
+
+@pytest.mark.parametrize("forum", [True, False])
+async def test_a_tournament_from_the_chat_sign_up_round_start_and_standings(tmp_path, forum):
+    from engine.service.tournaments import Tournaments
+
+    now = [1_700_000_000.0]
+    api = ForumAdminIsAnn(forum)
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}", clock=lambda: now[0])
+    app = build_application(service, "123:TEST", request=api, lang="en", seed=1)
+    front = app.bot_data["front"]
+    tours = Tournaments(service)
+    try:
+        async with app:
+            await _send(app, command("/tournament deal solo 2 +30 20", 2))  # Bob is no admin
+            assert "admins" in api.calls[-1][1]["text"]
+            await _send(app, command("/tournament deal solo", 1))
+            assert "/tournament <deal|board>" in api.calls[-1][1]["text"]  # how to write it
+            await _send(app, command("/tournament deal solo 2 +30 20 flying", 1))
+            assert "Unknown rule option: flying" in api.calls[-1][1]["text"]
+            await _send(app, command("/tournament deal solo 2 +30 20", 1))
+            assert "sign up now" in api.calls[-1][1]["text"]
+            signup = api.keyboards(GROUP)[0]
+            assert signup.startswith("T:") and signup.endswith(":s")
+            for uid in (1, 2, 3, 4, 5, 6, 7):
+                await _send(app, press(signup, uid))
+            assert api.calls[-1][0] == "editMessageText" and "Entered (7)" in api.calls[-1][1]["text"]
+            await _send(app, press(signup, 2))  # twice
+            alert = [p for name, p in api.calls if name == "answerCallbackQuery"][-1]
+            assert "already entered" in alert["text"] and alert["show_alert"]
+            [row] = await tours.in_chat(f"tg:{GROUP}")
+            assert len(await tours.entrants(row.id)) == 7
+
+            now[0] += 30 * 60  # the first round: seven players, two Deal tables (4 + 3)
+            await front.on_clock(app.bot, await service.sweep())
+            announce = next(p for name, p in api.calls if name == "sendMessage" and "Round 1 of 2" in p["text"])
+            assert "Table 1:" in announce["text"] and "Table 2:" in announce["text"]
+            matches = await tours.matches(row.id, 1)
+            assert len(matches) == 2
+            photos = [p for name, p in api.calls if name == "sendPhoto" and int(p["chat_id"]) == GROUP]
+            assert len(photos) == 2  # each table its own public message
+            topics = [p for name, p in api.calls if name == "createForumTopic"]
+            if forum:
+                assert [p["name"] for p in topics] == [f"Tournament {row.id} · R1 · T{n}" for n in (1, 2)]
+                assert sorted(int(p["message_thread_id"]) for p in photos) == [901, 902]
+                assert [service.table(m.table_id).messages["tg_thread"] for m in matches] == [901, 902]
+            else:
+                assert len(topics) == 1  # tried once, then each table is its own message in the group
+                assert all(p.get("message_thread_id") is None for p in photos)
+
+            # a player's move at a tournament table is shown at that table, not in the main chat
+            table = matches[0].table_id
+            seat = GAMES["deal"].waiting_for(service.state(table))[0].seat
+            uid = int(service.table(table).seats[seat]["user"][3:])
+            before = len(api.calls)
+            await _send(app, press(service.buttons(table, seat)[0][1], uid, chat=uid))
+            assert service.table(table).version >= 1
+            shown = [p for name, p in api.calls[before:] if name in ("editMessageMedia", "sendPhoto")
+                     and int(p["chat_id"]) == GROUP]
+            assert shown  # the table's own message, edited or (a new turn) sent again in its topic
+            assert all(int(p["message_id"]) == service.table(table).messages["tg"] for p in shown
+                       if "message_id" in p)
+            assert all(p.get("message_thread_id") == (901 if forum else None) for p in shown if "message_id" not in p)
+
+            now[0] += 20 * 60 + 1  # both match clocks run out
+            await front.on_clock(app.bot, await service.sweep())
+            await _send(app, command("/standings", 3))
+            sent = api.calls[-1]
+            assert sent[0] == "sendPhoto" and "standings" in sent[1]["caption"]
+            standing = await tours.standings(row.id)
+            first = standing["rows"][0]
+            assert f"#{first['entrant']} {first['name']}" in sent[1]["caption"]
+            assert sum(e["played"] for e in standing["rows"]) == 7
+
+            await _send(app, command("/tournament pause", 2))
+            assert "Only chat admins" in api.calls[-1][1]["text"]
+            await _send(app, command("/tournament pause", 1))
+            assert "paused" in api.calls[-1][1]["text"] and (await tours.get(row.id)).status == "paused"
+    finally:
+        await service.close()
+
+
+async def test_team_captains_sign_up_by_command_and_members_by_button(tmp_path):
+    from engine.service.tournaments import Tournaments
+
+    now = [1_700_000_000.0]
+    api = ForumAdminIsAnn(False)
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}", clock=lambda: now[0])
+    app = build_application(service, "123:TEST", request=api, lang="en")
+    tours = Tournaments(service)
+    try:
+        async with app:
+            await _send(app, command("/tournament board team 3 +60 30 no_trading", 1))
+            assert "Captains: /team <name>" in api.calls[-1][1]["text"]
+            await _send(app, command("/team Reds", 2))
+            assert "Team Reds is in" in [p for name, p in api.calls if name == "sendMessage"][-2]["text"]
+            join = next(d for d in api.keyboards(GROUP) if d.startswith("T:") and ":j:" in d)
+            await _send(app, press(join, 3))  # Cy joins the Reds
+            await _send(app, command("/rep 1 2", 3))  # Cy is no captain
+            assert "Only the captain" in api.calls[-1][1]["text"]
+            await _send(app, command("/rep 1 2", 2))
+            assert "U3 plays match 1 for Reds" in api.calls[-1][1]["text"]
+            [row] = await tours.in_chat(f"tg:{GROUP}")
+            [team] = await tours.entrants(row.id)
+            assert team.representatives == {"1": "tg:3"} and row.options == {"no_trading": True}
+    finally:
+        await service.close()

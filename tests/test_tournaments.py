@@ -313,7 +313,7 @@ async def test_who_may_do_what(db_url):
         assert (await tours.name_representative(team, "u2", reds, 1, "u2")).key == "tour.captain_only"
         assert (await tours.name_representative(team, "u5", reds, 1, "u5")).key == "tour.captain_only"
         assert (await tours.name_representative(team, "u1", reds, 1, "u5")).key == "tour.not_a_member"
-        assert (await tours.name_representative(team, "u1", reds, 9, "u2")).key == "tour.round_started"
+        assert (await tours.name_representative(team, "u1", reds, 9, "u2")).key == "tour.round_closed"
         assert (await tours.name_representative(team, "u1", reds, 1, "u2")).ok
         assert (await tours.pause(team, "u1", False)).key == "tour.admins_only"
         assert (await tours.resume(team, "admin", True)).key == "tour.not_paused"
@@ -339,3 +339,42 @@ async def test_too_few_entrants_call_the_tournament_off(db_url):
         assert tables == []
     finally:
         await service.close()
+
+
+@pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant", "en"])
+@pytest.mark.parametrize("mode", ["team", "solo"])
+def test_the_standings_picture_shows_shared_places_in_every_language(lang, mode):
+    from render.fonts import missing_glyphs
+    from render.standings import render_standings
+    from words.i18n import CATALOGUES
+
+    rows = [{"entrant": 11, "name": "紅隊 Reds", "played": 10, "wins": 10, "points": 10, "value": 520, "place": 1},
+            {"entrant": 12, "name": "藍隊", "played": 10, "wins": 7, "points": 7, "value": 610, "place": 2},
+            {"entrant": 13, "name": "Greens 🍀", "played": 10, "wins": 7, "points": 7, "value": 300, "place": 2},
+            {"entrant": 14, "name": "黄队", "played": 10, "wins": 3, "points": 3, "value": 100, "place": 4}]
+    standings = {"tournament": 3, "name": "港大杯", "game": "deal", "mode": mode, "status": "over", "rounds": 10,
+                 "round": 10, "played": 10, "rows": rows}
+    img, texts = render_standings(standings, lang)
+    assert img.size[0] == 900 and img.size[1] > 130 + 4 * 44
+    # after the title, the line under it and five column heads: place, name, played, score, assets per row
+    assert texts[7::5] == ["1", "2", "2", "4"]  # 10, 7, 7, 3: 1st, 2nd, 2nd, 4th (no 3rd)
+    assert texts[10::5] == ["10", "7", "7", "3"] and texts[8] == "#11 紅隊 Reds"
+    assert missing_glyphs("".join(texts), lang) == set()  # the emoji was left out, every other glyph drawn
+    title = CATALOGUES[lang]["tour.standings.title"].split("{")[0] or CATALOGUES[lang]["tour.standings.title"][-2:]
+    assert any(title.strip(" —") in s for s in texts)
+    assert any(CATALOGUES[lang]["tour.col.points" if mode == "team" else "tour.col.wins"] == s for s in texts)
+
+
+def test_tournament_words_exist_in_all_three_languages():
+    from words.i18n import CATALOGUES
+
+    keys = {lang: {k for k in cat if k.startswith("tour.")} for lang, cat in CATALOGUES.items()}
+    assert keys["en"] == keys["zh-Hans"] == keys["zh-Hant"] and len(keys["en"]) > 40
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    source = "".join((root / f).read_text(encoding="utf-8") for f in ("engine/service/tournaments.py",
+                                                                      "bot/tournament_screens.py"))
+    used = set(re.findall(r'"(tour\.[a-z_.]+)"', source)) - {"tour.round"}
+    assert used <= keys["en"], used - keys["en"]

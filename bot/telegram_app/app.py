@@ -11,10 +11,13 @@ from engine.service.tables import GameService
 COMMANDS = {  # set_my_commands per language (Telegram shows the user's)
     "en": [("newgame", "Open a game"), ("join", "Join the open game"), ("leave", "Leave the game"),
            ("endgame", "End the game (creator or admin)"), ("stats", "Standings in this chat"),
-           ("lang", "Language of this chat"), ("help", "How to play")],
+           ("lang", "Language of this chat"), ("tournament", "Set up or run a tournament (admins)"),
+           ("team", "Sign a team up for the tournament"), ("rep", "Name your team's player for a match"),
+           ("standings", "Tournament standings"), ("help", "How to play")],
     "zh": [("newgame", "开一局游戏"), ("join", "加入游戏"), ("leave", "离开游戏"),
            ("endgame", "结束游戏（开局者或管理员）"), ("stats", "本群战绩"), ("lang", "本群语言"),
-           ("help", "玩法说明")],
+           ("tournament", "设立或管理比赛（管理员）"), ("team", "为比赛报名队伍"), ("rep", "指派本队出赛队员"),
+           ("standings", "比赛排名"), ("help", "玩法说明")],
 }
 
 
@@ -45,6 +48,10 @@ def build_application(service: GameService, token: str, base_url: str | None = N
     app.add_handler(CommandHandler("lang", front.lang_cmd))
     app.add_handler(CommandHandler("stats", front.stats))
     app.add_handler(CommandHandler("schedule", front.schedule_cmd))
+    app.add_handler(CommandHandler("tournament", front.tournament_cmd))
+    app.add_handler(CommandHandler("team", front.team_cmd))
+    app.add_handler(CommandHandler("rep", front.rep_cmd))
+    app.add_handler(CommandHandler("standings", front.standings_cmd))
     app.add_handler(CallbackQueryHandler(front.button))
     app.bot_data["front"] = front
     return app

@@ -15,8 +15,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import ContextTypes
 
+from bot import tournament_screens as tour_screens
 from bot.presenter import Screen, alert_text, table_screens_with_pictures
 from engine.service.tables import GameService, Outcome
+from engine.service.tournaments import Tournaments, base_chat
 from words.deal_text import card_name
 from words.i18n import normalise_lang, t
 
@@ -65,11 +67,12 @@ def _keyboard(buttons: list[tuple[str, str]], per_row: int = 2) -> InlineKeyboar
 class TelegramFrontEnd:
     def __init__(self, service: GameService, lang: str = "zh-Hans", seed: int | None = None) -> None:
         self.service = service
+        self.tours = Tournaments(service)
         self.lang = normalise_lang(lang)
         self.seed = seed  # tests fix the deal; in play every game gets a fresh random seed
 
     async def _chat_lang(self, key: str) -> str:
-        return normalise_lang((await self.service.settings(key)).lang or self.lang)
+        return normalise_lang((await self.service.settings(base_chat(key))).lang or self.lang)
 
     # -- commands ------------------------------------------------------------------------------
 
@@ -125,6 +128,9 @@ class TelegramFrontEnd:
             return
         if data.startswith("h:"):
             await self._my_hand(update, context, int(data[2:]), user, lang)
+            return
+        if data.startswith("T:"):
+            await self._tournament_press(update, data, user, name, lang)
             return
         if data.startswith("s:"):
             out = await self.service.sign_up(int(data[2:]), user, name)
@@ -282,10 +288,115 @@ class TelegramFrontEnd:
             t(lang, "tg.scheduled", game=GAME_NAMES[args[0]], minutes=minutes, length=args[2]),
             reply_markup=_keyboard([(t(lang, "tg.btn.sign_up"), f"s:{sid}")]))
 
+    # -- tournaments (the screens are shared with the other adapters: bot/tournament_screens.py) --
+
+    async def tournament_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/tournament <deal|board> <solo|team> <rounds> <+minutes|HH:MM> [minutes] [rule set] [options]
+        sets one up; /tournament pause|resume|cancel|correct … runs it (chat admins only)."""
+        key = chat_key(update)
+        lang = await self._chat_lang(key)
+        args = context.args or []
+        user, _ = _user(update)
+        reply = update.effective_message.reply_text
+        if args and args[0] in tour_screens.ADMIN_OPS:
+            out, text = await tour_screens.admin_command(self.tours, key, user, await self._is_admin(update), args,
+                                                         lang)
+            await reply(text)
+            if out.ok:
+                for table in out.params.get("tables", []):
+                    await self.publish(update.get_bot(), table, key, [], new=False)
+            return
+        if not await self._is_admin(update):
+            await reply(t(lang, "tour.admins_only"))
+            return
+        request = tour_screens.parse_create(args, lambda text: _when(text, self.service.clock()))
+        if request is None:
+            await reply(t(lang, "tour.usage"))
+            return
+        title = update.effective_chat.title or ""
+        out = await tour_screens.create(self.tours, key, user, True, request, name=title[:40])
+        if not out.ok:
+            await reply(t(lang, out.key, **out.params))
+            return
+        screen = await tour_screens.signup_screen(self.tours, out.params["tournament"], lang, self.service.clock())
+        await reply(screen.text, reply_markup=_keyboard([(b.label, b.token) for b in screen.buttons]))
+
+    async def _tournament_press(self, update: Update, data: str, user: str, name: str, lang: str) -> None:
+        query = update.callback_query
+        out = await tour_screens.press(self.tours, data, user, name)
+        if not out.ok:
+            await query.answer(t(lang, out.key, **out.params)[:200], show_alert=True)
+            return
+        await query.answer(t(lang, "tour.signed_up") if data.split(":")[2] != "w" else t(lang, "tg.done"))
+        tid = int(data.split(":")[1])
+        screen = await tour_screens.signup_screen(self.tours, tid, lang, self.service.clock())
+        with contextlib.suppress(BadRequest):  # "message is not modified"
+            await query.edit_message_text(screen.text, reply_markup=_keyboard([(b.label, b.token)
+                                                                               for b in screen.buttons]))
+
+    async def team_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/team <name>: a captain signs a team up."""
+        key = chat_key(update)
+        lang = await self._chat_lang(key)
+        user, name = _user(update)
+        text = await tour_screens.team_command(self.tours, key, user, name, " ".join(context.args or []), lang)
+        await update.effective_message.reply_text(text)
+        row = await tour_screens.current(self.tours, key)
+        if row is not None and row.mode == "team" and row.status == "signup":
+            screen = await tour_screens.signup_screen(self.tours, row.id, lang, self.service.clock())
+            await update.effective_message.reply_text(screen.text, reply_markup=_keyboard(
+                [(b.label, b.token) for b in screen.buttons]))
+
+    async def rep_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/rep <match> <member number>: the captain names the team's player for that match."""
+        key = chat_key(update)
+        lang = await self._chat_lang(key)
+        user, _ = _user(update)
+        await update.effective_message.reply_text(
+            await tour_screens.rep_command(self.tours, key, user, context.args or [], lang))
+
+    async def standings_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/standings: the chat's latest tournament as a picture, the lines as its caption."""
+        key = chat_key(update)
+        lang = await self._chat_lang(key)
+        screen = await tour_screens.standings_screen(self.tours, key, lang)
+        if screen is None:
+            await update.effective_message.reply_text(t(lang, "tour.none"))
+            return
+        await update.effective_message.reply_photo(screen.picture, caption=screen.text[:CAPTION])
+
+    async def _round_started(self, bot, outcome: Outcome) -> None:
+        """A round began: one announcement in the chat, then every table in a forum topic of its own
+        (when the group is a forum) or as its own message under the announcement."""
+        chat = outcome.params["chat"]
+        lang = await self._chat_lang(chat)
+        row = await self.tours.get(outcome.params["tournament"])
+        chat_id, thread = self._where(chat)
+        await bot.send_message(chat_id, tour_screens.round_text(self.service, outcome, row, lang),
+                               message_thread_id=thread)
+        forum = True
+        for n, table in enumerate(outcome.params["tables"], 1):
+            if forum:
+                try:
+                    topic = await bot.create_forum_topic(chat_id, tour_screens.topic_title(
+                        row, outcome.params["round"], n, lang))
+                    await self.service.set_messages(table, tg_thread=topic.message_thread_id)
+                except (BadRequest, Forbidden):  # not a forum, or no right to make topics
+                    forum = False
+            await self.publish(bot, table, self.service.table(table).chat_key, [], new=True)
+
     async def on_clock(self, bot, outcomes: list[Outcome]) -> None:
         """What the clock did, shown where it happened: announcements, match starts, timeouts."""
         for outcome in outcomes:
             chat = outcome.params.get("chat") if outcome.params else None
+            if outcome.key and outcome.key.startswith("tour.") and chat and chat.startswith("tg:"):
+                if outcome.key == "tour.round_started":
+                    await self._round_started(bot, outcome)
+                else:  # called off for too few entrants, or a round waiting for the last one
+                    chat_id, thread = self._where(chat)
+                    await bot.send_message(chat_id, t(await self._chat_lang(chat), outcome.key, **outcome.params),
+                                           message_thread_id=thread)
+                continue
             if outcome.key == "service.match_announced" and chat and chat.startswith("tg:"):
                 lang = await self._chat_lang(chat)
                 chat_id, thread = self._where(chat)
@@ -321,8 +432,10 @@ class TelegramFrontEnd:
 
     async def publish(self, bot, table_id: int, key: str, events: list, new: bool) -> None:
         """Edit the table's one public message, or send a new one when the turn passed."""
-        lang = await self._chat_lang(key)
         row = self.service.table(table_id)
+        if "#" in row.chat_key:  # a tournament table has a key (and maybe a forum topic) of its own
+            key = row.chat_key
+        lang = await self._chat_lang(key)
         screens = await table_screens_with_pictures(self.service, table_id, events, lang)
         public = screens.public
         caption = public.text[-CAPTION:]
@@ -333,6 +446,7 @@ class TelegramFrontEnd:
         table_buttons = [(b.label, b.token) for b in public.buttons if b.seat not in answer_seats]
         markup = _keyboard(table_buttons + extra)
         chat_id, thread = self._where(key)
+        thread = (row.messages or {}).get("tg_thread", thread)
         message = (row.messages or {}).get("tg")
         if message and not new:
             try:
@@ -378,5 +492,5 @@ class TelegramFrontEnd:
 
     @staticmethod
     def _where(key: str) -> tuple[int, int | None]:
-        parts = key.split(":")
+        parts = base_chat(key).split(":")
         return int(parts[1]), (int(parts[2]) if len(parts) > 2 else None)

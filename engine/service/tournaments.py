@@ -292,7 +292,7 @@ class Tournaments:
             return Outcome(False, "tour.captain_only", params={"team": team.name})
         round_no = round_no or row.current_round + 1
         if not row.current_round < round_no <= row.rounds:
-            return Outcome(False, "tour.round_started", params={"round": round_no})
+            return Outcome(False, "tour.round_closed", params={"round": round_no})
         if not any(m["user"] == user for m in team.members):
             return Outcome(False, "tour.not_a_member", params={"team": team.name})
         await self._update(store.EntrantRow, team.id, representatives={**team.representatives, str(round_no): user})

@@ -1,0 +1,198 @@
+"""Tournament screens and commands for every chat adapter: the sign-up message and its buttons,
+a round's announcement, the standings (text and picture), the short form of ``/tournament``, and
+the dispatch of tournament buttons and admin sub-commands to ``Tournaments``.
+
+Kept apart from the Telegram and Discord code so each adapter only sends what is built here.
+Button data is ``T:<tournament>:<op>[:<team>]`` (ops: ``s`` sign up, ``w`` withdraw, ``j`` join a
+team), short enough for Telegram's 64 bytes and Discord's 100-character custom ids.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from bot.presenter import Button, Screen
+from engine.games import GAMES
+from engine.service.tables import GameService, Outcome
+from engine.service.tournaments import Tournaments
+from render.png import png_bytes
+from render.standings import render_standings
+from words.i18n import t
+
+GAME_NAMES = {"deal": "大富翁纸牌 Deal", "board": "地产大亨 Monopoly"}
+MAX_TEAM_BUTTONS = 20
+
+
+@dataclass
+class CreateRequest:
+    """``/tournament`` in its short form, parsed: the arguments of ``Tournaments.create``."""
+
+    game: str
+    mode: str
+    rounds: int
+    starts_at: float
+    match_minutes: int | None = None
+    ruleset: str | None = None
+    options: dict = field(default_factory=dict)
+
+
+def parse_create(args: list[str], when) -> CreateRequest | None:
+    """``<deal|board> <solo|team> <rounds> <+minutes|HH:MM> [match minutes] [rule set] [no_trading]``;
+    ``when`` turns the start into a time (the adapter's own reading of "+30" and "20:30")."""
+    if len(args) < 4 or args[0] not in GAMES or args[1] not in ("solo", "team") or not args[2].isdigit():
+        return None
+    start = when(args[3])
+    if start is None:
+        return None
+    request = CreateRequest(args[0], args[1], int(args[2]), start)
+    for word in args[4:]:
+        if word.isdigit():
+            request.match_minutes = int(word)
+        elif word in GAMES[args[0]].rulesets:
+            request.ruleset = word
+        else:  # a rule option switched on, e.g. no_trading (the service says if it is unknown)
+            request.options[word] = True
+    return request
+
+
+async def create(tours: Tournaments, chat_key: str, user: str, is_admin: bool, request: CreateRequest,
+                 name: str = "") -> Outcome:
+    return await tours.create(chat_key, user, is_admin, request.game, request.ruleset,
+                              starts_at=request.starts_at, rounds=request.rounds, mode=request.mode,
+                              match_minutes=request.match_minutes, options=request.options, name=name)
+
+
+def tournament_name(row, lang: str) -> str:
+    return row.name or t(lang, "tour.default_name", id=row.id)
+
+
+async def signup_screen(tours: Tournaments, tid: int, lang: str, now: float) -> Screen:
+    """The announcement with who entered so far and the buttons to enter (edited after each press)."""
+    row = await tours.get(tid)
+    entrants = [e for e in await tours.entrants(tid) if e.status == "active"]
+    start = max(0, int(row.starts_at - now) // 60)
+    lines = [t(lang, "tour.created", name=tournament_name(row, lang), game=GAME_NAMES[row.game],
+               mode=t(lang, f"tour.mode.{row.mode}"), rounds=row.rounds, minutes=row.match_minutes, start=start)]
+    if row.options:
+        lines.append(", ".join(sorted(row.options)))
+    lines.append(t(lang, "tour.entrants", count=len(entrants)))
+    for e in entrants:
+        members = ", ".join(m["name"] for m in e.members)
+        lines.append(f"• {e.name}" + (f" ({members})" if row.mode == "team" else ""))
+    buttons = []
+    if row.mode == "team":
+        lines.append(t(lang, "tour.team_hint"))
+        buttons = [Button(t(lang, "tour.btn.join_team", team=e.name), f"T:{tid}:j:{e.id}", -1)
+                   for e in entrants[:MAX_TEAM_BUTTONS]]
+    else:
+        buttons = [Button(t(lang, "tour.btn.sign_up"), f"T:{tid}:s", -1)]
+    buttons.append(Button(t(lang, "tour.btn.withdraw"), f"T:{tid}:w", -1))
+    return Screen("\n".join(lines), buttons)
+
+
+async def press(tours: Tournaments, data: str, user: str, name: str) -> Outcome:
+    """A tournament button: players only ever act for themselves here."""
+    parts = data.split(":")
+    if len(parts) < 3 or parts[0] != "T" or not parts[1].isdigit():
+        return Outcome(False, "service.bad_token")
+    tid, op = int(parts[1]), parts[2]
+    if op == "s":
+        return await tours.sign_up(tid, user, name)
+    if op == "w":
+        return await tours.withdraw(tid, user)
+    if op == "j" and len(parts) == 4 and parts[3].isdigit():
+        return await tours.join_team(tid, int(parts[3]), user, name)
+    return Outcome(False, "service.bad_token")
+
+
+async def current(tours: Tournaments, chat_key: str, active_only: bool = True):
+    """The chat's newest tournament (the running one, or for standings the last one held)."""
+    rows = await tours.in_chat(chat_key, active_only=active_only)
+    return rows[-1] if rows else None
+
+
+async def team_command(tours: Tournaments, chat_key: str, user: str, name: str, team_name: str,
+                       lang: str) -> str:
+    """``/team <name>``: the captain signs a team up for the chat's tournament."""
+    row = await current(tours, chat_key)
+    if row is None:
+        return t(lang, "tour.no_tournament")
+    out = await tours.create_team(row.id, user, name, team_name)
+    if not out.ok:
+        return t(lang, out.key, **out.params)
+    return t(lang, "tour.team_created", team=team_name.strip()[:40], members=name)
+
+
+async def rep_command(tours: Tournaments, chat_key: str, user: str, args: list[str], lang: str) -> str:
+    """``/rep <match> <member number>``: the captain names who plays that match."""
+    row = await current(tours, chat_key)
+    if row is None:
+        return t(lang, "tour.no_tournament")
+    team = next((e for e in await tours.entrants(row.id) if e.status == "active" and e.captain == user), None)
+    if team is None:
+        return t(lang, "tour.captain_only", team="?")
+    listing = ", ".join(f"{i}. {m['name']}" for i, m in enumerate(team.members, 1))
+    if len(args) != 2 or not all(a.isdigit() for a in args) or not 1 <= int(args[1]) <= len(team.members):
+        return t(lang, "tour.rep_usage", members=listing)
+    member = team.members[int(args[1]) - 1]
+    out = await tours.name_representative(row.id, user, team.id, int(args[0]), member["user"])
+    if not out.ok:
+        return t(lang, out.key, **out.params)
+    return t(lang, "tour.rep_named", name=member["name"], round=out.params["round"], team=team.name)
+
+
+async def admin_command(tours: Tournaments, chat_key: str, user: str, is_admin: bool, args: list[str],
+                        lang: str) -> tuple[Outcome, str]:
+    """``/tournament pause|resume|cancel|correct …`` on the chat's running tournament."""
+    row = await current(tours, chat_key)
+    if row is None:
+        return Outcome(False, "tour.no_tournament"), t(lang, "tour.no_tournament")
+    op = args[0]
+    if op == "correct":
+        winners = args[2].split(",") if len(args) > 2 else []
+        if len(args) < 4 or not args[1].isdigit() or not (args[2] == "-" or all(w.isdigit() for w in winners)):
+            return Outcome(False, "tour.correct_usage"), t(lang, "tour.correct_usage")
+        reason = " ".join(args[3:])
+        out = await tours.correct(row.id, user, is_admin, int(args[1]),
+                                  [] if args[2] == "-" else [int(w) for w in winners], reason)
+        done = t(lang, "tour.corrected", match=args[1], reason=reason)
+    else:
+        method = {"pause": tours.pause, "resume": tours.resume, "cancel": tours.cancel}[op]
+        out = await method(row.id, user, is_admin)
+        done = t(lang, {"pause": "tour.paused", "resume": "tour.resumed", "cancel": "tour.cancelled"}[op])
+    return out, (done if out.ok else t(lang, out.key, **out.params))
+
+
+ADMIN_OPS = ("pause", "resume", "cancel", "correct")
+
+
+def round_text(service: GameService, outcome: Outcome, row, lang: str) -> str:
+    """A round's start: which table, who sits there, the match number an admin refers to."""
+    p = outcome.params
+    lines = [t(lang, "tour.round_started", round=p["round"], rounds=row.rounds, tables=len(p["tables"]),
+               minutes=row.match_minutes)]
+    for n, (table, match) in enumerate(zip(p["tables"], p["matches"], strict=True), 1):
+        names = ", ".join(s["name"] for s in service.table(table).seats)
+        lines.append(t(lang, "tour.table_line", n=n, names=names) + f"  (#{match})")
+    return "\n".join(lines)
+
+
+def topic_title(row, round_no: int, n: int, lang: str) -> str:
+    return t(lang, "tour.topic", name=tournament_name(row, lang), round=round_no, n=n)[:128]
+
+
+async def standings_screen(tours: Tournaments, chat_key: str, lang: str) -> Screen | None:
+    """The latest tournament's standings: lines of text and the picture."""
+    row = await current(tours, chat_key, active_only=False)
+    if row is None:
+        return None
+    standings = await tours.standings(row.id)
+    standings["name"] = tournament_name(row, lang)
+    lines = [t(lang, "tour.standings.title", name=standings["name"])]
+    for e in standings["rows"]:
+        score = f"{e['points' if standings['mode'] == 'team' else 'wins']} · {e['value']:,}"
+        lines.append(t(lang, "tour.standings_line", place=t(lang, "tour.place", place=e["place"]),
+                       number=e["entrant"], name=e["name"], score=score))
+    picture = await asyncio.to_thread(lambda: png_bytes(render_standings(standings, lang)[0]))
+    return Screen("\n".join(lines), [], picture)
