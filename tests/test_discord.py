@@ -337,6 +337,13 @@ async def test_join_and_leave_by_slash_command(tmp_path, monkeypatch):
         assert "Bob" in fake.last_reply()["content"]  # the lobby again, with Bob in it
         await dispatch(client, slash("leave", 2))
         assert [s["user"] for s in service.table(row.id).seats] == ["dc:1"]
+        await dispatch(client, slash("join", 2))
+        await dispatch(client, click(f"l:{row.id}:start", 1))
+        while service.waiting_for(row.id)[0].seat != 1:  # until Bob must act
+            await play_one(client, fake, service, row.id)
+        await dispatch(client, slash("leave", 2))  # in a running game the AI takes the seat at once
+        assert service.table(row.id).seats[1]["ai"] and service.table(row.id).status == "running"
+        assert all(d.seat != 1 for d in service.waiting_for(row.id))
 
 
 async def _schedules(service) -> list:

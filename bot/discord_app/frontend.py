@@ -139,8 +139,10 @@ class Front:
         row = self.service.table(row.id)
         if row.status == "lobby":
             await interaction.response.send_message(self.lobby_text(row.id, lang), view=self.lobby_view(row.id, lang))
-        elif row.status == "running":
+        elif row.status == "running":  # the AI now plays the seat that left: it must not wait for its clock
             await self._reply(interaction, t(lang, "tg.done"))
+            if await self.service.run_ai(row.id):
+                await self.publish(row.id, [], new=False)
         else:
             await interaction.response.send_message(t(lang, "tg.cancelled"))
 
@@ -303,7 +305,8 @@ class Front:
             await self._reply(interaction, t(lang, out.key, **out.params))
             return
         await interaction.response.defer()
-        text = t(lang, "dc.scheduled", game=GAME_NAMES[game], when=f"<t:{int(begins)}:R>", length=minutes)
+        when = f"<t:{int(begins)}:f> (<t:{int(begins)}:R>)"  # each reader sees it in their own time zone
+        text = t(lang, "dc.scheduled", game=GAME_NAMES[game], when=when, length=minutes)
         if not await self._calendar_event(interaction, lang, game, begins, minutes):
             text += "\n" + t(lang, "dc.no_event")
         view = discord.ui.View(timeout=None)
