@@ -143,12 +143,25 @@ async def rep_command(tours: Tournaments, chat_key: str, user: str, args: list[s
 
 
 async def admin_command(tours: Tournaments, chat_key: str, user: str, is_admin: bool, args: list[str],
-                        lang: str) -> tuple[Outcome, str]:
-    """``/tournament pause|resume|cancel|correct …`` on the chat's running tournament."""
+                        lang: str, substitute: tuple[str, str] | None = None) -> tuple[Outcome, str]:
+    """``/tournament pause|resume|cancel [match]|correct …|replace …`` on the chat's running tournament;
+    ``substitute`` (user, name) is the player the adapter found for ``replace`` (Telegram: the author
+    of the message the command answers)."""
     row = await current(tours, chat_key)
     if row is None:
         return Outcome(False, "tour.no_tournament"), t(lang, "tour.no_tournament")
     op = args[0]
+    if op == "cancel" and len(args) > 1 and args[1].isdigit():
+        out = await tours.cancel_table(row.id, user, is_admin, int(args[1]), " ".join(args[2:]))
+        return out, (t(lang, "tour.table_cancelled", match=args[1]) if out.ok else t(lang, out.key, **out.params))
+    if op == "replace":
+        ai = len(args) == 4 and args[3].lower() == "ai"
+        if len(args) not in (3, 4) or not (args[1].isdigit() and args[2].isdigit()) or not (ai or substitute):
+            return Outcome(False, "tour.replace_usage"), t(lang, "tour.replace_usage")
+        sub_user, sub_name = (None, t(lang, "tour.ai")) if ai else substitute
+        out = await tours.replace(row.id, user, is_admin, int(args[1]), int(args[2]) - 1, sub_user, sub_name)
+        text = t(lang, "tour.replaced", seat=args[2], match=args[1], name=sub_name)
+        return out, (text if out.ok else t(lang, out.key, **out.params))
     if op == "correct":
         winners = args[2].split(",") if len(args) > 2 else []
         if len(args) < 4 or not args[1].isdigit() or not (args[2] == "-" or all(w.isdigit() for w in winners)):
@@ -164,7 +177,7 @@ async def admin_command(tours: Tournaments, chat_key: str, user: str, is_admin: 
     return out, (done if out.ok else t(lang, out.key, **out.params))
 
 
-ADMIN_OPS = ("pause", "resume", "cancel", "correct")
+ADMIN_OPS = ("pause", "resume", "cancel", "correct", "replace")
 
 
 def round_text(service: GameService, outcome: Outcome, row, lang: str) -> str:

@@ -470,6 +470,16 @@ async def test_a_tournament_from_the_chat_sign_up_round_start_and_standings(tmp_
                        if "message_id" in p)
             assert all(p.get("message_thread_id") == (901 if forum else None) for p in shown if "message_id" not in p)
 
+            # an absent player: the admin answers the substitute's message
+            second = matches[1]
+            said = command("hello", 8)
+            reply = command(f"/tournament replace {second.id} 1", 1)
+            reply["message"]["reply_to_message"] = said["message"]
+            await _send(app, reply)
+            assert "played by U8" in [p for name, p in api.calls if name == "sendMessage"][-1]["text"]
+            assert service.table(second.table_id).seats[0]["user"] == "tg:8"
+            await _send(app, command(f"/tournament replace {second.id} 1", 1))  # no one answered, no "ai"
+            assert "/tournament replace <match> <seat> ai" in api.calls[-1][1]["text"]
             now[0] += 20 * 60 + 1  # both match clocks run out
             await front.on_clock(app.bot, await service.sweep())
             await _send(app, command("/standings", 3))

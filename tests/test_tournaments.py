@@ -217,6 +217,11 @@ async def test_pause_shifts_every_clock_and_stops_moves_then_resume_goes_on(db_u
         clock.now = start + 60 * 60  # long past the match end and the next round
         assert await service.sweep() == []
         version = service.table(table).version
+        await service.engine.dispose()  # a restart while paused: the table and its held clocks come back
+        service = await GameService.open(db_url, clock)
+        tours = Tournaments(service)
+        assert service.table(table).status == "paused" and service.replay_mismatches == []
+        assert await service.sweep() == []
         assert (await tours.resume(tid, "admin", True)).ok  # paused for 55 minutes
         assert service.table(table).status == "running" and service.table(table).version == version
         assert await service.match_ends_at(table) == start + (20 + 55) * 60

@@ -290,20 +290,35 @@ class TelegramFrontEnd:
 
     # -- tournaments (the screens are shared with the other adapters: bot/tournament_screens.py) --
 
+    async def _tour_key(self, update: Update) -> str:
+        """The chat a tournament command is about: a command typed in a table's forum topic is about
+        the tournament of the whole group."""
+        key = chat_key(update)
+        if await tour_screens.current(self.tours, key, active_only=False) is None:
+            return f"tg:{update.effective_chat.id}"
+        return key
+
     async def tournament_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/tournament <deal|board> <solo|team> <rounds> <+minutes|HH:MM> [minutes] [rule set] [options]
-        sets one up; /tournament pause|resume|cancel|correct … runs it (chat admins only)."""
+        sets one up; /tournament pause|resume|cancel|correct|replace … runs it (chat admins only)."""
         key = chat_key(update)
+        if context.args and context.args[0] in tour_screens.ADMIN_OPS:
+            key = await self._tour_key(update)
         lang = await self._chat_lang(key)
         args = context.args or []
         user, _ = _user(update)
         reply = update.effective_message.reply_text
         if args and args[0] in tour_screens.ADMIN_OPS:
+            replied = update.effective_message.reply_to_message
+            substitute = None
+            if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+                u = replied.from_user
+                substitute = (f"tg:{u.id}", u.full_name or u.username or str(u.id))
             out, text = await tour_screens.admin_command(self.tours, key, user, await self._is_admin(update), args,
-                                                         lang)
+                                                         lang, substitute)
             await reply(text)
             if out.ok:
-                for table in out.params.get("tables", []):
+                for table in out.params.get("tables", []) + ([out.table] if out.table else []):
                     await self.publish(update.get_bot(), table, key, [], new=False)
             return
         if not await self._is_admin(update):
@@ -336,7 +351,7 @@ class TelegramFrontEnd:
 
     async def team_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/team <name>: a captain signs a team up."""
-        key = chat_key(update)
+        key = await self._tour_key(update)
         lang = await self._chat_lang(key)
         user, name = _user(update)
         text = await tour_screens.team_command(self.tours, key, user, name, " ".join(context.args or []), lang)
@@ -349,7 +364,7 @@ class TelegramFrontEnd:
 
     async def rep_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/rep <match> <member number>: the captain names the team's player for that match."""
-        key = chat_key(update)
+        key = await self._tour_key(update)
         lang = await self._chat_lang(key)
         user, _ = _user(update)
         await update.effective_message.reply_text(
@@ -357,7 +372,7 @@ class TelegramFrontEnd:
 
     async def standings_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/standings: the chat's latest tournament as a picture, the lines as its caption."""
-        key = chat_key(update)
+        key = await self._tour_key(update)
         lang = await self._chat_lang(key)
         screen = await tour_screens.standings_screen(self.tours, key, lang)
         if screen is None:
