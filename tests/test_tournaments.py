@@ -383,3 +383,46 @@ def test_tournament_words_exist_in_all_three_languages():
                                                                       "bot/tournament_screens.py"))
     used = set(re.findall(r'"(tour\.[a-z_.]+)"', source)) - {"tour.round"}
     assert used <= keys["en"], used - keys["en"]
+
+
+async def test_a_process_dying_while_it_seats_a_round_leaves_a_retry_that_finishes_it(db_url, monkeypatch):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    tours = Tournaments(service)
+    start = clock.now + 60
+    tid = (await tours.create(CHAT, "admin", True, "deal", None, starts_at=start, rounds=2, match_minutes=15,
+                              seed=4)).params["tournament"]
+    for i in range(8):
+        await tours.sign_up(tid, f"u{i}", f"P{i}")
+    real_start, calls = service.start, []
+
+    async def dies_at_the_second_table(*args, **kwargs):
+        calls.append(args[0])
+        if len(calls) == 2:
+            raise ConnectionError("the process is killed")
+        return await real_start(*args, **kwargs)
+
+    monkeypatch.setattr(service, "start", dies_at_the_second_table)
+    clock.now = start
+    with pytest.raises(ConnectionError):
+        await service.sweep()
+    await service.engine.dispose()
+
+    service = await GameService.open(db_url, clock)
+    tours = Tournaments(service)
+    try:
+        clock.now = start + 61
+        notes = [n for n in await service.sweep() if n.key == "tour.round_started"]
+        assert len(notes) == 1 and notes[0].params["round"] == 1
+        tables = notes[0].params["tables"]
+        assert tables[0] == calls[0] and len(tables) == 2  # the first table kept, the second made once
+        assert [service.table(t).status for t in tables] == ["running", "running"]
+        assert len(await tours.matches(tid)) == 2
+        async with store.AsyncSession(service.engine) as session:
+            rows = (await session.exec(store.select(store.TableRow))).all()
+        assert sorted(r.id for r in rows) == sorted(tables)
+        assert sorted(s["user"] for t in tables for s in service.table(t).seats) == sorted(f"u{i}" for i in range(8))
+        clock.now += 120
+        assert [n for n in await service.sweep() if n.key == "tour.round_started"] == []  # no second start
+    finally:
+        await service.close()

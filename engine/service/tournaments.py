@@ -317,6 +317,9 @@ class Tournaments:
             await self._update(store.TournamentRow, tid, status="cancelled")
             await self._log(tid, "clock", "too_few", round=round_no)
             return Outcome(False, "tour.too_few", params={"tournament": tid, "chat": row.chat_key, "min": low})
+        # a process that dies half-way leaves this retry behind; the next try skips the tables made
+        retry = await self._add_deadline(tid, round_no, self._now() + RETRY_SECONDS)
+        made = {m.table_no: m for m in await self.matches(tid, round_no)}
         tables = draw(row.seed, round_no, list(seats_of), high)
         rng = Rng.from_seed((row.seed ^ (round_no * 0x9E3779B97F4A7C15)) & _MASK)
         options = dict(row.options)
@@ -324,32 +327,42 @@ class Tournaments:
             options["card_seconds"] = row.clocks["card"]  # D-16: the rules own the card clock
         table_ids, match_ids = [], []
         for n, group in enumerate(tables, 1):
-            table = store.TableRow(chat_key=chat_key_of(row.chat_key, tid, round_no, n), game=row.game,
-                                   ruleset=row.ruleset, creator=row.created_by, clocks=dict(row.clocks),
-                                   seats=[dict(seats_of[e]) for e in group])
-            await self.service._insert_row(table)
-            match = store.MatchRow(tournament_id=tid, round=round_no, table_no=n, table_id=table.id,
-                                   entrants=list(group))
-            async with AsyncSession(self.engine) as session:
-                session.add(match)
-                await session.commit()
-                await session.refresh(match)
-            out = await self.service.start(table.id, row.created_by, seed=rng.next64() >> 1,
-                                           match_minutes=row.match_minutes, options=options)
-            if not out.ok:
-                return out
-            table_ids.append(table.id)
+            seed = rng.next64() >> 1  # drawn for every table, so a retry gives each table the same deal
+            match = made.get(n)
+            if match is None:
+                table = store.TableRow(chat_key=chat_key_of(row.chat_key, tid, round_no, n), game=row.game,
+                                       ruleset=row.ruleset, creator=row.created_by, clocks=dict(row.clocks),
+                                       seats=[dict(seats_of[e]) for e in group])
+                async with AsyncSession(self.engine) as session:  # the table and its match together
+                    session.add(table)
+                    await session.flush()
+                    match = store.MatchRow(tournament_id=tid, round=round_no, table_no=n, table_id=table.id,
+                                           entrants=list(group))
+                    session.add(match)
+                    await session.commit()
+                    await session.refresh(match)
+            live = await self.service.live(match.table_id)
+            if live.row.status == "lobby":
+                out = await self.service.start(match.table_id, row.created_by, seed=seed,
+                                               match_minutes=row.match_minutes, options=options)
+                if not out.ok:
+                    return out
+            table_ids.append(match.table_id)
             match_ids.append(match.id)
         await self._update(store.TournamentRow, tid, status="running", current_round=round_no)
         if round_no < row.rounds:
             await self._add_deadline(tid, round_no + 1, self._now() + 60 * row.every_minutes)
+        await self._update(store.DeadlineRow, retry, status="moot")
         return Outcome(True, "tour.round_started", params={"tournament": tid, "chat": row.chat_key, "round": round_no,
                                                            "tables": table_ids, "matches": match_ids})
 
-    async def _add_deadline(self, tid: int, round_no: int, due_at: float) -> None:
+    async def _add_deadline(self, tid: int, round_no: int, due_at: float) -> int:
         async with AsyncSession(self.engine) as session:
-            session.add(store.DeadlineRow(tournament_id=tid, version=round_no, kind=ROUND_KIND, due_at=due_at))
+            row = store.DeadlineRow(tournament_id=tid, version=round_no, kind=ROUND_KIND, due_at=due_at)
+            session.add(row)
             await session.commit()
+            await session.refresh(row)
+            return row.id
 
     async def _players_for(self, row: store.TournamentRow, round_no: int) -> dict[int, dict]:
         """Entrant id -> the seat it gets this round (the player, or the team's representative)."""
