@@ -426,3 +426,34 @@ async def test_a_process_dying_while_it_seats_a_round_leaves_a_retry_that_finish
         assert [n for n in await service.sweep() if n.key == "tour.round_started"] == []  # no second start
     finally:
         await service.close()
+
+
+async def test_after_a_restart_the_clock_task_lets_waiting_ai_seats_answer_first(db_url):
+    import asyncio
+
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    out = await service.new_table(CHAT, "deal", None, "u0", "Ann")
+    await service.add_ai(out.table, "u0")
+    await service.start(out.table, "u0", seed=2)
+    rules = GAMES["deal"]
+    for _ in range(200):  # the person plays until it is the AI seat's turn; nobody lets the AI answer
+        seat = rules.waiting_for(service.state(out.table))[0].seat
+        if seat == 1:
+            break
+        action = PLUGS["deal"].choose(service.state(out.table), seat)
+        token = next(t for a, t in service.buttons(out.table, seat) if a == action)
+        assert (await service.act("u0", token)).ok
+    version = service.table(out.table).version
+    await service.engine.dispose()  # killed before the AI seat moved: it has no clock to wake it
+
+    service = await GameService.open(db_url, clock)
+    try:
+        assert rules.waiting_for(service.state(out.table))[0].seat == 1
+        stop = asyncio.Event()
+        stop.set()
+        await service.run_clock(stop=stop)
+        assert service.table(out.table).version > version
+        assert rules.waiting_for(service.state(out.table))[0].seat == 0 or service.table(out.table).status == "over"
+    finally:
+        await service.close()

@@ -301,6 +301,8 @@ class GameService:
                         stop: asyncio.Event | None = None) -> None:
         """The one sweeper task of a process: applies due clocks, lets AI seats answer, reports."""
         stop = stop or asyncio.Event()
+        for table_id in [t for t, live in self._live.items() if live.row.status == "running"]:
+            await self.run_ai(table_id)  # a restart can fall between a move and the AI seats' answer
         while not stop.is_set():
             outcomes = await self.sweep()
             for outcome in outcomes:  # a tournament round starts several tables at once
