@@ -73,6 +73,11 @@ USERS = {1: "Ann", 2: "Bob"}
 _update_id = [0]
 
 
+def _app(service, api, **options):
+    """The real application over the fake Bot API, flood limits off (tests need no real waits)."""
+    return build_application(service, "123:TEST", request=api, rate_limit=False, **options)
+
+
 def _user(uid: int) -> dict:
     return {"id": uid, "is_bot": False, "first_name": USERS.get(uid, f"U{uid}")}
 
@@ -101,7 +106,7 @@ async def _send(app, update: dict) -> None:
 async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_path, game):
     api = FakeBotAPI()
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
-    app = build_application(service, "123:TEST", request=api, lang="en", seed=0)  # a deal with JSN windows
+    app = _app(service, api, lang="en", seed=0)  # a deal with JSN windows
     try:
         async with app:
             await _send(app, command(f"/newgame {game}", 1))
@@ -138,6 +143,9 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
             turns = service.state(table).turn_number
             photos = sum(1 for name, p in api.calls if name == "sendPhoto" and int(p["chat_id"]) == GROUP)
             assert photos <= turns + 1  # at most about one new group message a turn
+            # presses came from private chats: the table is still shown (and edited) in the group only
+            edits = [int(p["chat_id"]) for name, p in api.calls if name == "editMessageMedia"]
+            assert edits and set(edits) == {GROUP}
             answered = sum(1 for name, _ in api.calls if name == "answerCallbackQuery")
             assert answered >= presses  # every press answered
     finally:
@@ -147,7 +155,7 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
 async def test_a_non_player_pressing_gets_a_private_alert(tmp_path):
     api = FakeBotAPI()
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
-    app = build_application(service, "123:TEST", request=api, lang="en")
+    app = _app(service, api, lang="en")
     try:
         async with app:
             await _send(app, command("/newgame board", 1))
@@ -208,7 +216,7 @@ class ClosedDMs(FakeBotAPI):
 async def test_a_player_with_closed_dms_gets_the_deep_link_and_then_the_hand(tmp_path):
     api = ClosedDMs({2})
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
-    app = build_application(service, "123:TEST", request=api, lang="en")
+    app = _app(service, api, lang="en")
     try:
         async with app:
             await _send(app, command("/newgame deal", 1))
@@ -235,7 +243,7 @@ async def test_a_player_with_closed_dms_gets_the_deep_link_and_then_the_hand(tmp
 async def test_commands_stats_lang_and_endgame(tmp_path):
     api = FakeBotAPI()
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
-    app = build_application(service, "123:TEST", request=api, lang="en")
+    app = _app(service, api, lang="en")
     try:
         async with app:
             await _send(app, command("/stats", 1))
@@ -257,7 +265,7 @@ async def test_a_restart_in_the_middle_and_old_buttons_still_work(tmp_path):
     db = f"sqlite:///{tmp_path / 'tg.db'}"
     api = FakeBotAPI()
     service = await GameService.open(db)
-    app = build_application(service, "123:TEST", request=api, lang="en", seed=3)
+    app = _app(service, api, lang="en", seed=3)
     async with app:
         await _send(app, command("/newgame board", 1))
         table = int(api.keyboards(GROUP)[0].split(":")[1])
@@ -275,7 +283,7 @@ async def test_a_restart_in_the_middle_and_old_buttons_still_work(tmp_path):
     await service.engine.dispose()  # the process is killed
 
     service = await GameService.open(db)  # a new process on the same database
-    app = build_application(service, "123:TEST", request=api, lang="en")
+    app = _app(service, api, lang="en")
     try:
         async with app:
             await service.live(table)
@@ -310,7 +318,7 @@ async def test_a_scheduled_match_from_the_chat(tmp_path):
     now = [1_700_000_000.0]
     api = AdminIsAnn()
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}", clock=lambda: now[0])
-    app = build_application(service, "123:TEST", request=api, lang="en")
+    app = _app(service, api, lang="en")
     front = app.bot_data["front"]
     try:
         async with app:
@@ -342,7 +350,7 @@ async def test_long_lists_of_choices_come_in_pages_and_the_lobby_has_the_dm_link
 
     api = FakeBotAPI()
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
-    app = build_application(service, "123:TEST", request=api, lang="en")
+    app = _app(service, api, lang="en")
     front = app.bot_data["front"]
     try:
         async with app:
@@ -364,7 +372,7 @@ async def test_long_lists_of_choices_come_in_pages_and_the_lobby_has_the_dm_link
 async def test_forum_topics_each_have_their_own_table(tmp_path):
     api = FakeBotAPI()
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
-    app = build_application(service, "123:TEST", request=api, lang="en")
+    app = _app(service, api, lang="en")
 
     def in_topic(update: dict, topic: int) -> dict:
         update["message"].update({"message_thread_id": topic, "is_topic_message": True})
@@ -415,7 +423,7 @@ async def test_a_tournament_from_the_chat_sign_up_round_start_and_standings(tmp_
     now = [1_700_000_000.0]
     api = ForumAdminIsAnn(forum)
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}", clock=lambda: now[0])
-    app = build_application(service, "123:TEST", request=api, lang="en", seed=1)
+    app = _app(service, api, lang="en", seed=1)
     front = app.bot_data["front"]
     tours = Tournaments(service)
     try:
@@ -504,7 +512,7 @@ async def test_team_captains_sign_up_by_command_and_members_by_button(tmp_path):
     now = [1_700_000_000.0]
     api = ForumAdminIsAnn(False)
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}", clock=lambda: now[0])
-    app = build_application(service, "123:TEST", request=api, lang="en")
+    app = _app(service, api, lang="en")
     tours = Tournaments(service)
     try:
         async with app:
@@ -521,5 +529,16 @@ async def test_team_captains_sign_up_by_command_and_members_by_button(tmp_path):
             [row] = await tours.in_chat(f"tg:{GROUP}")
             [team] = await tours.entrants(row.id)
             assert team.representatives == {"1": "tg:3"} and row.options == {"no_trading": True}
+    finally:
+        await service.close()
+
+
+async def test_the_bot_keeps_to_telegrams_flood_limits_by_default(tmp_path):
+    from telegram.ext import AIORateLimiter
+
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    try:
+        assert isinstance(build_application(service, "123:TEST").bot.rate_limiter, AIORateLimiter)
+        assert _app(service, FakeBotAPI()).bot.rate_limiter is None
     finally:
         await service.close()

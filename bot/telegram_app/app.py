@@ -29,10 +29,14 @@ async def register_commands(bot) -> None:
 
 
 def build_application(service: GameService, token: str, base_url: str | None = None, request=None,
-                      lang: str = "zh-Hans", seed: int | None = None) -> Application:
+                      lang: str = "zh-Hans", seed: int | None = None, rate_limit: bool = True) -> Application:
+    """``rate_limit`` keeps to Telegram's flood limits (20 messages a minute in a group) and retries
+    a 429 after the time it asks for; tests of whole games against a fake Bot API switch it off,
+    as waiting out real minutes proves nothing there."""
     # updates from many chats run concurrently; the service serialises the moves of each table
-    builder = (ApplicationBuilder().token(token).rate_limiter(AIORateLimiter(max_retries=3))
-               .concurrent_updates(True))
+    builder = ApplicationBuilder().token(token).concurrent_updates(True)
+    if rate_limit:
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
     if base_url:
         builder = builder.base_url(base_url)
     if request is not None:

@@ -16,7 +16,7 @@ from telegram.error import BadRequest, Forbidden
 from telegram.ext import ContextTypes
 
 from bot import tournament_screens as tour_screens
-from bot.presenter import Screen, alert_text, table_screens_with_pictures
+from bot.presenter import Screen, alert_text, start_time, table_screens_with_pictures
 from engine.service.tables import GameService, Outcome
 from engine.service.tournaments import Tournaments, base_chat
 from words.deal_text import card_name
@@ -35,20 +35,6 @@ def chat_key(update: Update) -> str:
     if message is not None and message.is_topic_message and message.message_thread_id:
         key += f":{message.message_thread_id}"
     return key
-
-
-def _when(text: str, now: float) -> float | None:
-    """"+30" is thirty minutes from now; "20:30" the next 20:30 Beijing time (UTC+8)."""
-    if text.startswith("+") and text[1:].isdigit():
-        return now + 60 * int(text[1:])
-    hours, _, minutes = text.partition(":")
-    if not (hours.isdigit() and minutes.isdigit() and int(hours) < 24 and int(minutes) < 60):
-        return None
-    day = 86400
-    offset = 8 * 3600
-    local = (now + offset) % day
-    target = int(hours) * 3600 + int(minutes) * 60
-    return now + (target - local) % day or now + day
 
 
 def _user(update: Update) -> tuple[str, str]:
@@ -145,7 +131,7 @@ class TelegramFrontEnd:
             await query.answer(text[:200], show_alert=True)
             return
         await query.answer()
-        await self.after_move(context.bot, outcome, key)
+        await self.after_move(context.bot, outcome)
 
     async def _lobby_press(self, update: Update, data: str, user: str, name: str, lang: str) -> None:
         query = update.callback_query
@@ -163,7 +149,7 @@ class TelegramFrontEnd:
             await self._show_lobby(update, table_id, lang)
         elif row.status == "running":
             await service.run_ai(table_id)
-            await self.publish(update.get_bot(), table_id, chat_key(update), [], new=True)
+            await self.publish(update.get_bot(), table_id, [], new=True)
         else:
             await query.edit_message_text(t(lang, "tg.cancelled"))
 
@@ -271,7 +257,7 @@ class TelegramFrontEnd:
             await update.effective_message.reply_text(t(lang, "tg.admins_only"))
             return
         args = context.args or []
-        start = _when(args[1], self.service.clock()) if len(args) >= 3 else None
+        start = start_time(args[1], self.service.clock()) if len(args) >= 3 else None
         if start is None or not args[2].isdigit():
             await update.effective_message.reply_text(t(lang, "tg.schedule_usage"))
             return
@@ -319,12 +305,12 @@ class TelegramFrontEnd:
             await reply(text)
             if out.ok:
                 for table in out.params.get("tables", []) + ([out.table] if out.table else []):
-                    await self.publish(update.get_bot(), table, key, [], new=False)
+                    await self.publish(update.get_bot(), table, [], new=False)
             return
         if not await self._is_admin(update):
             await reply(t(lang, "tour.admins_only"))
             return
-        request = tour_screens.parse_create(args, lambda text: _when(text, self.service.clock()))
+        request = tour_screens.parse_create(args, lambda text: start_time(text, self.service.clock()))
         if request is None:
             await reply(t(lang, "tour.usage"))
             return
@@ -398,7 +384,7 @@ class TelegramFrontEnd:
                     await self.service.set_messages(table, tg_thread=topic.message_thread_id)
                 except (BadRequest, Forbidden):  # not a forum, or no right to make topics
                     forum = False
-            await self.publish(bot, table, self.service.table(table).chat_key, [], new=True)
+            await self.publish(bot, table, [], new=True)
 
     async def on_clock(self, bot, outcomes: list[Outcome]) -> None:
         """What the clock did, shown where it happened: announcements, match starts, timeouts."""
@@ -422,8 +408,7 @@ class TelegramFrontEnd:
             row = self.service.table(outcome.table) if outcome.table else None
             if row is not None and row.chat_key.startswith("tg:") and row.status in ("running", "over"):
                 await self.service.run_ai(row.id)
-                await self.publish(bot, row.id, row.chat_key, list(outcome.events),
-                                   new=outcome.key == "service.match_started")
+                await self.publish(bot, row.id, list(outcome.events), new=outcome.key == "service.match_started")
 
     async def _is_admin(self, update: Update) -> bool:
         try:
@@ -434,22 +419,23 @@ class TelegramFrontEnd:
 
     # -- after a move: AI seats, then the screens ---------------------------------------------
 
-    async def after_move(self, bot, outcome: Outcome, key: str) -> None:
+    async def after_move(self, bot, outcome: Outcome) -> None:
         table_id = outcome.table
         turn_before = self.service.state(table_id).turn_number
         events = list(outcome.events)
         await self.service.run_ai(table_id)
-        await self.publish(bot, table_id, key, events, new=self.service.state(table_id).turn_number != turn_before)
+        await self.publish(bot, table_id, events, new=self.service.state(table_id).turn_number != turn_before)
 
     def _names(self, table_id: int) -> dict[int, str]:
         row = self.service.table(table_id)
         return {i: s["name"] for i, s in enumerate(row.seats)} if row else {}
 
-    async def publish(self, bot, table_id: int, key: str, events: list, new: bool) -> None:
-        """Edit the table's one public message, or send a new one when the turn passed."""
+    async def publish(self, bot, table_id: int, events: list, new: bool) -> None:
+        """Edit the table's one public message, or send a new one when the turn passed. Always in
+        the table's own chat (or forum topic), wherever the press came from: a button pressed in
+        a private chat with the bot must not post the table there."""
         row = self.service.table(table_id)
-        if "#" in row.chat_key:  # a tournament table has a key (and maybe a forum topic) of its own
-            key = row.chat_key
+        key = row.chat_key
         lang = await self._chat_lang(key)
         screens = await table_screens_with_pictures(self.service, table_id, events, lang)
         public = screens.public
