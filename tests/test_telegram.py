@@ -489,7 +489,12 @@ async def test_a_tournament_from_the_chat_sign_up_round_start_and_standings(tmp_
             await _send(app, command(f"/tournament replace {second.id} 1", 1))  # no one answered, no "ai"
             assert "/tournament replace <match> <seat> ai" in api.calls[-1][1]["text"]
             now[0] += 20 * 60 + 1  # both match clocks run out
+            before = len(api.calls)
             await front.on_clock(app.bot, await service.sweep())
+            posted = [p for name, p in api.calls[before:] if name == "sendPhoto"
+                      and str(p.get("caption", "")).startswith("Round 1 is over")]
+            assert len(posted) == 1 and int(posted[0]["chat_id"]) == GROUP  # once, in the main chat
+            assert posted[0].get("message_thread_id") is None
             await _send(app, command("/standings", 3))
             sent = api.calls[-1]
             assert sent[0] == "sendPhoto" and "standings" in sent[1]["caption"]

@@ -457,3 +457,33 @@ async def test_after_a_restart_the_clock_task_lets_waiting_ai_seats_answer_first
         assert rules.waiting_for(service.state(out.table))[0].seat == 0 or service.table(out.table).status == "over"
     finally:
         await service.close()
+
+
+async def test_the_last_table_of_a_round_ends_the_round_once(db_url):
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    tours = Tournaments(service)
+    try:
+        start = clock.now + 600
+        out = await tours.create(CHAT, "admin", True, "deal", "standard", starts_at=start, rounds=2,
+                                 match_minutes=20, every_minutes=30, seed=4)
+        tid = out.params["tournament"]
+        for i in range(6):
+            assert (await tours.sign_up(tid, f"u{i}", f"P{i}")).ok
+        first, second = await start_round(service, clock, start)
+        outside = (await service.new_table("chat:other", "deal", None, "x", "X")).table
+        assert await tours.table_finished(outside) is None  # not a tournament table
+        match = next(m for m in await tours.matches(tid, 1) if m.table_id == first)
+        assert (await tours.cancel_table(tid, "admin", True, match.id)).ok
+        assert await tours.table_finished(first) is None  # the other table still plays
+        clock.now = start + 20 * 60 + 1
+        await service.sweep()  # the match clock ends the second table
+        assert service.table(second).status == "over"
+        over = await tours.table_finished(second)
+        assert over is not None and over.key == "tour.round_over"
+        assert over.params == {"tournament": tid, "chat": CHAT, "round": 1, "last": False}
+        assert await tours.table_finished(second) is None and await tours.table_finished(first) is None  # once
+        log = (await tours.get(tid)).log
+        assert [e["round"] for e in log if e["what"] == "round_over"] == [1]
+    finally:
+        await service.close()

@@ -472,6 +472,23 @@ class TelegramFrontEnd:
         for seat, screen in screens.private.items():
             if any(d.seat == seat for d in self.service.waiting_for(table_id)):
                 await self._send_private(bot, table_id, seat, screen)
+        if row.status in ("over", "cancelled") and "#" in key:
+            await self._round_over(bot, table_id)
+
+    async def _round_over(self, bot, table_id: int) -> None:
+        """The last table of a tournament round ended: the standings go to the group, once."""
+        out = await self.tours.table_finished(table_id)
+        if out is None:
+            return
+        chat = base_chat(out.params["chat"])
+        lang = await self._chat_lang(chat)
+        screen = await tour_screens.standings_screen(self.tours, chat, lang)
+        if screen is None:
+            return
+        head = t(lang, "tour.final" if out.params["last"] else "tour.round_over", round=out.params["round"])
+        chat_id, thread = self._where(chat)
+        await bot.send_photo(chat_id, screen.picture, caption=f"{head}\n{screen.text}"[:CAPTION],
+                             message_thread_id=thread)
 
     async def _send_private(self, bot, table_id: int, seat: int, screen: Screen) -> None:
         info = self.service.table(table_id).seats[seat]

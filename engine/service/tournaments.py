@@ -26,6 +26,8 @@ Rulings where the seeds are silent:
 - Pausing holds every clock of the tournament (round start, match clocks, decision clocks) and
   stops moves; resuming moves each of them later by the time the pause lasted.
 - A cancelled table counts for nobody unless an admin corrects its result.
+- When the last table of a round ends (by the rules, the clock or an admin), the round is over and
+  the adapters post the standings once (``table_finished``).
 """
 
 from __future__ import annotations
@@ -403,6 +405,25 @@ class Tournaments:
             await self._update(store.TournamentRow, tid, status="over")
             row.status = "over"
         return row
+
+    async def table_finished(self, table_id: int) -> Outcome | None:
+        """A table ended. When it was the last one running in its round, the round is over: an
+        outcome (once per round, also across calls from several places) for the adapters to post
+        the standings. ``None`` for tables outside tournaments and rounds still playing."""
+        async with AsyncSession(self.engine) as session:
+            match = (await session.exec(select(store.MatchRow).where(store.MatchRow.table_id == table_id))).first()
+        if match is None:
+            return None
+        tid = match.tournament_id
+        async with self.service._lock(-tid):  # the service's locks, keyed apart from tables' (positive) ids
+            row = await self.sync(tid)
+            if row is None or any(m.status == "running" for m in await self.matches(tid, match.round)):
+                return None
+            if any(e.get("what") == "round_over" and e.get("round") == match.round for e in row.log or []):
+                return None
+            await self._log(tid, "clock", "round_over", round=match.round)
+        return Outcome(True, "tour.round_over", params={"tournament": tid, "chat": row.chat_key,
+                                                         "round": match.round, "last": row.status == "over"})
 
     # -- the admin's tools ---------------------------------------------------------------------
 
