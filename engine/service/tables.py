@@ -51,6 +51,18 @@ class Outcome:
     version: int | None = None
 
 
+def game_and_ruleset(game: str, ruleset: str | None) -> tuple[str, Outcome | None]:
+    """The rule set to play (the game's first when none is named), or why not."""
+    if game not in GAMES:
+        return "", Outcome(False, "service.unknown_game", params={"game": game})
+    rulesets = GAMES[game].rulesets
+    ruleset = ruleset or rulesets[0]
+    if ruleset not in rulesets:
+        return ruleset, Outcome(False, "service.unknown_ruleset", params={"ruleset": ruleset,
+                                                                         "choices": ", ".join(rulesets)})
+    return ruleset, None
+
+
 @dataclass
 class LiveTable:
     row: store.TableRow
@@ -140,13 +152,9 @@ class GameService:
                 store.TableRow.chat_key == chat_key, store.TableRow.status.in_(ACTIVE)))).first()
 
     async def new_table(self, chat_key: str, game: str, ruleset: str | None, user: str, name: str) -> Outcome:
-        if game not in GAMES:
-            return Outcome(False, "service.unknown_game", params={"game": game})
-        rules = GAMES[game]
-        ruleset = ruleset or rules.rulesets[0]
-        if ruleset not in rules.rulesets:
-            return Outcome(False, "service.unknown_ruleset", params={"ruleset": ruleset,
-                                                                      "choices": ", ".join(rules.rulesets)})
+        ruleset, refused = game_and_ruleset(game, ruleset)
+        if refused:
+            return refused
         existing = await self.table_in_chat(chat_key)
         if existing is not None:
             return Outcome(False, "service.table_exists", params={"table": existing.id, "game": existing.game},
@@ -154,7 +162,7 @@ class GameService:
         row = store.TableRow(chat_key=chat_key, game=game, ruleset=ruleset, creator=user,
                              seats=[{"user": user, "name": name, "ai": False}])
         await self._insert_row(row)
-        self._live[row.id] = LiveTable(row=row, rules=rules)
+        self._live[row.id] = LiveTable(row=row, rules=GAMES[game])
         return Outcome(True, table=row.id, version=0)
 
     async def join(self, table_id: int, user: str, name: str) -> Outcome:

@@ -44,7 +44,7 @@ from engine.core.rng import Rng
 from engine.deal import rules as deal_rules
 from engine.games import GAMES
 from engine.service import store
-from engine.service.tables import DEFAULT_CLOCKS, GameService, Outcome
+from engine.service.tables import DEFAULT_CLOCKS, GameService, Outcome, game_and_ruleset
 
 TABLE_SIZE = {"board": (2, 8), "deal": (2, 5)}
 VALUATION = {"board": board_rules.valuation, "deal": deal_rules.valuation}
@@ -158,18 +158,14 @@ class Tournaments:
         ``every_minutes`` after (by default the match length and ten minutes to spare)."""
         if not is_admin:
             return Outcome(False, "tour.admins_only")
-        if game not in GAMES:
-            return Outcome(False, "service.unknown_game", params={"game": game})
-        rules = GAMES[game]
-        ruleset = ruleset or rules.rulesets[0]
-        if ruleset not in rules.rulesets:
-            return Outcome(False, "service.unknown_ruleset", params={"ruleset": ruleset,
-                                                                      "choices": ", ".join(rules.rulesets)})
+        ruleset, refused = game_and_ruleset(game, ruleset)
+        if refused:
+            return refused
         if mode not in MODES:
             return Outcome(False, "tour.bad_mode")
         options = dict(options or {})
         try:
-            resolved = rules.new_game(2, {"ruleset": ruleset, **options}, 0).options
+            resolved = GAMES[game].new_game(2, {"ruleset": ruleset, **options}, 0).options
         except (ValueError, TypeError):
             return Outcome(False, "tour.bad_option", params={"options": ", ".join(sorted(options))})
         minutes = match_minutes or getattr(resolved, "match_minutes", 0) or 30
@@ -217,12 +213,8 @@ class Tournaments:
             return Outcome(False, "tour.teams_only")
         if await self._entrant_of(tid, user) is not None:
             return Outcome(False, "tour.already_entered")
-        async with AsyncSession(self.engine) as session:
-            entrant = store.EntrantRow(tournament_id=tid, name=name, captain=user,
-                                       members=[{"user": user, "name": name}])
-            session.add(entrant)
-            await session.commit()
-            await session.refresh(entrant)
+        entrant = await self._insert(store.EntrantRow(tournament_id=tid, name=name, captain=user,
+                                                      members=[{"user": user, "name": name}]))
         return Outcome(True, params={"tournament": tid, "entrant": entrant.id})
 
     async def withdraw(self, tid: int, user: str) -> Outcome:
@@ -255,12 +247,8 @@ class Tournaments:
         teams = [e for e in await self.entrants(tid) if e.status == "active"]
         if any(e.name.casefold() == team_name.casefold() for e in teams):
             return Outcome(False, "tour.team_name_taken", params={"team": team_name})
-        async with AsyncSession(self.engine) as session:
-            team = store.EntrantRow(tournament_id=tid, name=team_name, captain=captain,
-                                    members=[{"user": captain, "name": captain_name}])
-            session.add(team)
-            await session.commit()
-            await session.refresh(team)
+        team = await self._insert(store.EntrantRow(tournament_id=tid, name=team_name, captain=captain,
+                                                   members=[{"user": captain, "name": captain_name}]))
         return Outcome(True, params={"tournament": tid, "team": team.id})
 
     async def join_team(self, tid: int, team_id: int, user: str, name: str) -> Outcome:
@@ -359,12 +347,16 @@ class Tournaments:
                                                            "tables": table_ids, "matches": match_ids})
 
     async def _add_deadline(self, tid: int, round_no: int, due_at: float) -> int:
+        row = await self._insert(store.DeadlineRow(tournament_id=tid, version=round_no, kind=ROUND_KIND, due_at=due_at))
+        return row.id
+
+    async def _insert(self, row):
+        """One new row in its own transaction, read back with its id."""
         async with AsyncSession(self.engine) as session:
-            row = store.DeadlineRow(tournament_id=tid, version=round_no, kind=ROUND_KIND, due_at=due_at)
             session.add(row)
             await session.commit()
             await session.refresh(row)
-            return row.id
+            return row
 
     async def _players_for(self, row: store.TournamentRow, round_no: int) -> dict[int, dict]:
         """Entrant id -> the seat it gets this round (the player, or the team's representative)."""
