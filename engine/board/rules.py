@@ -215,7 +215,11 @@ def active_seats(state: BoardState) -> list[int]:
 def round_amount(state: BoardState, tenths: int) -> int:
     """B-18: an amount given in tenths of a unit; china rounds to the nearest 10 (halves up),
     classic rounds up to the whole unit."""
-    if state.options.ruleset == "classic":
+    return _rounded(state.options.ruleset, tenths)
+
+
+def _rounded(ruleset: str, tenths: int) -> int:
+    if ruleset == "classic":
         return -(-tenths // 10)
     return (tenths + 50) // 100 * 10
 
@@ -822,6 +826,10 @@ def _h_mortgage(state: BoardState, seat: int, action: Mortgage, events: list) ->
     state.mortgaged[action.square] = True
     _transfer(state, BANK, seat, amount, "mortgage", events)
     events.append(Mortgaged(seat=seat, square=action.square, amount=amount))
+
+
+# principal plus the 10 % interest (B-14) of every square, by each board's rounding (B-18)
+_LIFT_COST = {r: tuple(m + _rounded(r, m) for m in bd.mortgage) for r, bd in _BOARDS.items()}
 
 
 def lift_cost(state: BoardState, sq: int) -> int:
@@ -1576,8 +1584,10 @@ def _manage_options(state: BoardState, seat: int, build: bool, lift: bool, sk: _
             out += _round_options(state, sk.rounds, cash)
     out += sk.sells
     out += sk.mortgages
-    if lift:
-        out += [_LIFT[sq] for sq in sk.mortgaged if cash >= lift_cost(state, sq)]
+    if lift and sk.mortgaged:
+        full, discount = _LIFT_COST[state.options.ruleset], state.lift_discount
+        out += [_LIFT[sq] for sq in sk.mortgaged
+                if cash >= (board_of(state).mortgage[sq] if sq in discount else full[sq])]
     return out
 
 
