@@ -209,3 +209,14 @@ async def standings_screen(tours: Tournaments, chat_key: str, lang: str) -> Scre
                        number=e["entrant"], name=e["name"], score=score))
     picture = await asyncio.to_thread(lambda: png_bytes(render_standings(standings, lang)[0]))
     return Screen("\n".join(lines), [], picture)
+
+
+async def rep_user_command(tours: Tournaments, chat_key: str, user: str, round_no: int, member: str,
+                           lang: str) -> str:
+    """``/rep`` where the platform names the player directly (Discord's user option): the same as
+    ``rep_command`` with that player's member number (none when not in the team: the usage lists them)."""
+    row = await current(tours, chat_key)
+    team = None if row is None else next((e for e in await tours.entrants(row.id)
+                                          if e.status == "active" and e.captain == user), None)
+    number = 0 if team is None else next((i for i, m in enumerate(team.members, 1) if m["user"] == member), 0)
+    return await rep_command(tours, chat_key, user, [str(round_no), str(number)], lang)

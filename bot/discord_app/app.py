@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.discord_app.frontend import (
     GAME_CHOICES,
     LANG_CHOICES,
+    RULESET_CHOICES,
     Front,
     HandButton,
     LobbyButton,
@@ -17,6 +18,7 @@ from bot.discord_app.frontend import (
     SignUpButton,
     chat_key,
 )
+from bot.discord_app.tournaments import TournamentButton
 from engine.games import GAMES
 from engine.service.tables import GameService
 from words.i18n import CATALOGUES, t
@@ -51,17 +53,17 @@ class TycoonBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         # buttons sent before a restart parse back from their ids
-        self.add_dynamic_items(MoveButton, LobbyButton, HandButton, SignUpButton)
+        self.add_dynamic_items(MoveButton, LobbyButton, HandButton, SignUpButton, TournamentButton)
         await self.tree.set_translator(CatalogueTranslator())
         front = self.front
         tree = self.tree
 
         @tree.command(name=_("dc.cmd.newgame"), description=_("dc.cmd.newgame.desc"))
         @app_commands.describe(game=_("dc.opt.game"), ruleset=_("dc.opt.ruleset"))
-        @app_commands.choices(game=GAME_CHOICES)
+        @app_commands.choices(game=GAME_CHOICES, ruleset=RULESET_CHOICES)
         async def newgame(interaction: discord.Interaction, game: app_commands.Choice[str],
-                          ruleset: str | None = None) -> None:
-            await front.newgame(interaction, game.value, ruleset)
+                          ruleset: app_commands.Choice[str] | None = None) -> None:
+            await front.newgame(interaction, game.value, ruleset.value if ruleset else None)
 
         @tree.command(name=_("dc.cmd.join"), description=_("dc.cmd.join.desc"))
         async def join(interaction: discord.Interaction) -> None:
@@ -77,7 +79,7 @@ class TycoonBot(commands.Bot):
 
         @tree.command(name=_("dc.cmd.hand"), description=_("dc.cmd.hand.desc"))
         async def hand(interaction: discord.Interaction) -> None:
-            row = await front.service.table_in_chat(chat_key(interaction))
+            row = await front.table_here(interaction)  # in a tournament table's thread too
             if row is None:
                 await interaction.response.send_message(t(await front.chat_lang(interaction), "service.no_lobby"),
                                                         ephemeral=True)
@@ -109,11 +111,29 @@ class TycoonBot(commands.Bot):
         @tree.command(name=_("dc.cmd.schedule"), description=_("dc.cmd.schedule.desc"))
         @app_commands.describe(game=_("dc.opt.game"), start=_("dc.opt.start"), minutes=_("dc.opt.minutes"),
                                ruleset=_("dc.opt.ruleset"), ai=_("dc.opt.ai"))
-        @app_commands.choices(game=GAME_CHOICES)
+        @app_commands.choices(game=GAME_CHOICES, ruleset=RULESET_CHOICES)
         async def schedule(interaction: discord.Interaction, game: app_commands.Choice[str], start: str,
-                           minutes: app_commands.Range[int, 1, 1440], ruleset: str | None = None,
+                           minutes: app_commands.Range[int, 1, 1440], ruleset: app_commands.Choice[str] | None = None,
                            ai: app_commands.Range[int, 0, 8] = 0) -> None:
-            await front.schedule(interaction, game.value, start, minutes, ruleset, ai)
+            await front.schedule(interaction, game.value, start, minutes, ruleset.value if ruleset else None, ai)
+
+        tree.add_command(tournament_group(front))
+        tours = front.tournaments
+
+        @tree.command(name=_("dc.cmd.standings"), description=_("dc.cmd.standings.desc"))
+        async def standings(interaction: discord.Interaction) -> None:
+            await tours.standings(interaction)
+
+        @tree.command(name=_("dc.cmd.team"), description=_("dc.cmd.team.desc"))
+        @app_commands.describe(name=_("dc.opt.team_name"))
+        async def team(interaction: discord.Interaction, name: app_commands.Range[str, 1, 40]) -> None:
+            await tours.team(interaction, name)
+
+        @tree.command(name=_("dc.cmd.rep"), description=_("dc.cmd.rep.desc"))
+        @app_commands.describe(match=_("dc.opt.round"), player=_("dc.opt.player"))
+        async def rep(interaction: discord.Interaction, match: app_commands.Range[int, 1, 50],
+                      player: discord.User) -> None:
+            await tours.rep(interaction, match, player)
 
         @tree.command(name=_("dc.cmd.help"), description=_("dc.cmd.help.desc"))
         async def help_(interaction: discord.Interaction) -> None:
@@ -122,3 +142,63 @@ class TycoonBot(commands.Bot):
 
         if self.sync_commands:
             await tree.sync()
+
+
+ENTRY_CHOICES = [app_commands.Choice(name=_("tour.mode.solo"), value="solo"),
+                 app_commands.Choice(name=_("tour.mode.team"), value="team")]
+
+
+def tournament_group(front: Front) -> app_commands.Group:
+    """``/tournament create`` and the admin's sub-commands; Discord hides nothing from members, so
+    each sub-command checks Manage Server or Manage Events itself."""
+    tours = front.tournaments
+    group = app_commands.Group(name=_("dc.cmd.tournament"), description=_("dc.cmd.tournament.desc"),
+                               guild_only=True)
+
+    @group.command(name=_("dc.cmd.tour_create"), description=_("dc.cmd.tour_create.desc"))
+    @app_commands.describe(game=_("dc.opt.game"), rounds=_("dc.opt.rounds"), start=_("dc.opt.start"),
+                           entry=_("dc.opt.entry"), minutes=_("dc.opt.minutes"), ruleset=_("dc.opt.ruleset"),
+                           no_trading=_("dc.opt.no_trading"), signup=_("dc.opt.signup"), every=_("dc.opt.every"),
+                           turn_seconds=_("dc.opt.turn_seconds"), card_seconds=_("dc.opt.card_seconds"),
+                           name=_("dc.opt.tour_name"))
+    @app_commands.choices(game=GAME_CHOICES, entry=ENTRY_CHOICES, ruleset=RULESET_CHOICES)
+    async def create(interaction: discord.Interaction, game: app_commands.Choice[str],
+                     rounds: app_commands.Range[int, 1, 50], start: str,
+                     entry: app_commands.Choice[str] | None = None,
+                     minutes: app_commands.Range[int, 1, 1440] | None = None,
+                     ruleset: app_commands.Choice[str] | None = None, no_trading: bool = False,
+                     signup: app_commands.Range[int, 1, 10080] | None = None,
+                     every: app_commands.Range[int, 1, 10080] | None = None,
+                     turn_seconds: app_commands.Range[int, 5, 3600] | None = None,
+                     card_seconds: app_commands.Range[int, 5, 3600] | None = None,
+                     name: app_commands.Range[str, 1, 40] | None = None) -> None:
+        await tours.create(interaction, game.value, rounds, start, entry.value if entry else "solo", minutes,
+                           ruleset.value if ruleset else None, no_trading, signup, every, turn_seconds,
+                           card_seconds, name or "")
+
+    @group.command(name=_("dc.cmd.tour_pause"), description=_("dc.cmd.tour_pause.desc"))
+    async def pause(interaction: discord.Interaction) -> None:
+        await tours.admin(interaction, ["pause"])
+
+    @group.command(name=_("dc.cmd.tour_resume"), description=_("dc.cmd.tour_resume.desc"))
+    async def resume(interaction: discord.Interaction) -> None:
+        await tours.admin(interaction, ["resume"])
+
+    @group.command(name=_("dc.cmd.tour_cancel"), description=_("dc.cmd.tour_cancel.desc"))
+    @app_commands.describe(match=_("dc.opt.match"), reason=_("dc.opt.reason"))
+    async def cancel(interaction: discord.Interaction, match: int | None = None, reason: str = "") -> None:
+        await tours.admin(interaction, ["cancel"] + ([str(match), *reason.split()] if match else []))
+
+    @group.command(name=_("dc.cmd.tour_replace"), description=_("dc.cmd.tour_replace.desc"))
+    @app_commands.describe(match=_("dc.opt.match"), seat=_("dc.opt.seat"), player=_("dc.opt.substitute"))
+    async def replace(interaction: discord.Interaction, match: int, seat: app_commands.Range[int, 1, 8],
+                      player: discord.User | None = None) -> None:
+        args = ["replace", str(match), str(seat)] + ([] if player else ["ai"])
+        await tours.admin(interaction, args, player)
+
+    @group.command(name=_("dc.cmd.tour_correct"), description=_("dc.cmd.tour_correct.desc"))
+    @app_commands.describe(match=_("dc.opt.match"), winners=_("dc.opt.winners"), reason=_("dc.opt.reason"))
+    async def correct(interaction: discord.Interaction, match: int, winners: str, reason: str) -> None:
+        await tours.admin(interaction, ["correct", str(match), winners.replace(" ", ""), *reason.split()])
+
+    return group

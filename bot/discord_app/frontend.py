@@ -19,7 +19,10 @@ import discord
 from discord import app_commands
 
 from bot.presenter import alert_text, start_time, table_screens_with_pictures
+from engine.games import GAMES
+from engine.service import keyvalue
 from engine.service.tables import GameService, Outcome
+from engine.service.tournaments import base_chat
 from words.deal_text import card_name
 from words.i18n import normalise_lang, t
 
@@ -63,6 +66,9 @@ class Front:
         self.client = client
         self._hands: dict[tuple[int, int], tuple] = {}  # the hand last sent by DM, per table and seat
         self._langs: dict[str, str] = {}  # a channel's server language, learnt from its interactions
+        from bot.discord_app.tournaments import TournamentFront  # it builds on this module
+
+        self.tournaments = TournamentFront(self)
 
     async def chat_lang(self, interaction: discord.Interaction) -> str:
         key = chat_key(interaction)
@@ -70,13 +76,32 @@ class Front:
         return await self.key_lang(key)
 
     async def key_lang(self, key: str) -> str:
-        """The channel's chosen language, else its server's, else the bot's default."""
+        """The channel's chosen language, else its server's, else the bot's default (a tournament
+        table speaks its channel's language)."""
+        key = base_chat(key)
         chosen = (await self.service.settings(key)).lang
         return normalise_lang(chosen) if chosen else self._langs.get(key, self.lang)
 
     def channel(self, key: str) -> discord.PartialMessageable:
-        _, guild, channel = key.split(":")[:3]
+        _, guild, channel = base_chat(key).split(":")[:3]
         return self.client.get_partial_messageable(int(channel), guild_id=int(guild) or None)
+
+    def table_channel(self, row) -> discord.PartialMessageable:
+        """Where a table is shown: its own thread (a tournament table), else its chat key's channel."""
+        thread = (row.messages or {}).get("dc_thread")
+        if thread:
+            guild = int(base_chat(row.chat_key).split(":")[1]) or None
+            return self.client.get_partial_messageable(int(thread), guild_id=guild,
+                                                       type=discord.ChannelType.public_thread)
+        return self.channel(row.chat_key)
+
+    async def table_here(self, interaction: discord.Interaction):
+        """The table of this channel, or of this thread when a tournament table plays in it."""
+        row = await self.service.table_in_chat(chat_key(interaction))
+        if row is None and isinstance(interaction.channel, discord.Thread):
+            table = await keyvalue.get_value(self.service.engine, f"dc.thread.{interaction.channel_id}")
+            row = self.service.table(int(table)) if table else None
+        return row if row is not None and row.status in ("lobby", "running", "paused") else None
 
     async def _reply(self, interaction: discord.Interaction, text: str, ephemeral: bool = True, **kwargs) -> None:
         await interaction.response.send_message(text[:TEXT], ephemeral=ephemeral, **kwargs)
@@ -208,7 +233,7 @@ class Front:
                                                  else "dc.btn.my_options")))
         file = discord.File(io.BytesIO(public.picture), "table.png")
         text = public.text[-TEXT:]
-        channel = self.channel(row.chat_key)
+        channel = self.table_channel(row)
         message_id = (row.messages or {}).get("dc")
         edited = False
         if message_id and not new:
@@ -233,6 +258,8 @@ class Front:
                                                                   fail_if_not_exists=False))
         if row.game == "deal" and row.status == "running":
             await self.send_hands(table_id, screens.private)
+        if row.status in ("over", "cancelled") and "#" in row.chat_key:  # a tournament table ended
+            await self.tournaments.round_over(table_id)
 
     async def send_hands(self, table_id: int, private: dict) -> None:
         """A changed hand goes to its player by DM, once; closed DMs are remembered, not retried."""
@@ -266,6 +293,13 @@ class Front:
         """What the clock did, shown where it happened: announcements, match starts, timeouts."""
         for outcome in outcomes:
             chat = (outcome.params or {}).get("chat")
+            if outcome.key and outcome.key.startswith("tour.") and chat and chat.startswith("dc:"):
+                await self.tournaments.on_clock(outcome)
+                continue
+            if outcome.key == "service.schedule_too_few" and chat and chat.startswith("dc:"):
+                await self.channel(chat).send(content=t(await self.key_lang(chat), outcome.key, **outcome.params))
+                await self._drop_calendar_event(outcome.params["schedule"])
+                continue
             if outcome.key == "service.match_announced" and chat and chat.startswith("dc:"):
                 lang = await self.key_lang(chat)
                 view = discord.ui.View(timeout=None)
@@ -307,14 +341,14 @@ class Front:
         await interaction.response.defer()
         when = f"<t:{int(begins)}:f> (<t:{int(begins)}:R>)"  # each reader sees it in their own time zone
         text = t(lang, "dc.scheduled", game=GAME_NAMES[game], when=when, length=minutes)
-        if not await self._calendar_event(interaction, lang, game, begins, minutes):
+        if not await self._calendar_event(interaction, lang, game, begins, minutes, out.params["schedule"]):
             text += "\n" + t(lang, "dc.no_event")
         view = discord.ui.View(timeout=None)
         view.add_item(SignUpButton(out.params["schedule"], t(lang, "tg.btn.sign_up")))
         await interaction.followup.send(text, view=view)
 
     async def _calendar_event(self, interaction: discord.Interaction, lang: str, game: str, begins: float,
-                              minutes: int) -> bool:
+                              minutes: int, schedule_id: int) -> bool:
         """A Guild Scheduled Event (external, in this channel) so the match is in people's calendars.
         Only an announcement: the service's clock starts and ends the match whatever happens here."""
         if not interaction.guild_id or not (interaction.app_permissions.manage_events
@@ -322,7 +356,7 @@ class Front:
             return False
         start = dt.datetime.fromtimestamp(begins, dt.UTC)
         try:  # by id: the guild need not be in the cache (the bot asks for no guild intents)
-            await self.client.http.create_guild_scheduled_event(
+            event = await self.client.http.create_guild_scheduled_event(
                 interaction.guild_id, name=t(lang, "dc.event_name", game=GAME_NAMES[game])[:100],
                 privacy_level=discord.PrivacyLevel.guild_only.value, entity_type=discord.EntityType.external.value,
                 scheduled_start_time=start.isoformat(),
@@ -332,7 +366,21 @@ class Front:
         except discord.HTTPException as e:  # Forbidden included: the match stands without the event
             log.info("no scheduled event in guild %s: %s", interaction.guild_id, e)
             return False
+        # remembered so that a match the clock calls off takes its calendar entry with it
+        stored = f"{interaction.guild_id}:{event['id']}"
+        await keyvalue.set_value(self.service.engine, f"dc.event.{schedule_id}", stored)
         return True
+
+    async def _drop_calendar_event(self, schedule_id: int) -> None:
+        stored = await keyvalue.get_value(self.service.engine, f"dc.event.{schedule_id}")
+        if stored is None:
+            return
+        guild, event = stored.split(":")
+        try:
+            await self.client.http.delete_scheduled_event(int(guild), int(event))
+        except discord.HTTPException as e:  # deleted by hand already, or the right was taken away
+            log.info("scheduled event %s not deleted: %s", event, e)
+        await keyvalue.delete_value(self.service.engine, f"dc.event.{schedule_id}")
 
     async def sign_up(self, interaction: discord.Interaction, schedule_id: int) -> None:
         lang = await self.chat_lang(interaction)
@@ -413,3 +461,7 @@ GAME_CHOICES = [app_commands.Choice(name=app_commands.locale_str(GAME_NAMES["dea
                                     value="board")]
 LANG_CHOICES = [app_commands.Choice(name=name, value=code)
                 for code, name in (("zh-Hans", "简体中文"), ("zh-Hant", "繁體中文"), ("en", "English"))]
+# rule sets as choices (Discord cannot make one option's choices depend on another's: all games' sets,
+# each named with its game; the service refuses a set of the other game)
+RULESET_CHOICES = [app_commands.Choice(name=app_commands.locale_str(f"{rs} ({game})", key=f"dc.ruleset.{game}.{rs}"),
+                                       value=rs) for game in GAMES for rs in GAMES[game].rulesets]

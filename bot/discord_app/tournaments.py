@@ -1,0 +1,224 @@
+"""Tournaments in Discord: ``/tournament create|pause|resume|cancel|replace|correct``, ``/standings``,
+``/team`` and ``/rep``, the sign-up and team buttons, and a round's start (each table in a thread of
+its own when the bot may make threads, else its own message in the channel).
+
+The screens, the parsing of admin commands and the service calls are shared with Telegram
+(bot/tournament_screens.py); this module only maps slash-command options and buttons onto them and
+the outcomes onto messages. Button ids are the shared ``T:<tournament>:<op>[:<team>]``, parsed back
+by a ``DynamicItem`` after a restart.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+
+import discord
+
+from bot import tournament_screens as tour_screens
+from bot.discord_app.frontend import TEXT, Front, can_manage, user_of
+from bot.presenter import start_time
+from engine.service import keyvalue
+from engine.service.tables import Outcome
+from engine.service.tournaments import Tournaments, base_chat
+from words.i18n import t
+
+log = logging.getLogger(__name__)
+THREAD_NAME = 100  # Discord's limit for a thread's name
+ARCHIVE_MINUTES = 1440  # a thread left alone for a day is archived; a match is far shorter
+
+
+def tour_key(interaction: discord.Interaction) -> str:
+    """The channel a tournament belongs to: a command typed in a table's thread is about the
+    tournament of the channel the thread hangs off."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id:
+        return f"dc:{interaction.guild_id or 0}:{channel.parent_id}"
+    return f"dc:{interaction.guild_id or 0}:{interaction.channel_id}"
+
+
+def thread_key(thread_id: int) -> str:
+    return f"dc.thread.{thread_id}"
+
+
+class TournamentFront:
+    """The tournament part of the Discord front end (one per bot, next to ``Front``)."""
+
+    def __init__(self, front: Front) -> None:
+        self.front = front
+        self.service = front.service
+        self.tours = Tournaments(front.service)
+
+    async def _lang(self, interaction: discord.Interaction) -> str:
+        await self.front.chat_lang(interaction)  # learns the server's language for this channel
+        return await self.front.key_lang(tour_key(interaction))
+
+    async def _say(self, interaction: discord.Interaction, text: str, ephemeral: bool = True, **kwargs) -> None:
+        await interaction.response.send_message(text[:TEXT], ephemeral=ephemeral, **kwargs)
+
+    def signup_view(self, screen) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        for button in screen.buttons[:25]:
+            view.add_item(TournamentButton(button.token, button.label))
+        return view
+
+    # -- setting up and running (Manage Server or Manage Events) -----------------------------------
+
+    async def create(self, interaction: discord.Interaction, game: str, rounds: int, start: str, entry: str = "solo",
+                     minutes: int | None = None, ruleset: str | None = None, no_trading: bool = False,
+                     signup_minutes: int | None = None, every_minutes: int | None = None,
+                     turn_seconds: int | None = None, card_seconds: int | None = None, name: str = "") -> None:
+        lang = await self._lang(interaction)
+        if not can_manage(interaction, events=True):
+            await self._say(interaction, t(lang, "dc.tour_perm"))
+            return
+        now = self.service.clock()
+        begins = start_time(start, now)
+        if begins is None:
+            await self._say(interaction, t(lang, "dc.schedule_usage"))
+            return
+        clocks = {k: v for k, v in (("turn", turn_seconds), ("card", card_seconds)) if v}
+        user, _ = user_of(interaction)
+        title = name or getattr(interaction.channel, "name", None) or ""
+        out = await self.tours.create(
+            tour_key(interaction), user, True, game, ruleset, starts_at=begins, rounds=rounds, mode=entry,
+            match_minutes=minutes, options={"no_trading": True} if no_trading else {}, clocks=clocks,
+            signup_until=None if signup_minutes is None else now + 60 * signup_minutes,
+            every_minutes=every_minutes, name=title[:40])
+        if not out.ok:
+            await self._say(interaction, t(lang, out.key, **out.params))
+            return
+        screen = await tour_screens.signup_screen(self.tours, out.params["tournament"], lang, now)
+        text = screen.text + f"\n<t:{int(begins)}:f> (<t:{int(begins)}:R>)"  # in each reader's time zone
+        await self._say(interaction, text, ephemeral=False, view=self.signup_view(screen))
+
+    async def admin(self, interaction: discord.Interaction, args: list[str],
+                    substitute: discord.abc.User | None = None) -> None:
+        """pause, resume, cancel [match], replace <match> <seat> [player], correct <match> <winners> <reason>."""
+        lang = await self._lang(interaction)
+        sub = None
+        if substitute is not None:
+            sub = (f"dc:{substitute.id}", getattr(substitute, "display_name", None) or substitute.name)
+        user, _ = user_of(interaction)
+        out, text = await tour_screens.admin_command(self.tours, tour_key(interaction), user,
+                                                     can_manage(interaction, events=True), args, lang, sub)
+        if not out.ok:
+            await self._say(interaction, text)
+            return
+        await self._say(interaction, text, ephemeral=False)
+        for table in out.params.get("tables", []) + ([out.table] if out.table else []):
+            await self.front.publish(table, [], new=False)  # buttons and clocks as they now stand
+
+    # -- players ------------------------------------------------------------------------------------
+
+    async def press(self, interaction: discord.Interaction, data: str) -> None:
+        """A sign-up, withdraw or join-team button: whoever presses acts for themselves only."""
+        lang = await self._lang(interaction)
+        user, name = user_of(interaction)
+        out = await tour_screens.press(self.tours, data, user, name)
+        if not out.ok:
+            await self._say(interaction, t(lang, out.key, **out.params))
+            return
+        screen = await tour_screens.signup_screen(self.tours, int(data.split(":")[1]), lang, self.service.clock())
+        await interaction.response.edit_message(content=screen.text[:TEXT], view=self.signup_view(screen))
+        done = t(lang, "tour.signed_up") if data.split(":")[2] != "w" else t(lang, "tg.done")
+        await interaction.followup.send(done, ephemeral=True)
+
+    async def team(self, interaction: discord.Interaction, team_name: str) -> None:
+        lang = await self._lang(interaction)
+        user, name = user_of(interaction)
+        key = tour_key(interaction)
+        row = await tour_screens.current(self.tours, key)
+        before = await self._teams(row)
+        text = await tour_screens.team_command(self.tours, key, user, name, team_name, lang)
+        if row is None or await self._teams(row) == before:  # refused: only the captain reads why
+            await self._say(interaction, text)
+            return
+        screen = await tour_screens.signup_screen(self.tours, row.id, lang, self.service.clock())
+        await self._say(interaction, f"{text}\n\n{screen.text}", ephemeral=False, view=self.signup_view(screen))
+
+    async def _teams(self, row) -> int:
+        return 0 if row is None else sum(e.status == "active" for e in await self.tours.entrants(row.id))
+
+    async def rep(self, interaction: discord.Interaction, match: int, player: discord.abc.User) -> None:
+        lang = await self._lang(interaction)
+        user, _ = user_of(interaction)
+        text = await tour_screens.rep_user_command(self.tours, tour_key(interaction), user, match,
+                                                   f"dc:{player.id}", lang)
+        await self._say(interaction, text, ephemeral=False)
+
+    async def standings(self, interaction: discord.Interaction) -> None:
+        """The chat's latest tournament: the picture, and its lines as the message."""
+        lang = await self._lang(interaction)
+        await interaction.response.defer(thinking=True)
+        screen = await tour_screens.standings_screen(self.tours, tour_key(interaction), lang)
+        if screen is None:
+            await interaction.followup.send(t(lang, "tour.none"))
+            return
+        await interaction.followup.send(screen.text[:TEXT],
+                                        file=discord.File(io.BytesIO(screen.picture), "standings.png"))
+
+    # -- the clock ----------------------------------------------------------------------------------
+
+    async def on_clock(self, outcome: Outcome) -> None:
+        chat = outcome.params["chat"]
+        if outcome.key == "tour.round_started":
+            await self.round_started(outcome)
+            return
+        # called off for too few entrants, or a round waiting for the last one
+        lang = await self.front.key_lang(chat)
+        await self.front.channel(chat).send(content=t(lang, outcome.key, **outcome.params)[:TEXT])
+
+    async def round_started(self, outcome: Outcome) -> None:
+        """One announcement in the channel, then every table in a thread of its own; when the bot
+        may not make threads (Forbidden) every table is its own message in the channel instead."""
+        chat = outcome.params["chat"]
+        lang = await self.front.key_lang(chat)
+        row = await self.tours.get(outcome.params["tournament"])
+        channel = self.front.channel(chat)
+        await channel.send(content=tour_screens.round_text(self.service, outcome, row, lang)[:TEXT])
+        threads = True
+        for n, table in enumerate(outcome.params["tables"], 1):
+            if threads and not (self.service.table(table).messages or {}).get("dc_thread"):
+                try:
+                    thread = await self.front.client.http.start_thread_without_message(
+                        channel.id, name=tour_screens.topic_title(row, outcome.params["round"], n, lang)[:THREAD_NAME],
+                        auto_archive_duration=ARCHIVE_MINUTES, type=discord.ChannelType.public_thread.value)
+                    await self.service.set_messages(table, dc_thread=int(thread["id"]))
+                    await keyvalue.set_value(self.service.engine, thread_key(int(thread["id"])), str(table))
+                except discord.HTTPException as e:  # no Create Public Threads, or a channel without threads
+                    log.info("no threads in %s: %s", chat, e)
+                    threads = False
+            await self.service.run_ai(table)
+            await self.front.publish(table, [], new=True)
+
+
+    async def round_over(self, table_id: int) -> None:
+        """The last table of a round ended: the standings, picture and lines, in the channel (once)."""
+        out = await self.tours.table_finished(table_id)
+        if out is None:
+            return
+        chat = base_chat(out.params["chat"])
+        lang = await self.front.key_lang(chat)
+        screen = await tour_screens.standings_screen(self.tours, chat, lang)
+        if screen is None:
+            return
+        head = t(lang, "tour.final" if out.params["last"] else "tour.round_over", round=out.params["round"])
+        await self.front.channel(chat).send(content=f"{head}\n{screen.text}"[:TEXT],
+                                            file=discord.File(io.BytesIO(screen.picture), "standings.png"))
+
+
+class TournamentButton(discord.ui.DynamicItem[discord.ui.Button],
+                       template=r"T:(?P<tid>\d+):(?P<op>[swj])(?::(?P<team>\d+))?"):
+    def __init__(self, data: str, label: str = "·") -> None:
+        style = discord.ButtonStyle.secondary if data.endswith(":w") else discord.ButtonStyle.success
+        super().__init__(discord.ui.Button(label=label[:80], custom_id=data, style=style))
+        self.data = data
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match):
+        return cls(match.group(0))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.front.tournaments.press(interaction, self.data)
