@@ -147,10 +147,10 @@ async def admin_command(tours: Tournaments, chat_key: str, user: str, is_admin: 
     """``/tournament pause|resume|cancel [match]|correct …|replace …`` on the chat's running tournament;
     ``substitute`` (user, name) is the player the adapter found for ``replace`` (Telegram: the author
     of the message the command answers)."""
-    row = await current(tours, chat_key)
+    op = args[0]
+    row = await current(tours, chat_key, active_only=op != "correct")  # results stay correctable after the end
     if row is None:
         return Outcome(False, "tour.no_tournament"), t(lang, "tour.no_tournament")
-    op = args[0]
     if op == "cancel" and len(args) > 1 and args[1].isdigit():
         out = await tours.cancel_table(row.id, user, is_admin, int(args[1]), " ".join(args[2:]))
         return out, (t(lang, "tour.table_cancelled", match=args[1]) if out.ok else t(lang, out.key, **out.params))

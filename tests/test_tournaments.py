@@ -487,3 +487,35 @@ async def test_the_last_table_of_a_round_ends_the_round_once(db_url):
         assert [e["round"] for e in log if e["what"] == "round_over"] == [1]
     finally:
         await service.close()
+
+
+async def test_an_admin_corrects_a_result_after_the_last_round(db_url):
+    from bot import tournament_screens as screens
+
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    tours = Tournaments(service)
+    try:
+        start = clock.now + 600
+        out = await tours.create(CHAT, "admin", True, "deal", "standard", starts_at=start, rounds=1,
+                                 match_minutes=20, seed=4)
+        tid = out.params["tournament"]
+        for i in range(3):
+            assert (await tours.sign_up(tid, f"u{i}", f"P{i}")).ok
+        [table] = await start_round(service, clock, start)
+        clock.now = start + 20 * 60 + 1
+        await service.sweep()
+        assert (await tours.sync(tid)).status == "over"
+        [match] = await tours.matches(tid)
+        assert sorted(match.winners) == sorted(match.entrants)  # nobody moved: equal valuations share the win
+        winner = match.entrants[0]
+        out, text = await screens.admin_command(tours, CHAT, "admin", True,
+                                                ["correct", str(match.id), str(winner), "a", "late", "appeal"], "en")
+        assert out.ok, text
+        assert [c.reason for c in await tours.corrections(tid)] == ["a late appeal"]
+        wins = {e["entrant"]: e["wins"] for e in (await tours.standings(tid))["rows"]}
+        assert wins == {e: int(e == winner) for e in match.entrants}
+        out, _ = await screens.admin_command(tours, CHAT, "admin", True, ["pause"], "en")
+        assert not out.ok and out.key == "tour.no_tournament"  # only corrections reach a finished one
+    finally:
+        await service.close()
