@@ -11,11 +11,13 @@ from engine.service.tables import GameService
 COMMANDS = {  # set_my_commands per language (Telegram shows the user's)
     "en": [("newgame", "Open a game"), ("join", "Join the open game"), ("leave", "Leave the game"),
            ("endgame", "End the game (creator or admin)"), ("stats", "Standings in this chat"),
-           ("lang", "Language of this chat"), ("tournament", "Set up or run a tournament (admins)"),
+           ("lang", "Language of this chat"), ("schedule", "Schedule a timed match (admins)"),
+           ("tournament", "Set up or run a tournament (admins)"),
            ("team", "Sign a team up for the tournament"), ("rep", "Name your team's player for a match"),
            ("standings", "Tournament standings"), ("help", "How to play")],
     "zh": [("newgame", "开一局游戏"), ("join", "加入游戏"), ("leave", "离开游戏"),
            ("endgame", "结束游戏（开局者或管理员）"), ("stats", "本群战绩"), ("lang", "本群语言"),
+           ("schedule", "安排限时比赛（管理员）"),
            ("tournament", "设立或管理比赛（管理员）"), ("team", "为比赛报名队伍"), ("rep", "指派本队出赛队员"),
            ("standings", "比赛排名"), ("help", "玩法说明")],
 }
