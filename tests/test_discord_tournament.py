@@ -171,6 +171,8 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
             reply = fake.last_reply()
             assert reply["flags"] == 64 and t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0] in reply[
                 "content"]
+            await dispatch(client, command("rules", uid, 0, thread_channel(homes[0])))
+            assert fake.last_reply()["content"] == t("en", "dc.rules.deal")  # that table's game only
             # and /standings typed there is about the channel's tournament
             await dispatch(client, command("standings", 3, 0, thread_channel(homes[0])))
             assert "Spring Cup — standings" in fake.last_reply()["content"]

@@ -89,7 +89,7 @@ class TycoonBot(commands.Bot):
         @tree.command(name=_("dc.cmd.rules"), description=_("dc.cmd.rules.desc"))
         async def rules(interaction: discord.Interaction) -> None:
             lang = await front.chat_lang(interaction)
-            row = await front.service.table_in_chat(chat_key(interaction))
+            row = await front.table_here(interaction)
             games = [row.game] if row else list(GAMES)
             await interaction.response.send_message("\n\n".join(t(lang, f"dc.rules.{g}") for g in games),
                                                     ephemeral=True)

@@ -150,9 +150,9 @@ class Front:
         await self.publish(table_id, [], new=True)
 
     async def command_op(self, interaction: discord.Interaction, op: str) -> None:
-        """/join, /leave and /endgame: the lobby's operations on this channel's table."""
+        """/join, /leave and /endgame: the lobby's operations on this channel's (or thread's) table."""
         lang = await self.chat_lang(interaction)
-        row = await self.service.table_in_chat(chat_key(interaction))
+        row = await self.table_here(interaction)
         if row is None:
             await self._reply(interaction, t(lang, "service.no_lobby"))
             return
