@@ -170,10 +170,12 @@ async def admin_command(tours: Tournaments, chat_key: str, user: str, is_admin: 
         out = await tours.correct(row.id, user, is_admin, int(args[1]),
                                   [] if args[2] == "-" else [int(w) for w in winners], reason)
         done = t(lang, "tour.corrected", match=args[1], reason=reason)
+    elif op == "cancel":
+        out = await tours.cancel(row.id, user, is_admin, " ".join(args[1:]))
+        done = t(lang, "tour.cancelled")
     else:
-        method = {"pause": tours.pause, "resume": tours.resume, "cancel": tours.cancel}[op]
-        out = await method(row.id, user, is_admin)
-        done = t(lang, {"pause": "tour.paused", "resume": "tour.resumed", "cancel": "tour.cancelled"}[op])
+        out = await {"pause": tours.pause, "resume": tours.resume}[op](row.id, user, is_admin)
+        done = t(lang, {"pause": "tour.paused", "resume": "tour.resumed"}[op])
     return out, (done if out.ok else t(lang, out.key, **out.params))
 
 

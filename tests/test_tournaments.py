@@ -275,7 +275,8 @@ async def test_admin_replaces_absent_players_and_cancels_a_table_or_the_tourname
         assert {first.entrants[s] for s in won} == {e for e, v in by_entrant.items() if v["wins"]}
         # the whole tournament is called off: no more rounds
         assert (await tours.cancel(tid, "u0", False)).key == "tour.admins_only"
-        assert (await tours.cancel(tid, "admin", True)).ok
+        assert (await tours.cancel(tid, "admin", True, " the hall closes ")).ok
+        assert (await tours.get(tid)).log[-1]["reason"] == "the hall closes"
         clock.now = start + 3 * 3600
         assert [n for n in await service.sweep() if n.key == "tour.round_started"] == []
         assert (await tours.get(tid)).status == "cancelled" and tables

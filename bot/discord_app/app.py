@@ -187,7 +187,7 @@ def tournament_group(front: Front) -> app_commands.Group:
     @group.command(name=_("dc.cmd.tour_cancel"), description=_("dc.cmd.tour_cancel.desc"))
     @app_commands.describe(match=_("dc.opt.match"), reason=_("dc.opt.reason"))
     async def cancel(interaction: discord.Interaction, match: int | None = None, reason: str = "") -> None:
-        await tours.admin(interaction, ["cancel"] + ([str(match), *reason.split()] if match else []))
+        await tours.admin(interaction, ["cancel"] + ([str(match)] if match else []) + reason.split())
 
     @group.command(name=_("dc.cmd.tour_replace"), description=_("dc.cmd.tour_replace.desc"))
     @app_commands.describe(match=_("dc.opt.match"), seat=_("dc.opt.seat"), player=_("dc.opt.substitute"))

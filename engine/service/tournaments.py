@@ -499,8 +499,9 @@ class Tournaments:
                                .values(status="cancelled"))
             await session.commit()
 
-    async def cancel(self, tid: int, actor: str, is_admin: bool) -> Outcome:
-        """The whole tournament ends: running tables stop, no further round starts."""
+    async def cancel(self, tid: int, actor: str, is_admin: bool, reason: str = "") -> Outcome:
+        """The whole tournament ends: running tables stop, no further round starts; the reason, if
+        given, stays in the log."""
         row = await self.get(tid)
         refused = self._may_admin(row, actor, is_admin)
         if refused:
@@ -516,7 +517,7 @@ class Tournaments:
             await session.exec(update(store.TournamentRow).where(store.TournamentRow.id == tid)
                                .values(status="cancelled"))
             await session.commit()
-        await self._log(tid, actor, "cancel")
+        await self._log(tid, actor, "cancel", **({"reason": reason.strip()} if reason.strip() else {}))
         return Outcome(True, params={"tournament": tid, "chat": row.chat_key, "tables": tables})
 
     async def _match(self, tid: int, match_id: int) -> store.MatchRow | None:
