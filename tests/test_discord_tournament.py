@@ -130,7 +130,13 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
         assert reply["flags"] == 64 and reply["content"] == t("en", "tour.already_entered")
         assert len(await tours.entrants(row.id)) == 7
 
-        now[0] += 30 * 60  # the first round: seven players, two Deal tables (4 + 3)
+        now[0] += 25 * 60  # five minutes before: the reminder
+        seen = len(fake.calls)
+        outcomes = await service.sweep()
+        assert [o.key for o in outcomes] == ["tour.round_soon"]
+        await client.front.on_clock(outcomes)
+        assert fake.posted(CHANNEL, seen)[0]["content"] == t("en", "tour.round_soon", round=1, minutes=5, entrants=7)
+        now[0] += 5 * 60  # the first round: seven players, two Deal tables (4 + 3)
         seen = len(fake.calls)
         outcomes = await service.sweep()
         assert [o.key for o in outcomes] == ["tour.round_started"]

@@ -382,7 +382,7 @@ def test_tournament_words_exist_in_all_three_languages():
     root = Path(__file__).resolve().parent.parent
     source = "".join((root / f).read_text(encoding="utf-8") for f in ("engine/service/tournaments.py",
                                                                       "bot/tournament_screens.py"))
-    used = set(re.findall(r'"(tour\.[a-z_.]+)"', source)) - {"tour.round"}
+    used = set(re.findall(r'"(tour\.[a-z_.]+)"', source)) - {"tour.round", "tour.remind"}  # the clocks' kinds
     assert used <= keys["en"], used - keys["en"]
 
 
@@ -518,5 +518,43 @@ async def test_an_admin_corrects_a_result_after_the_last_round(db_url):
         assert wins == {e: int(e == winner) for e in match.entrants}
         out, _ = await screens.admin_command(tours, CHAT, "admin", True, ["pause"], "en")
         assert not out.ok and out.key == "tour.no_tournament"  # only corrections reach a finished one
+    finally:
+        await service.close()
+
+
+async def test_a_reminder_goes_out_five_minutes_before_each_round(db_url):
+    from sqlmodel import select
+    from sqlmodel.ext.asyncio.session import AsyncSession
+
+    from engine.service.tournaments import REMIND_KIND
+
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    tours = Tournaments(service)
+    try:
+        start = clock.now + 600
+        out = await tours.create(CHAT, "admin", True, "deal", "standard", starts_at=start, rounds=2, mode="team",
+                                 match_minutes=20, every_minutes=30, seed=4)
+        tid = out.params["tournament"]
+        for captain in ("a", "b"):
+            assert (await tours.create_team(tid, captain, captain.upper(), f"Team {captain}")).ok
+        late = await tours.create("chat:late", "admin", True, "deal", starts_at=clock.now + 180, rounds=1,
+                                  match_minutes=20)
+        async with AsyncSession(service.engine) as session:  # three minutes ahead: too close to remind
+            reminders = (await session.exec(select(store.DeadlineRow).where(
+                store.DeadlineRow.tournament_id == late.params["tournament"],
+                store.DeadlineRow.kind == REMIND_KIND))).all()
+        assert reminders == []
+        clock.now = start - 5 * 60
+        notes = [n for n in await service.sweep() if n.params.get("tournament") == tid]
+        assert [(n.ok, n.key) for n in notes] == [(True, "tour.round_soon_team")]
+        assert notes[0].params == {"tournament": tid, "chat": CHAT, "round": 1, "minutes": 5, "entrants": 2}
+        clock.now = start
+        assert [n.key for n in await service.sweep() if n.params.get("tournament") == tid] == ["tour.round_started"]
+        clock.now = start + 25 * 60  # round 2 is due 30 minutes after round 1 began
+        assert [n.key for n in await service.sweep() if n.params.get("tournament") == tid] == ["tour.round_soon_team"]
+        assert (await tours.cancel(tid, "admin", True)).ok
+        clock.now = start + 60 * 60
+        assert [n for n in await service.sweep() if n.params.get("tournament") == tid] == []  # called off: silent
     finally:
         await service.close()

@@ -50,6 +50,8 @@ TABLE_SIZE = {"board": (2, 8), "deal": (2, 5)}
 VALUATION = {"board": board_rules.valuation, "deal": deal_rules.valuation}
 MODES = ("solo", "team")
 ROUND_KIND = "tour.round"
+REMIND_KIND = "tour.remind"
+REMIND_SECONDS = 5 * 60  # a round is announced this long before it starts
 RETRY_SECONDS = 60
 _MASK = (1 << 64) - 1
 
@@ -183,13 +185,8 @@ class Tournaments:
                                   every_minutes=every, signup_until=signup_until, starts_at=starts_at,
                                   seed=secrets.randbits(63) if seed is None else seed, created_by=admin,
                                   log=[{"at": now, "by": admin, "what": "create"}])
-        async with AsyncSession(self.engine) as session:
-            session.add(row)
-            await session.commit()
-            await session.refresh(row)
-            tid = row.id
-            session.add(store.DeadlineRow(tournament_id=tid, version=1, kind=ROUND_KIND, due_at=starts_at))
-            await session.commit()
+        tid = (await self._insert(row)).id
+        await self._add_round(tid, 1, starts_at)
         return Outcome(True, params={"tournament": tid})
 
     async def _open_for_signup(self, tid: int) -> tuple[store.TournamentRow | None, Outcome | None]:
@@ -291,7 +288,10 @@ class Tournaments:
     # -- rounds ----------------------------------------------------------------------------------
 
     async def fire(self, deadline: store.DeadlineRow) -> Outcome:
-        """A tournament clock ran out: the next round starts (the sweeper claimed it once)."""
+        """A tournament clock ran out: the next round starts, or its reminder is due (the sweeper
+        claimed it once)."""
+        if deadline.kind == REMIND_KIND:
+            return await self._reminder(deadline)
         tid, round_no = deadline.tournament_id, deadline.version
         row = await self.get(tid)
         if row is None or row.status not in ("signup", "running") or round_no != row.current_round + 1:
@@ -341,13 +341,29 @@ class Tournaments:
             match_ids.append(match.id)
         await self._update(store.TournamentRow, tid, status="running", current_round=round_no)
         if round_no < row.rounds:
-            await self._add_deadline(tid, round_no + 1, self._now() + 60 * row.every_minutes)
+            await self._add_round(tid, round_no + 1, self._now() + 60 * row.every_minutes)
         await self._update(store.DeadlineRow, retry, status="moot")
         return Outcome(True, "tour.round_started", params={"tournament": tid, "chat": row.chat_key, "round": round_no,
                                                            "tables": table_ids, "matches": match_ids})
 
-    async def _add_deadline(self, tid: int, round_no: int, due_at: float) -> int:
-        row = await self._insert(store.DeadlineRow(tournament_id=tid, version=round_no, kind=ROUND_KIND, due_at=due_at))
+    async def _add_round(self, tid: int, round_no: int, due_at: float) -> None:
+        """A round's start, and its reminder a few minutes before when there is time for one."""
+        await self._add_deadline(tid, round_no, due_at)
+        if due_at - REMIND_SECONDS > self._now():
+            await self._add_deadline(tid, round_no, due_at - REMIND_SECONDS, REMIND_KIND)
+
+    async def _reminder(self, deadline: store.DeadlineRow) -> Outcome:
+        """Players hear that a round is near; in team play captains still have time to name theirs."""
+        row = await self.get(deadline.tournament_id)
+        if row is None or row.status not in ("signup", "running") or deadline.version != row.current_round + 1:
+            return Outcome(False, "tour.no_tournament", params={"tournament": deadline.tournament_id})
+        key = "tour.round_soon_team" if row.mode == "team" else "tour.round_soon"
+        entrants = [e for e in await self.entrants(row.id) if e.status == "active"]
+        return Outcome(True, key, params={"tournament": row.id, "chat": row.chat_key, "round": deadline.version,
+                                          "minutes": REMIND_SECONDS // 60, "entrants": len(entrants)})
+
+    async def _add_deadline(self, tid: int, round_no: int, due_at: float, kind: str = ROUND_KIND) -> int:
+        row = await self._insert(store.DeadlineRow(tournament_id=tid, version=round_no, kind=kind, due_at=due_at))
         return row.id
 
     async def _insert(self, row):
