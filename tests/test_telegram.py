@@ -547,3 +547,37 @@ async def test_the_bot_keeps_to_telegrams_flood_limits_by_default(tmp_path):
         assert _app(service, FakeBotAPI()).bot.rate_limiter is None
     finally:
         await service.close()
+
+
+class FloodedBotAPI(FakeBotAPI):
+    """Telegram's answer to a bot that sends too fast: 429 with ``retry_after``, once per message."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refused = 0
+
+    async def do_request(self, url, method, request_data=None, **kwargs):
+        api = url.rsplit("/", 1)[-1]
+        if api in ("sendMessage", "sendPhoto") and self.refused <= len([c for c in self.calls if c[0] == api]):
+            self.refused += 1
+            self.calls.append(("429:" + api, dict(request_data.parameters) if request_data else {}))
+            return 429, json.dumps({"ok": False, "error_code": 429, "description": "Too Many Requests: retry after 1",
+                                    "parameters": {"retry_after": 1}}).encode()
+        return await super().do_request(url, method, request_data, **kwargs)
+
+
+async def test_a_flood_refusal_is_retried_and_the_game_goes_on(tmp_path):
+    """With the flood limiter on (as in production), a 429 is waited out and the message still goes."""
+    api = FloodedBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = build_application(service, "123:TEST", request=api, lang="en")
+    try:
+        async with app:
+            await _send(app, command("/newgame deal", 1))
+            sent = [p for name, p in api.calls if name == "sendMessage"]
+            refused = [p for name, p in api.calls if name == "429:sendMessage"]
+            assert refused and len(sent) == 1 and sent[0]["text"] == refused[0]["text"]  # the same message, again
+            assert api.keyboards(GROUP)[0].startswith("l:")  # and the lobby is there
+            assert service.table(int(api.keyboards(GROUP)[0].split(":")[1])).status == "lobby"
+    finally:
+        await service.close()
