@@ -541,15 +541,22 @@ class Tournaments:
             match = await session.get(store.MatchRow, match_id)
         return match if match is not None and match.tournament_id == tid else None
 
-    async def cancel_table(self, tid: int, actor: str, is_admin: bool, match_id: int, reason: str = "") -> Outcome:
-        """One table of a round stops; it counts for nobody unless its result is corrected."""
-        row = await self.get(tid)
-        refused = self._may_admin(row, actor, is_admin)
+    async def _running_match(self, tid: int, actor: str, is_admin: bool,
+                             match_id: int) -> tuple[store.MatchRow | None, Outcome | None]:
+        """A still-running match an admin acts on, or why not."""
+        refused = self._may_admin(await self.get(tid), actor, is_admin)
         if refused:
-            return refused
+            return None, refused
         match = await self._match(tid, match_id)
         if match is None or match.status != "running":
-            return Outcome(False, "tour.no_match")
+            return None, Outcome(False, "tour.no_match")
+        return match, None
+
+    async def cancel_table(self, tid: int, actor: str, is_admin: bool, match_id: int, reason: str = "") -> Outcome:
+        """One table of a round stops; it counts for nobody unless its result is corrected."""
+        match, refused = await self._running_match(tid, actor, is_admin, match_id)
+        if refused:
+            return refused
         await self._cancel_tables([match.table_id])
         await self._log(tid, actor, "cancel_table", match=match_id, reason=reason)
         return Outcome(True, table=match.table_id, params={"tournament": tid, "match": match_id})
@@ -558,13 +565,9 @@ class Tournaments:
                       substitute: str | None = None, name: str = "") -> Outcome:
         """An absent player's seat goes to an AI seat (``substitute`` None) or to a substitute;
         the seat still plays for its entrant."""
-        row = await self.get(tid)
-        refused = self._may_admin(row, actor, is_admin)
+        match, refused = await self._running_match(tid, actor, is_admin, match_id)
         if refused:
             return refused
-        match = await self._match(tid, match_id)
-        if match is None or match.status != "running":
-            return Outcome(False, "tour.no_match")
         if not 0 <= seat < len(match.entrants):
             return Outcome(False, "tour.no_seat", params={"seats": len(match.entrants)})
         async with self.service._lock(match.table_id):
