@@ -8,6 +8,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.discord_app.frontend import GAME_NAMES
 from engine.games import GAMES
 from engine.service import keyvalue
 from engine.service.tournaments import Tournaments
@@ -308,3 +309,39 @@ async def test_rule_sets_are_choices_and_the_tournament_commands_are_localised(t
         await dispatch(client, slash("newgame", 1, game="board", ruleset="classic"))
         row = await service.table_in_chat(f"dc:{GUILD}:{CHANNEL}")
         assert row.game == "board" and row.ruleset == "classic"
+
+
+@pytest.mark.parametrize("threads", [True, False])
+async def test_a_game_in_a_thread_of_its_own(tmp_path, monkeypatch, threads):
+    """/newgame thread:true plays the whole game in a new thread (lobby, table, commands); when the
+    bot may not make threads the game plays in the channel and the opener is told why."""
+    async with running_bot(tmp_path, monkeypatch, ThreadedDiscord(not threads)) as (client, fake, service):
+        await dispatch(client, command("newgame", 1, game="deal", thread=True))
+        table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
+        made = fake.threads()
+        assert len(made) == 1 and made[0]["name"] == t("en", "dc.thread_name", game=GAME_NAMES["deal"], table=table)
+        lobby = fake.posted(CHANNEL)
+        home = service.table(table).messages.get("dc_thread")
+        if threads:
+            assert lobby == [] and home  # the lobby went to the thread, not the channel
+            assert any(f"/channels/{home}/messages" in u for m, u, p in fake.calls if m == "POST")
+            assert fake.last_reply()["content"] == t("en", "dc.game_in_thread", thread=f"<#{home}>")
+        else:
+            assert home is None
+            assert any(p.get("content") == t("en", "dc.no_thread") and p.get("flags") == 64
+                       for _, u, p in fake.calls if "/webhooks/" in u)
+        for press in (click(f"l:{table}:join", 2), click(f"l:{table}:ai", 1), click(f"l:{table}:start", 1)):
+            await dispatch(client, press)
+        assert service.table(table).status == "running"
+        seat = GAMES["deal"].waiting_for(service.state(table))[0].seat
+        uid = int(service.table(table).seats[seat]["user"][3:])
+        seen = len(fake.calls)
+        await dispatch(client, click(f"g:{service.buttons(table, seat)[0][1]}", uid))
+        shown = [u for m, u, p in fake.calls[seen:] if m in ("POST", "PATCH") and "/messages" in u
+                 and int(u.split("/channels/")[1].split("/")[0]) < DM_BASE]
+        assert shown and all(f"/channels/{home or CHANNEL}/messages" in u for u in shown)
+        if threads:  # the table's commands work in its thread; a second game in the channel is refused
+            await dispatch(client, command("rules", 2, 0, thread_channel(home)))
+            assert fake.last_reply()["content"] == t("en", "dc.rules.deal")
+        await dispatch(client, command("newgame", 2, game="board"))
+        assert fake.last_reply()["content"] == t("en", "service.table_exists", table=table, game="deal")

@@ -59,11 +59,11 @@ class TycoonBot(commands.Bot):
         tree = self.tree
 
         @tree.command(name=_("dc.cmd.newgame"), description=_("dc.cmd.newgame.desc"))
-        @app_commands.describe(game=_("dc.opt.game"), ruleset=_("dc.opt.ruleset"))
+        @app_commands.describe(game=_("dc.opt.game"), ruleset=_("dc.opt.ruleset"), thread=_("dc.opt.thread"))
         @app_commands.choices(game=GAME_CHOICES, ruleset=RULESET_CHOICES)
         async def newgame(interaction: discord.Interaction, game: app_commands.Choice[str],
-                          ruleset: app_commands.Choice[str] | None = None) -> None:
-            await front.newgame(interaction, game.value, ruleset.value if ruleset else None)
+                          ruleset: app_commands.Choice[str] | None = None, thread: bool = False) -> None:
+            await front.newgame(interaction, game.value, ruleset.value if ruleset else None, thread)
 
         @tree.command(name=_("dc.cmd.join"), description=_("dc.cmd.join.desc"))
         async def join(interaction: discord.Interaction) -> None:

@@ -27,6 +27,13 @@ from words.deal_text import card_name
 from words.i18n import normalise_lang, t
 
 log = logging.getLogger(__name__)
+THREAD_NAME = 100  # Discord's limit for a thread's name
+ARCHIVE_MINUTES = 1440  # a thread left alone for a day is archived; a game is far shorter
+
+
+def thread_key(thread_id: int) -> str:
+    """The stored note that a table plays in this thread (``engine.service.keyvalue``)."""
+    return f"dc.thread.{thread_id}"
 GAME_NAMES = {"deal": "大富翁纸牌 Monopoly Deal", "board": "地产大亨 Monopoly"}
 LOBBY_OPS = [("join", "tg.btn.join"), ("leave", "tg.btn.leave"), ("ai", "tg.btn.add_ai"),
              ("noai", "tg.btn.remove_ai"), ("start", "tg.btn.start"), ("cancel", "tg.btn.cancel")]
@@ -95,11 +102,26 @@ class Front:
                                                        type=discord.ChannelType.public_thread)
         return self.channel(row.chat_key)
 
+    async def open_thread(self, channel_id: int, table_id: int, name: str) -> int | None:
+        """A public thread of the channel for one table (its message, buttons and commands), or
+        ``None`` when the bot may not make threads there (the table then plays in the channel)."""
+        try:
+            thread = await self.client.http.start_thread_without_message(
+                channel_id, name=name[:THREAD_NAME], auto_archive_duration=ARCHIVE_MINUTES,
+                type=discord.ChannelType.public_thread.value)
+        except discord.HTTPException as e:  # no Create Public Threads, or a channel without threads
+            log.info("no thread in channel %s: %s", channel_id, e)
+            return None
+        thread_id = int(thread["id"])
+        await self.service.set_messages(table_id, dc_thread=thread_id)
+        await keyvalue.set_value(self.service.engine, thread_key(thread_id), str(table_id))
+        return thread_id
+
     async def table_here(self, interaction: discord.Interaction):
         """The table of this channel, or of this thread when a tournament table plays in it."""
         row = await self.service.table_in_chat(chat_key(interaction))
         if row is None and isinstance(interaction.channel, discord.Thread):
-            table = await keyvalue.get_value(self.service.engine, f"dc.thread.{interaction.channel_id}")
+            table = await keyvalue.get_value(self.service.engine, thread_key(interaction.channel_id))
             row = self.service.table(int(table)) if table else None
         return row if row is not None and row.status in ("lobby", "running", "paused") else None
 
@@ -119,15 +141,33 @@ class Front:
         seats = "\n".join(f"{i + 1}. {s['name']}" for i, s in enumerate(row.seats))
         return t(lang, "tg.lobby", game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
 
-    async def newgame(self, interaction: discord.Interaction, game: str, ruleset: str | None) -> None:
+    async def newgame(self, interaction: discord.Interaction, game: str, ruleset: str | None,
+                      thread: bool = False) -> None:
+        """A lobby in this channel, or with ``thread`` in a thread of its own where the whole game
+        then plays (the channel keeps one table at a time either way)."""
         lang = await self.chat_lang(interaction)
         user, name = user_of(interaction)
         out = await self.service.new_table(chat_key(interaction), game, ruleset, user, name)
         if not out.ok:
             await self._reply(interaction, t(lang, out.key, **out.params))
             return
-        await interaction.response.send_message(self.lobby_text(out.table, lang),
-                                                view=self.lobby_view(out.table, lang))
+        home = None
+        if thread and not isinstance(interaction.channel, discord.Thread):
+            await interaction.response.defer()  # making the thread is one more call to Discord
+            home = await self.open_thread(interaction.channel_id, out.table,
+                                          t(lang, "dc.thread_name", game=GAME_NAMES[game], table=out.table))
+            if home is None:
+                await interaction.followup.send(t(lang, "dc.no_thread"), ephemeral=True)
+        if home is None:
+            if interaction.response.is_done():
+                await interaction.followup.send(self.lobby_text(out.table, lang), view=self.lobby_view(out.table, lang))
+            else:
+                await interaction.response.send_message(self.lobby_text(out.table, lang),
+                                                        view=self.lobby_view(out.table, lang))
+            return
+        await self.table_channel(self.service.table(out.table)).send(
+            content=self.lobby_text(out.table, lang), view=self.lobby_view(out.table, lang))
+        await interaction.followup.send(t(lang, "dc.game_in_thread", thread=f"<#{home}>"))
 
     async def lobby_press(self, interaction: discord.Interaction, table_id: int, op: str) -> None:
         lang = await self.chat_lang(interaction)

@@ -11,7 +11,6 @@ by a ``DynamicItem`` after a restart.
 from __future__ import annotations
 
 import io
-import logging
 import re
 
 import discord
@@ -19,14 +18,9 @@ import discord
 from bot import tournament_screens as tour_screens
 from bot.discord_app.frontend import TEXT, Front, can_manage, user_of
 from bot.presenter import start_time
-from engine.service import keyvalue
 from engine.service.tables import Outcome
 from engine.service.tournaments import Tournaments, base_chat
 from words.i18n import t
-
-log = logging.getLogger(__name__)
-THREAD_NAME = 100  # Discord's limit for a thread's name
-ARCHIVE_MINUTES = 1440  # a thread left alone for a day is archived; a match is far shorter
 
 
 def tour_key(interaction: discord.Interaction) -> str:
@@ -36,10 +30,6 @@ def tour_key(interaction: discord.Interaction) -> str:
     if isinstance(channel, discord.Thread) and channel.parent_id:
         return f"dc:{interaction.guild_id or 0}:{channel.parent_id}"
     return f"dc:{interaction.guild_id or 0}:{interaction.channel_id}"
-
-
-def thread_key(thread_id: int) -> str:
-    return f"dc.thread.{thread_id}"
 
 
 class TournamentFront:
@@ -181,15 +171,8 @@ class TournamentFront:
         threads = True
         for n, table in enumerate(outcome.params["tables"], 1):
             if threads and not (self.service.table(table).messages or {}).get("dc_thread"):
-                try:
-                    thread = await self.front.client.http.start_thread_without_message(
-                        channel.id, name=tour_screens.topic_title(row, outcome.params["round"], n, lang)[:THREAD_NAME],
-                        auto_archive_duration=ARCHIVE_MINUTES, type=discord.ChannelType.public_thread.value)
-                    await self.service.set_messages(table, dc_thread=int(thread["id"]))
-                    await keyvalue.set_value(self.service.engine, thread_key(int(thread["id"])), str(table))
-                except discord.HTTPException as e:  # no Create Public Threads, or a channel without threads
-                    log.info("no threads in %s: %s", chat, e)
-                    threads = False
+                title = tour_screens.topic_title(row, outcome.params["round"], n, lang)
+                threads = await self.front.open_thread(channel.id, table, title) is not None
             await self.service.run_ai(table)
             await self.front.publish(table, [], new=True)
 
