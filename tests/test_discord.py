@@ -274,6 +274,10 @@ async def test_a_whole_game_by_slash_command_and_buttons(tmp_path, monkeypatch, 
                     assert len(view.get("hand", [])) < 2 or hand not in p.get("content", "")
         assert service.table(table).status == "over"
         assert fake.public(), "the table was posted in the channel"
+        tables = [u for m, u, p in fake.calls if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")
+                  and "table.png" in p.get("files", [])]
+        edits = [u for m, u, p in fake.calls if m == "PATCH" and f"/channels/{CHANNEL}/messages/" in u]
+        assert len(tables) == 1 and len(edits) > 10  # one table message for the game, edited in place
         if game == "deal":
             assert windows > 0  # seed 0 deals Just-Say-No windows between the two people
             hands = _hand_texts(fake, (1, 2))

@@ -226,12 +226,12 @@ class Front:
         await interaction.response.defer()
         await self.after_move(outcome)
 
-    async def after_move(self, outcome: Outcome, new: bool = False) -> None:
-        """AI seats answer, then the table is shown again (a new message when the turn passed)."""
-        turn = self.service.state(outcome.table).turn_number
+    async def after_move(self, outcome: Outcome) -> None:
+        """AI seats answer, then the table's one message is edited in place (the players keep one
+        message to watch; Just Say No asks its target in a reply, which Discord notifies)."""
         events = list(outcome.events)
         await self.service.run_ai(outcome.table)
-        await self.publish(outcome.table, events, new=new or self.service.state(outcome.table).turn_number != turn)
+        await self.publish(outcome.table, events, new=False)
 
     async def my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         """The player's own screen, seen only by them (an ephemeral reply; no DM needed), in their
@@ -256,8 +256,8 @@ class Front:
             await interaction.followup.send(f"({n}/{len(pages)})", view=_moves(page), ephemeral=True)
 
     async def publish(self, table_id: int, events: list, new: bool) -> None:
-        """Edit the table's one public message, or post a new one when the turn passed; then ask
-        Just Say No under it and send changed hands by DM."""
+        """Edit the table's one public message (posted anew only at the start, or when it is gone);
+        then ask Just Say No under it and send changed hands by DM."""
         row = self.service.table(table_id)
         lang = await self.key_lang(row.chat_key)
         screens = await table_screens_with_pictures(self.service, table_id, events, lang)
