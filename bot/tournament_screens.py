@@ -35,11 +35,18 @@ class CreateRequest:
     match_minutes: int | None = None
     ruleset: str | None = None
     options: dict = field(default_factory=dict)
+    clocks: dict = field(default_factory=dict)  # seconds per decision: "turn", "card"
+    signup_minutes: int | None = None  # sign-up closes this long from now (default: at the start)
+    every_minutes: int | None = None  # from one round's start to the next
+
+
+SETTINGS = {"turn": "clocks", "card": "clocks", "signup": "signup_minutes", "every": "every_minutes"}
 
 
 def parse_create(args: list[str], when) -> CreateRequest | None:
-    """``<deal|board> <solo|team> <rounds> <+minutes|HH:MM> [match minutes] [rule set] [no_trading]``;
-    ``when`` turns the start into a time (the adapter's own reading of "+30" and "20:30")."""
+    """``<deal|board> <solo|team> <rounds> <+minutes|HH:MM> [match minutes] [rule set] [no_trading]
+    [turn=S] [card=S] [signup=M] [every=M]``; ``when`` turns the start into a time (the adapter's own
+    reading of "+30" and "20:30")."""
     if len(args) < 4 or args[0] not in GAMES or args[1] not in ("solo", "team") or not args[2].isdigit():
         return None
     start = when(args[3])
@@ -47,7 +54,15 @@ def parse_create(args: list[str], when) -> CreateRequest | None:
         return None
     request = CreateRequest(args[0], args[1], int(args[2]), start)
     for word in args[4:]:
-        if word.isdigit():
+        setting, _, value = word.partition("=")
+        if setting in SETTINGS and value:
+            if not value.isdigit():
+                return None
+            if SETTINGS[setting] == "clocks":
+                request.clocks[setting] = int(value)
+            else:
+                setattr(request, SETTINGS[setting], int(value))
+        elif word.isdigit():
             request.match_minutes = int(word)
         elif word in GAMES[args[0]].rulesets:
             request.ruleset = word
@@ -58,9 +73,12 @@ def parse_create(args: list[str], when) -> CreateRequest | None:
 
 async def create(tours: Tournaments, chat_key: str, user: str, is_admin: bool, request: CreateRequest,
                  name: str = "") -> Outcome:
+    now = tours.service.clock()
+    signup_until = None if request.signup_minutes is None else now + 60 * request.signup_minutes
     return await tours.create(chat_key, user, is_admin, request.game, request.ruleset,
                               starts_at=request.starts_at, rounds=request.rounds, mode=request.mode,
-                              match_minutes=request.match_minutes, options=request.options, name=name)
+                              match_minutes=request.match_minutes, options=request.options, name=name,
+                              clocks=request.clocks, signup_until=signup_until, every_minutes=request.every_minutes)
 
 
 def tournament_name(row, lang: str) -> str:

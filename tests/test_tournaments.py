@@ -558,3 +558,37 @@ async def test_a_reminder_goes_out_five_minutes_before_each_round(db_url):
         assert [n for n in await service.sweep() if n.params.get("tournament") == tid] == []  # called off: silent
     finally:
         await service.close()
+
+
+def test_the_short_form_sets_clocks_sign_up_and_the_time_between_rounds():
+    from bot.tournament_screens import parse_create
+
+    when = {"+30": 1800.0}.get
+    request = parse_create(["deal", "team", "10", "+30", "45", "tournament", "turn=30", "card=10", "signup=20",
+                            "every=60", "no_trading"], when)
+    assert (request.game, request.mode, request.rounds, request.starts_at) == ("deal", "team", 10, 1800.0)
+    assert request.match_minutes == 45 and request.ruleset == "tournament"
+    assert request.clocks == {"turn": 30, "card": 10} and request.signup_minutes == 20
+    assert request.every_minutes == 60 and request.options == {"no_trading": True}
+    assert parse_create(["deal", "solo", "2", "+30", "turn=soon"], when) is None  # a setting needs a number
+    assert parse_create(["deal", "solo", "2", "later"], when) is None
+
+
+async def test_a_tournament_made_from_the_short_form_keeps_its_settings(db_url):
+    from bot import tournament_screens as screens
+
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    tours = Tournaments(service)
+    try:
+        request = screens.parse_create(["board", "solo", "3", "+30", "20", "turn=45", "signup=10", "every=40"],
+                                       lambda text: clock.now + 1800)
+        out = await screens.create(tours, CHAT, "admin", True, request, name="Cup")
+        assert out.ok, out
+        row = await tours.get(out.params["tournament"])
+        assert row.clocks == {"turn": 45} and row.every_minutes == 40 and row.match_minutes == 20
+        assert row.signup_until == clock.now + 600 and row.starts_at == clock.now + 1800
+        request.clocks["turn"] = 1  # a clock of one second: refused with the reason, nothing made
+        assert not (await screens.create(tours, "chat:2", "admin", True, request)).ok
+    finally:
+        await service.close()
