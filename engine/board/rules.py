@@ -1492,7 +1492,7 @@ def _skeleton(state: BoardState, seat: int) -> _Skeleton:
         key = (b.ruleset, index, seat, owners, get(mortgaged), get(houses), stock)
         part = parts.get(key)
         if part is None:
-            if len(parts) > 65536:  # bounded: a cache, not a store
+            if len(parts) > 16384:  # bounded (about 1 KB an entry): a cache, not a store
                 parts.clear()
             part = parts[key] = _group_part(state, b, index, seat)
         p_builds, p_rounds, p_sells, p_mortgages, p_held, buy, sale = part
