@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from bot.presenter import Button, Screen
 from engine.games import GAMES
 from engine.service.tables import GameService, Outcome
-from engine.service.tournaments import Tournaments
+from engine.service.tournaments import Tournaments, base_chat
 from render.png import png_bytes
 from render.standings import render_standings
 from words.i18n import t
@@ -229,6 +229,16 @@ async def standings_screen(tours: Tournaments, chat_key: str, lang: str) -> Scre
                        number=e["entrant"], name=e["name"], score=score))
     picture = await asyncio.to_thread(lambda: png_bytes(render_standings(standings, lang)[0]))
     return Screen("\n".join(lines), [], picture)
+
+
+async def round_over_screen(tours: Tournaments, out: Outcome, lang: str) -> Screen | None:
+    """What goes to the chat when a round ended (``Tournaments.table_finished``): the standings so
+    far, or the final ones, headed by which it is."""
+    screen = await standings_screen(tours, base_chat(out.params["chat"]), lang)
+    if screen is None:
+        return None
+    head = t(lang, "tour.final" if out.params["last"] else "tour.round_over", round=out.params["round"])
+    return Screen(f"{head}\n{screen.text}", [], screen.picture)
 
 
 async def rep_user_command(tours: Tournaments, chat_key: str, user: str, round_no: int, member: str,

@@ -183,13 +183,10 @@ class TournamentFront:
         if out is None:
             return
         chat = base_chat(out.params["chat"])
-        lang = await self.front.key_lang(chat)
-        screen = await tour_screens.standings_screen(self.tours, chat, lang)
-        if screen is None:
-            return
-        head = t(lang, "tour.final" if out.params["last"] else "tour.round_over", round=out.params["round"])
-        await self.front.channel(chat).send(content=f"{head}\n{screen.text}"[:TEXT],
-                                            file=discord.File(io.BytesIO(screen.picture), "standings.png"))
+        screen = await tour_screens.round_over_screen(self.tours, out, await self.front.key_lang(chat))
+        if screen is not None:
+            await self.front.channel(chat).send(content=screen.text[:TEXT],
+                                                file=discord.File(io.BytesIO(screen.picture), "standings.png"))
 
 
 class TournamentButton(discord.ui.DynamicItem[discord.ui.Button],

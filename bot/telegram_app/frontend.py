@@ -481,14 +481,10 @@ class TelegramFrontEnd:
         if out is None:
             return
         chat = base_chat(out.params["chat"])
-        lang = await self._chat_lang(chat)
-        screen = await tour_screens.standings_screen(self.tours, chat, lang)
-        if screen is None:
-            return
-        head = t(lang, "tour.final" if out.params["last"] else "tour.round_over", round=out.params["round"])
-        chat_id, thread = self._where(chat)
-        await bot.send_photo(chat_id, screen.picture, caption=f"{head}\n{screen.text}"[:CAPTION],
-                             message_thread_id=thread)
+        screen = await tour_screens.round_over_screen(self.tours, out, await self._chat_lang(chat))
+        if screen is not None:
+            chat_id, thread = self._where(chat)
+            await bot.send_photo(chat_id, screen.picture, caption=screen.text[:CAPTION], message_thread_id=thread)
 
     async def _send_private(self, bot, table_id: int, seat: int, screen: Screen) -> None:
         info = self.service.table(table_id).seats[seat]

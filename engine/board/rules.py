@@ -833,8 +833,10 @@ _LIFT_COST = {r: tuple(m + _rounded(r, m) for m in bd.mortgage) for r, bd in _BO
 
 
 def lift_cost(state: BoardState, sq: int) -> int:
-    principal = board_of(state).mortgage[sq]
-    return principal if sq in state.lift_discount else principal + interest(state, sq)
+    """Principal plus interest, or the principal alone for a received mortgage until the next roll (B-15)."""
+    if sq in state.lift_discount:
+        return board_of(state).mortgage[sq]
+    return _LIFT_COST[state.options.ruleset][sq]
 
 
 def _h_lift(state: BoardState, seat: int, action: LiftMortgage, events: list) -> None:
@@ -1584,10 +1586,8 @@ def _manage_options(state: BoardState, seat: int, build: bool, lift: bool, sk: _
             out += _round_options(state, sk.rounds, cash)
     out += sk.sells
     out += sk.mortgages
-    if lift and sk.mortgaged:
-        full, discount = _LIFT_COST[state.options.ruleset], state.lift_discount
-        out += [_LIFT[sq] for sq in sk.mortgaged
-                if cash >= (board_of(state).mortgage[sq] if sq in discount else full[sq])]
+    if lift:
+        out += [_LIFT[sq] for sq in sk.mortgaged if cash >= lift_cost(state, sq)]
     return out
 
 
