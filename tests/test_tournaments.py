@@ -12,16 +12,9 @@ from engine.games import GAMES, PLUGS
 from engine.service import store
 from engine.service.tables import GameService
 from engine.service.tournaments import Tournaments, draw, places, table_sizes
+from tests.test_service import FakeClock, step
 
 CHAT = "chat:tour"
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -30,23 +23,10 @@ def db_url(tmp_path):
 
 
 async def play(service: GameService, table: int, moves: int) -> None:
-    """People press what the AI would choose (through the tokens), AI seats move by themselves."""
-    rules = GAMES[service.table(table).game]
+    """Up to ``moves`` moves while the table runs (people press the AI's choice as a button)."""
     for _ in range(moves):
-        if service.table(table).status != "running":
+        if service.table(table).status != "running" or not await step(service, table):
             return
-        decisions = rules.waiting_for(service.state(table))
-        if not decisions:
-            return
-        seat = decisions[0].seat
-        info = service.table(table).seats[seat]
-        action = PLUGS[rules.name].choose(service.state(table), seat)
-        if info["ai"]:
-            out = await service.act_as(table, seat, action)
-        else:
-            token = next(t for a, t in service.buttons(table, seat) if a == action)
-            out = await service.act(info["user"], token)
-        assert out.ok, out
 
 
 async def start_round(service: GameService, clock: FakeClock, at: float) -> list:
