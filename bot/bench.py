@@ -111,9 +111,9 @@ def bench_service(moves: int = 400, tables: int = 1000) -> dict:
             game_no = 0
             while len(times) < moves:  # as many two-player games as it takes
                 game_no += 1
-                out = await service.new_table(f"bench:moves:{game_no}", "deal", None, "u0", "A")
-                await service.join(out.table, "u1", "B")
-                await service.start(out.table, "u0", seed=game_no)
+                out = await service.lobby.new_table(f"bench:moves:{game_no}", "deal", None, "u0", "A")
+                await service.lobby.join(out.table, "u1", "B")
+                await service.lobby.start(out.table, "u0", seed=game_no)
                 plug = PLUGS["deal"]
                 while len(times) < moves and service.table(out.table).status == "running":
                     state = service.state(out.table)
@@ -128,11 +128,11 @@ def bench_service(moves: int = 400, tables: int = 1000) -> dict:
             before = tracemalloc.get_traced_memory()[0]
             for i in range(tables):
                 game = "deal" if i % 2 else "board"
-                t = await service.new_table(f"bench:{i}", game, None, "u0", "A")
-                await service.add_ai(t.table, "u0")
-                await service.add_ai(t.table, "u0")
-                await service.add_ai(t.table, "u0")
-                await service.start(t.table, "u0", seed=i)
+                t = await service.lobby.new_table(f"bench:{i}", game, None, "u0", "A")
+                await service.lobby.add_ai(t.table, "u0")
+                await service.lobby.add_ai(t.table, "u0")
+                await service.lobby.add_ai(t.table, "u0")
+                await service.lobby.start(t.table, "u0", seed=i)
             gc.collect()
             used = tracemalloc.get_traced_memory()[0] - before
             tracemalloc.stop()

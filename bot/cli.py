@@ -169,8 +169,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if telegram or discord:  # one process for the bots whose tokens are set, around one service
         from bot.run import main_from_env
 
-        main_from_env(args.lang)
-        return 0
+        return main_from_env(args.lang)
     print("No TELEGRAM_TOKEN or DISCORD_TOKEN set: playing a local Deal game between AI seats.\n")
     from bot.console import run_console
 

@@ -22,13 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.board import BOARD
-from engine.board import ai as board_ai
 from engine.board import rules as board_rules
-from engine.board.model import SYSTEM, EndMatch
 from engine.core.contract import GameRules
 from engine.core.errors import RuleError
 from engine.deal import DEAL, rules
-from engine.deal import ai as deal_ai
 from engine.service.tables import GameService
 from words import board_text
 from words.deal_text import (
@@ -45,7 +42,7 @@ from words.i18n import normalise_lang, t
 GAMES = ("deal", "board")
 RULES: dict[str, GameRules] = {"deal": DEAL, "board": BOARD}
 DEFAULT_RULESETS = {"deal": "standard", "board": "china"}
-# A board game between cautious players can go on for ever; past the cap it ends by valuation.
+# A game between cautious players can go on for ever; past the cap the service ends it by valuation.
 DEFAULT_MAX_TURNS = {"deal": 400, "board": 1000}
 
 
@@ -63,12 +60,10 @@ class _Table:
 
     rules: GameRules
     start: Callable[[], tuple[Any, list]]  # -> (state, opening events)
-    choose: Callable[[Any, int], Any]  # the AI
     choices: Callable[[Any, Any], list]  # (state, decision) -> the seat's actions, in button order
     show: Callable[[Any, Any, list], list[str]]  # (state, decision, actions) -> table, question, labels
     log: Callable[[list], list[str]]
     explain: Callable[[RuleError], str]
-    at_cap: Callable[[Any, int], list[str]]  # end a game that reached the turn cap; its log lines
     takeover_key: str
     game_over: str
     winners: Callable[[list[int]], str]
@@ -97,19 +92,14 @@ def _deal_table(players: int, seed: int, ruleset: str, lang: str, names, viewer:
         return [render_table(view, lang, names), _deal_prompt(view, decision, lang, names),
                 *(describe_action(view, a, lang, names) for a in actions)]
 
-    def at_cap(state, turns):  # the card game has no valuation: it stops without a winner
-        return [t(lang, "ui.turn_cap", turns=turns)]
-
     return _Table(
         rules=DEAL,
         start=lambda: rules.new_game_with_events(players, ruleset, seed),
-        choose=deal_ai.choose,
         choices=lambda state, decision: DEAL.legal_actions(state, decision.seat),
         show=show,
         # looked up at call time, so tests may wrap describe_event
         log=lambda events: [describe_event(e, lang, names, viewer) for e in events],
         explain=lambda err: explain_error(err, lang, names),
-        at_cap=at_cap,
         takeover_key="ui.takeover",
         game_over=t(lang, "deal.ui.game_over"),
         winners=lambda winners: winners_line(winners, lang, names),
@@ -126,19 +116,14 @@ def _board_table(players: int, seed: int, ruleset: str, lang: str, names) -> _Ta
                 board_text.prompt_line(view, decision, lang, names, ruleset),
                 *(board_text.describe_action(view, a, lang, names, ruleset) for a in actions)]
 
-    def at_cap(state, turns):  # B-17: the clock's own ending, by total value
-        return board_text.log_lines(BOARD.apply(state, SYSTEM, EndMatch(reason="turn_cap")), lang, names, ruleset)
-
     return _Table(
         rules=BOARD,
         start=lambda: board_rules.new_game_with_events(players, ruleset, seed),
-        choose=board_ai.choose,
         choices=lambda state, decision: board_text.decision_first(BOARD.legal_actions(state, decision.seat),
                                                                   decision),
         show=show,
         log=lambda events: board_text.log_lines(events, lang, names, ruleset),
         explain=lambda err: board_text.explain_error(err, lang, ruleset, names),
-        at_cap=at_cap,
         takeover_key="board.ui.takeover",
         game_over=t(lang, "board.ui.game_over"),
         winners=lambda winners: board_text.winners_line(winners, lang, names),
@@ -212,24 +197,24 @@ CHAT = "console"
 
 
 async def _open_table(service: GameService, game: str, players: int, ai: int, seed: int, ruleset: str,
-                      names: dict[int, str]) -> tuple[int, bool]:
+                      names: dict[int, str], cap: int) -> tuple[int, bool]:
     """The console's running table of this game, or a new one; (table id, resumed?)."""
-    existing = await service.table_in_chat(f"{CHAT}:{game}")
+    existing = await service.lobby.table_in_chat(f"{CHAT}:{game}")
     if existing is not None and existing.status == "running":
         return existing.id, True
     if existing is not None:  # a lobby left behind by an interrupted start
-        await service.cancel(existing.id, existing.creator)
+        await service.lobby.cancel(existing.id, existing.creator)
     humans = players - ai
-    out = await service.new_table(f"{CHAT}:{game}", game, ruleset, "console:1", names[0])
+    out = await service.lobby.new_table(f"{CHAT}:{game}", game, ruleset, "console:1", names[0])
     for seat in range(1, players):
         if seat < humans:
-            await service.join(out.table, f"console:{seat + 1}", names[seat])
+            await service.lobby.join(out.table, f"console:{seat + 1}", names[seat])
         else:
-            await service.add_ai(out.table, "console:1")
+            await service.lobby.add_ai(out.table, "console:1")
     if not humans:  # an all-AI table: the one who opened it only watches
-        await service.add_ai(out.table, "console:1")
-        await service.leave(out.table, "console:1")
-    await service.start(out.table, "console:1", seed=seed)
+        await service.lobby.add_ai(out.table, "console:1")
+        await service.lobby.leave(out.table, "console:1")
+    await service.lobby.start(out.table, "console:1", seed=seed, turn_cap=cap)
     return out.table, False
 
 
@@ -238,7 +223,7 @@ async def _play(game: str, players: int, ai: int, seed: int, lang: str, ruleset:
     service = await GameService.open(f"sqlite:///{db}")
     try:
         names = seat_names(players, ai, lang)
-        table_id, resumed = await _open_table(service, game, players, ai, seed, ruleset, names)
+        table_id, resumed = await _open_table(service, game, players, ai, seed, ruleset, names, cap)
         row = service.table(table_id)
         names = {i: _seat_name(s["user"], lang) for i, s in enumerate(row.seats)}
         players = len(row.seats)
@@ -253,7 +238,7 @@ async def _play(game: str, players: int, ai: int, seed: int, lang: str, ruleset:
             for line in table.log(opening):
                 output(line)
         try:
-            await _loop(service, table_id, table, humans, names, lang, input_fn, output, cap)
+            await _loop(service, table_id, table, humans, names, lang, input_fn, output)
         except KeyboardInterrupt:
             output(t(lang, "ui.saved", db=db))
             return 0
@@ -266,38 +251,37 @@ async def _play(game: str, players: int, ai: int, seed: int, lang: str, ruleset:
 
 
 async def _loop(service: GameService, table_id: int, table: _Table, humans: set[int], names, lang: str,
-                input_fn, output, cap: int) -> None:
-    while service.table(table_id).status == "running":
+                input_fn, output) -> None:
+    """The console as a front end of the service: it prints each table update's events and asks
+    the people at this terminal when one of them must act. The service's loop moves the AI seats
+    and ends a game that reaches its turn cap by valuation."""
+    updates: asyncio.Queue = asyncio.Queue()
+
+    async def heard(update) -> None:
+        if update.table == table_id:
+            updates.put_nowait(update)
+
+    service.subscribe(heard)
+    service.loop.kick(table_id)  # a resumed game: AI seats that owe a move make it first
+    while True:
+        await service.idle()
+        while not updates.empty():
+            for line in table.log(updates.get_nowait().events):
+                output(line)
+        if service.table(table_id).status != "running":
+            return
         state = service.state(table_id)
-        decisions = table.rules.waiting_for(state)
-        if not decisions:
-            break
-        if state.turn_number > cap:
-            if table.rules.name == "board":
-                outcome = await service.act_as(table_id, SYSTEM, EndMatch(reason="turn_cap"))
-                for line in table.log(outcome.events):
-                    output(line)
-            else:
-                output(t(lang, "ui.turn_cap", turns=cap))
-            break
-        decision = decisions[0]  # several seats may owe answers (a Birthday, trade offers): one at a time
-        seat = decision.seat
-        if seat in humans:
-            outcome = await _human_move(service, table_id, table, state, decision, lang, input_fn, output)
-            if outcome is None:
-                humans.discard(seat)
-                await service.leave(table_id, service.table(table_id).seats[seat]["user"])
-                output(t(lang, table.takeover_key, seat=names[seat]))
-                continue
-        else:
-            action = table.choose(state, seat) or decision.timeout
-            outcome = await service.act_as(table_id, seat, action)
-        if not outcome.ok:  # legal_actions and apply agree; still, never crash the game
+        # several seats may owe answers (a Birthday, trade offers): one at a time
+        decision = next((d for d in table.rules.waiting_for(state) if d.seat in humans), None)
+        if decision is None:
+            return
+        outcome = await _human_move(service, table_id, table, state, decision, lang, input_fn, output)
+        if outcome is None:  # input ended: the AI plays the seat from here
+            humans.discard(decision.seat)
+            await service.lobby.leave(table_id, service.table(table_id).seats[decision.seat]["user"])
+            output(t(lang, table.takeover_key, seat=names[decision.seat]))
+        elif not outcome.ok:  # legal_actions and apply agree; still, never crash the game
             output(_explain(table, outcome, lang))
-            if seat not in humans:
-                outcome = await service.act_as(table_id, seat, decision.timeout)
-        for line in table.log(outcome.events):
-            output(line)
 
 
 def _seat_name(user: str, lang: str) -> str:

@@ -15,6 +15,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from engine.core.errors import RuleError
+from engine.service import tokens
+from engine.service.lobby import is_ai_user
+from engine.service.loop import Snapshot
 from engine.service.tables import GameService
 from render import board as render_board
 from render import deal as render_deal
@@ -48,89 +51,132 @@ class Screens:
     private: dict[int, Screen]
 
 
-def _names(service: GameService, table_id: int) -> dict[int, str]:
-    return {i: s["name"] for i, s in enumerate(service.table(table_id).seats)}
+def snapshot_now(service: GameService, table: int | Snapshot) -> Snapshot | None:
+    """The table as it stands in this process (no copy: for drawing at once, in this thread)."""
+    if isinstance(table, Snapshot):
+        return table
+    live = service.cache.peek(table)
+    if live is None:
+        return None
+    return Snapshot(live.row.id, live.row.version, live.row, live.rules, live.state)
 
 
-async def table_screens_with_pictures(service: GameService, table_id: int, events: Iterable = (),
-                                     lang: str = "zh-Hans", lang_of: Callable[[int], str] | None = None) -> Screens:
-    """``table_screens`` with pictures, drawn in a worker thread so the event loop never waits."""
-    ends = await service.match_ends_at(table_id)
-    clock = None
-    if ends is not None:
-        left = max(0, int(ends - service.clock()))
-        clock = f"{left // 60:02d}:{left % 60:02d}"
-    return await asyncio.to_thread(table_screens, service, table_id, events, lang, lang_of, True, clock)
+def clock_text(ends_at: float | None, now: float) -> str | None:
+    """The match clock as a picture shows it (mm:ss left), when a match is timed."""
+    if ends_at is None:
+        return None
+    left = max(0, int(ends_at - now))
+    return f"{left // 60:02d}:{left % 60:02d}"
 
 
-def table_screens(service: GameService, table_id: int, events: Iterable = (), lang: str = "zh-Hans",
+async def table_screens_with_pictures(service: GameService, table: int | Snapshot, events: Iterable = (),
+                                     lang: str = "zh-Hans", lang_of: Callable[[int], str] | None = None,
+                                     seats: Iterable[int] | None = None) -> Screens:
+    """``table_screens`` with pictures, drawn in a worker thread from a copy of the table, so the
+    event loop never waits and a later move never changes a picture half drawn."""
+    snap = table if isinstance(table, Snapshot) else await service.snapshot(table)
+    clock = clock_text(await service.match_ends_at(snap.table), service.clock())
+    return await asyncio.to_thread(table_screens, service, snap, events, lang, lang_of, True, clock, seats)
+
+
+def event_lines(snap: Snapshot, events: Iterable, lang: str, viewer: int | None = None) -> list[str]:
+    """What happened, as log lines for ``viewer`` (None: the group; a seat sees its own draws)."""
+    names = snap.names
+    if snap.game == "deal":
+        return [deal_text.describe_event(e, lang, names, viewer) for e in events]
+    return board_text.log_lines(list(events), lang, names, snap.row.ruleset)
+
+
+def note_lines(notes: Iterable, lang: str, names: dict[int, str]) -> list[str]:
+    """The service's notes about seats (left, back, kept by the AI, replaced) as lines for the group."""
+    out = []
+    for note in notes:
+        params = dict(note.params)
+        if "seat" in params:
+            params["name"] = names.get(params["seat"], "?")
+        out.append(t(lang, note.key, **params))
+    return out
+
+
+def human_seats(snap: Snapshot) -> list[int]:
+    """Seats of people, whether they play now or the AI keeps their seat for them."""
+    return [i for i, s in enumerate(snap.row.seats) if not is_ai_user(s["user"])]
+
+
+def table_screens(service: GameService, table: int | Snapshot, events: Iterable = (), lang: str = "zh-Hans",
                   lang_of: Callable[[int], str] | None = None, pictures: bool = False,
-                  clock: str | None = None) -> Screens:
-    """The public screen in the chat's ``lang``; each private one in its player's language."""
+                  clock: str | None = None, seats: Iterable[int] | None = None) -> Screens:
+    """The public screen in the chat's ``lang``; a private one in its player's language for each of
+    ``seats`` (default: every person's seat, also one the AI keeps while its player is away)."""
     lang = normalise_lang(lang)
-    row = service.table(table_id)
-    state = service.state(table_id)
-    rules = service.rules(table_id)
-    names = _names(service, table_id)
+    snap = snapshot_now(service, table)
+    row, state, rules = snap.row, snap.state, snap.rules
+    names = snap.names
     events = list(events)
     decisions = rules.waiting_for(state) if row.status == "running" else []
-    humans = [i for i, s in enumerate(row.seats) if not s["ai"]]
+    playing = [i for i, s in enumerate(row.seats) if not s["ai"]]
 
-    if row.game == "deal":
-        public_view = rules.view(state, None)
+    public_view = rules.view(state, None)
+    if snap.game == "deal":
         text = deal_text.render_table(public_view, lang, names)
-        log = [deal_text.describe_event(e, lang, names, None) for e in events]
         public_seats = {d.seat for d in decisions if d.kind in PUBLIC_DEAL_DECISIONS}
     else:
-        public_view = rules.view(state, None)
         text = board_text.render_board(public_view, lang, names, row.ruleset)
-        log = board_text.log_lines(events, lang, names, row.ruleset)
         public_seats = {d.seat for d in decisions}
+    log = event_lines(snap, events, lang)
 
     buttons: list[Button] = []
     for decision in decisions:
-        if decision.seat not in public_seats or decision.seat not in humans:
+        if decision.seat not in public_seats or decision.seat not in playing:
             continue
-        for action, token in _decision_buttons(service, table_id, decision):
-            label = _label(row, public_view, action, lang, names)
+        for action, token in _decision_buttons(service, snap, decision):
+            label = _label(snap, public_view, action, lang, names)
             buttons.append(Button(f"{names[decision.seat]}: {label}", token, decision.seat))
     public = Screen("\n".join([text, *log[-LOG_LINES:]]), buttons)
     if pictures:
-        if row.game == "deal":
+        if snap.game == "deal":
             public.picture = png_bytes(render_deal.render_table(public_view, lang, names))
         else:
             public.picture = png_bytes(render_board.render_board(public_view, lang, names, row.ruleset, clock))
 
     private: dict[int, Screen] = {}
-    for seat in humans:
+    for seat in human_seats(snap) if seats is None else seats:
         seat_lang = normalise_lang(lang_of(seat)) if lang_of else lang
-        seat_names = names
         view = rules.view(state, seat)
-        if row.game == "deal":
-            body = deal_text.render_table(view, seat_lang, seat_names)
-            seat_log = [deal_text.describe_event(e, seat_lang, seat_names, seat) for e in events]
+        if snap.game == "deal":
+            body = deal_text.render_table(view, seat_lang, names)
         else:
-            body = board_text.render_board(view, seat_lang, seat_names, row.ruleset)
-            seat_log = board_text.log_lines(events, seat_lang, seat_names, row.ruleset)
-        own = [Button(_label(row, view, a, seat_lang, seat_names), tok, seat)
-               for a, tok in service.buttons(table_id, seat)]
+            body = board_text.render_board(view, seat_lang, names, row.ruleset)
+        seat_log = event_lines(snap, events, seat_lang, seat)
+        own = [Button(_label(snap, view, a, seat_lang, names), tok, seat) for a, tok in service.buttons(snap, seat)]
         private[seat] = Screen("\n".join([body, *seat_log[-LOG_LINES:]]), own)
-        if pictures and row.game == "deal":
+        if pictures and snap.game == "deal":
             private[seat].picture = png_bytes(render_deal.render_hand(view, seat, seat_lang))
     return Screens(public, private)
 
 
-def _decision_buttons(service: GameService, table_id: int, decision) -> list:
+def hand_line(snap: Snapshot, seat: int, lang: str) -> str:
+    """A player's hand in one line (for a private alert when no private message can be sent)."""
+    hand = snap.rules.view(snap.state, seat)["players"][seat].get("hand", [])
+    return t(lang, "deal.ui.hand_line", count=len(hand), cards=", ".join(deal_text.card_name(c, lang) for c in hand))
+
+
+def hand_of(snap: Snapshot, seat: int) -> tuple:
+    """What a Deal player holds (to send a hand again only when it changed)."""
+    return tuple(snap.rules.view(snap.state, seat)["players"][seat].get("hand", []))
+
+
+def _decision_buttons(service: GameService, snap: Snapshot, decision) -> list:
     """The buttons that answer one decision (not the seat's other options): the rules say which."""
-    buttons = service.buttons(table_id, decision.seat)
-    wanted = service.rules(table_id).answers(decision, [a for a, _ in buttons])
+    buttons = service.buttons(snap, decision.seat)
+    wanted = snap.rules.answers(decision, [a for a, _ in buttons])
     return [(a, t) for a, t in buttons if a in wanted]
 
 
-def _label(row, view: dict, action, lang: str, names: dict[int, str]) -> str:
-    if row.game == "deal":
+def _label(snap: Snapshot, view: dict, action, lang: str, names: dict[int, str]) -> str:
+    if snap.game == "deal":
         return deal_text.describe_action(view, action, lang, names)
-    return board_text.describe_action(view, action, lang, names, row.ruleset)
+    return board_text.describe_action(view, action, lang, names, snap.row.ruleset)
 
 
 def alert_text(outcome, lang: str, game: str, ruleset: str, names: dict[int, str]) -> str:
@@ -145,6 +191,18 @@ def alert_text(outcome, lang: str, game: str, ruleset: str, names: dict[int, str
     if "seat" in params:
         params["name"] = names.get(params["seat"], "?")
     return t(lang, outcome.key or "service.bad_token", **params)
+
+
+def table_of(data: str, secret: bytes) -> int | None:
+    """The table a button is about (``l:<table>:<op>``, ``h:<table>``, a move token, on Discord
+    behind ``g:``), for the log when its press failed; None when it names none."""
+    prefix, _, rest = data.partition(":")
+    if prefix in ("l", "h") and rest.split(":")[0].isdigit():
+        return int(rest.split(":")[0])
+    try:
+        return tokens.decode(secret, rest if prefix == "g" else data).table
+    except tokens.TokenError:
+        return None
 
 
 def start_time(text: str, now: float) -> float | None:

@@ -1,8 +1,13 @@
 """``tycoon run`` with chat tokens: the Telegram bot, the Discord bot or both in one process,
-around one ``GameService`` and one clock sweeper (two sweepers would race for the same clocks and
-each table's moves are serialised by the one service's locks).
+around one ``GameService`` and its one supervised clock task.
 
-Each front end shows only what the clock did in its own chats (``tg:`` or ``dc:`` chat keys).
+Each front end subscribes to the service's table updates and notices and shows those of its own
+chats (``tg:`` or ``dc:`` chat keys).
+
+Start-up speaks plainly: a database, Bot API or Discord that cannot be reached is tried again with
+back-off, one log line per attempt; a token the platform refuses ends the process at once with one
+line naming the variable to fix. Exit status: 0 after a requested stop, 1 when the clock task or
+the Discord gateway gave up (the supervisor should start the process again), 2 for a refused token.
 """
 
 from __future__ import annotations
@@ -11,10 +16,21 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections.abc import Awaitable, Callable
 
+from engine.service import store
+from engine.service.runner import ServiceDown, describe
 from engine.service.tables import GameService
 
 log = logging.getLogger(__name__)
+
+HEARTBEAT = os.environ.get("TYCOON_HEARTBEAT", "/tmp/tycoon-heartbeat")
+FIRST_RETRY, MAX_RETRY = 1.0, 60.0
+OK, GAVE_UP, BAD_TOKEN = 0, 1, 2
+
+
+class TokenRefused(Exception):
+    """The platform refused a token: nothing to retry, the admin must fix the variable."""
 
 
 def choose_bots(environ) -> tuple[str | None, str | None]:
@@ -22,14 +38,45 @@ def choose_bots(environ) -> tuple[str | None, str | None]:
     return environ.get("TELEGRAM_TOKEN") or None, environ.get("DISCORD_TOKEN") or None
 
 
+async def retrying(what: str, attempt: Callable[[], Awaitable], transient: tuple[type[BaseException], ...],
+                   stop: asyncio.Event, first: float = FIRST_RETRY, cap: float = MAX_RETRY):
+    """``attempt()`` until it works: each failure of a ``transient`` kind is one log line and a
+    longer wait (up to ``cap``); anything else is raised. None when ``stop`` is set meanwhile."""
+    delay = first
+    while not stop.is_set():
+        try:
+            return await attempt()
+        except transient as e:
+            log.warning("%s cannot be reached (%s); trying again in %.0f s", what, describe(e), delay)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=delay)
+        delay = min(delay * 2, cap)
+    return None
+
+
+def telegram_errors():
+    from telegram.error import InvalidToken, NetworkError
+
+    return InvalidToken, NetworkError
+
+
+def discord_errors():
+    import aiohttp
+    import discord
+
+    return discord.LoginFailure, (aiohttp.ClientError, OSError, asyncio.TimeoutError, discord.DiscordServerError)
+
+
 async def run_bots(telegram_token: str | None, discord_token: str | None, database_url: str | None,
                    lang: str = "zh-Hans", api_url: str | None = None, stop: asyncio.Event | None = None,
-                   telegram_request=None, heartbeat: str | None = None) -> None:
-    from bot.telegram_app.run import HEARTBEAT, _beat
-
-    service = await GameService.open(database_url)
+                   telegram_request=None, heartbeat: str | None = None, retry_first: float = FIRST_RETRY) -> int:
+    """Run until ``stop`` is set or something cannot go on; the process's exit status."""
     stop = stop or asyncio.Event()
     heartbeat = HEARTBEAT if heartbeat is None else heartbeat
+    service = await retrying("the database", lambda: GameService.open(database_url), store.DB_ERRORS, stop,
+                             first=retry_first)
+    if service is None:
+        return OK
     app = discord_bot = None
     if telegram_token:
         from bot.telegram_app.app import build_application
@@ -41,53 +88,104 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
 
         discord_bot = TycoonBot(service, lang, sync_commands=True)
 
-    async def report(outcomes) -> None:  # clocks that ran out change tables: each bot shows its own
-        fronts = []
-        if app is not None:
-            fronts.append(lambda: app.bot_data["front"].on_clock(app.bot, outcomes))
-        if discord_bot is not None:
-            fronts.append(lambda: discord_bot.front.on_clock(outcomes))
-        for show in fronts:
-            try:
-                await show()
-            except Exception:  # one platform's failure must not hide the clock from the other
-                log.exception("showing the clock's outcomes failed")
-
     tasks: list[asyncio.Task] = []
+    status = OK
     async with contextlib.AsyncExitStack() as stack:
         stack.push_async_callback(service.close)
-        if app is not None:
-            from bot.telegram_app.app import register_commands
-
-            await stack.enter_async_context(app)
-            await register_commands(app.bot)
-            await app.start()
-            await app.updater.start_polling()
-            stack.push_async_callback(app.stop)
-            stack.push_async_callback(app.updater.stop)
-        if discord_bot is not None:
-            await stack.enter_async_context(discord_bot)  # closes the gateway and the HTTP session on exit
-            await discord_bot.login(discord_token)  # runs setup_hook: buttons, translator, command sync
-            gateway = asyncio.create_task(discord_bot.connect(), name="discord-gateway")
-            gateway.add_done_callback(lambda _: stop.set())  # a dead gateway ends the process (restart it)
-            tasks.append(gateway)
-        tasks.append(asyncio.create_task(service.run_clock(every=1.0, on_outcomes=report, stop=stop), name="clock"))
-        if heartbeat:
-            tasks.append(asyncio.create_task(_beat(heartbeat, stop), name="heartbeat"))
         try:
-            await stop.wait()
+            if app is not None:
+                await _start_telegram(app, stack, stop, retry_first)
+            if discord_bot is not None:
+                await stack.enter_async_context(discord_bot)  # closes the gateway and the HTTP session on exit
+                await _login_discord(discord_bot, discord_token, stop, retry_first)
+                if not stop.is_set():
+                    tasks.append(asyncio.create_task(discord_bot.connect(), name="discord-gateway"))
+        except TokenRefused as e:
+            log.error("%s", e)
+            return BAD_TOKEN
+        if stop.is_set():
+            return OK
+        tasks.append(asyncio.create_task(service.run(stop=stop, every=1.0, heartbeat=heartbeat or None),
+                                         name="clock"))
+        waiter = asyncio.create_task(stop.wait(), name="stop")
+        try:
+            done, _ = await asyncio.wait([*tasks, waiter], return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                if task is waiter or task.cancelled():
+                    continue
+                error = task.exception()
+                if isinstance(error, ServiceDown):
+                    log.error("the clock task gave up: %s; exiting so that the process is started again", error)
+                    status = GAVE_UP
+                elif task.get_name() == "discord-gateway":
+                    log.error("the Discord gateway closed (%s); exiting so that the process is started again",
+                              describe(error) if error else "no error")
+                    status = GAVE_UP
+                elif error is not None:
+                    log.error("%s ended: %s", task.get_name(), describe(error), exc_info=error)
+                    status = GAVE_UP
         finally:
             stop.set()
+            waiter.cancel()
             if discord_bot is not None:
                 await discord_bot.close()
             for task in tasks:
                 with contextlib.suppress(Exception, asyncio.CancelledError):
                     await task
+            await service.idle()
+    return status
 
 
-def main_from_env(lang: str | None = None) -> None:
-    logging.basicConfig(level=logging.INFO)
+async def _start_telegram(app, stack: contextlib.AsyncExitStack, stop: asyncio.Event, retry_first: float) -> None:
+    from bot.telegram_app.app import register_commands
+
+    invalid, network = telegram_errors()
+
+    async def initialize():
+        try:
+            await app.initialize()  # getMe: is the token good, is the Bot API there
+        except invalid as e:
+            raise TokenRefused(f"TELEGRAM_TOKEN was refused by Telegram ({e}); set it to the token @BotFather "
+                               f"gave the bot") from None
+        return True
+
+    if await retrying("the Telegram Bot API", initialize, (network,), stop, first=retry_first) is None:
+        return
+    stack.push_async_callback(app.shutdown)
+
+    async def begin():
+        await register_commands(app.bot)
+        if not app.running:
+            await app.start()
+        await app.updater.start_polling()
+        return True
+
+    if await retrying("the Telegram Bot API", begin, (network,), stop, first=retry_first) is None:
+        return
+    stack.push_async_callback(app.stop)
+    stack.push_async_callback(app.updater.stop)
+
+
+async def _login_discord(bot, token: str, stop: asyncio.Event, retry_first: float) -> None:
+    refused, transient = discord_errors()
+
+    async def login():
+        try:
+            await bot.login(token)  # runs setup_hook: buttons, translator, command sync
+        except refused as e:
+            raise TokenRefused(f"DISCORD_TOKEN was refused by Discord ({e}); set it to the bot token from the "
+                               f"Discord developer portal") from None
+        return True
+
+    await retrying("Discord", login, transient, stop, first=retry_first)
+
+
+def main_from_env(lang: str | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     telegram, discord = choose_bots(os.environ)
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C or SIGINT from docker stop: a clean exit
-        asyncio.run(run_bots(telegram, discord, os.environ.get("DATABASE_URL"),
-                             lang or os.environ.get("TYCOON_LANG", "zh-Hans"), os.environ.get("TELEGRAM_API_URL")))
+    try:
+        return asyncio.run(run_bots(telegram, discord, os.environ.get("DATABASE_URL"),
+                                    lang or os.environ.get("TYCOON_LANG", "zh-Hans"),
+                                    os.environ.get("TELEGRAM_API_URL")))
+    except KeyboardInterrupt:  # Ctrl-C or SIGINT from docker stop: a clean exit
+        return OK

@@ -202,7 +202,7 @@ def test_with_a_db_an_interrupted_game_resumes_where_it_stopped(tmp_path):
         async def read():
             service = await GameService.open(f"sqlite:///{db}")
             try:
-                row = await service.table_in_chat("console:deal")
+                row = await service.lobby.table_in_chat("console:deal")
                 assert row is None  # nothing running any more: the game is over
                 from sqlmodel import select
                 from sqlmodel.ext.asyncio.session import AsyncSession

@@ -217,6 +217,7 @@ async def dispatch(client, payload: dict) -> None:
         if not pending:
             break
         await asyncio.wait(pending, timeout=0.05)
+    await client.front.service.idle()  # the table updates the press caused are out
 
 
 async def open_table(client, fake, service, game: str = "deal", ai: bool = True) -> int:
@@ -327,7 +328,7 @@ async def test_endgame_only_for_its_creator_or_manage_server(tmp_path, monkeypat
         assert fake.last_reply()["content"] == t("en", "tg.cancelled")
         await dispatch(client, slash("newgame", 1, game="board"))
         await dispatch(client, slash("endgame", 1))  # the creator needs no permission
-        assert (await service.table_in_chat(f"dc:{GUILD}:{CHANNEL}")) is None
+        assert (await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")) is None
 
 
 async def test_join_and_leave_by_slash_command(tmp_path, monkeypatch):
@@ -336,7 +337,7 @@ async def test_join_and_leave_by_slash_command(tmp_path, monkeypatch):
         assert fake.last_reply()["content"] == t("en", "service.no_lobby")
         await dispatch(client, slash("newgame", 1, game="deal"))
         await dispatch(client, slash("join", 2))
-        row = await service.table_in_chat(f"dc:{GUILD}:{CHANNEL}")
+        row = await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")
         assert [s["user"] for s in service.table(row.id).seats] == ["dc:1", "dc:2"]
         assert "Bob" in fake.last_reply()["content"]  # the lobby again, with Bob in it
         await dispatch(client, slash("leave", 2))
@@ -470,11 +471,11 @@ async def test_the_clock_announces_and_starts_a_scheduled_match_in_the_channel(t
         seen = len(fake.calls)
         outcomes = await service.sweep()
         assert [o.key for o in outcomes] == ["service.match_announced", "service.match_started"]
-        await client.front.on_clock(outcomes)
+        await service.idle()  # the notices and the tables' updates are out
         posted = [p for m, u, p in fake.calls[seen:] if m == "POST" and f"/channels/{CHANNEL}/messages" in u]
         assert posted[0]["content"] == t("en", "service.match_announced")
         assert any(c.startswith("s:") for c in fake.custom_ids([("", "", posted[0])]))
-        table = (await service.table_in_chat(f"dc:{GUILD}:{CHANNEL}")).id
+        table = (await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")).id
         assert service.table(table).status == "running"
         assert posted[-1]["files"] == ["table.png"] and service.table(table).messages["dc"]
         assert f"h:{table}" in fake.custom_ids([("", "", posted[-1])])

@@ -135,13 +135,13 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
         seen = len(fake.calls)
         outcomes = await service.sweep()
         assert [o.key for o in outcomes] == ["tour.round_soon"]
-        await client.front.on_clock(outcomes)
+        await service.idle()  # the notices and the tables' updates are out
         assert fake.posted(CHANNEL, seen)[0]["content"] == t("en", "tour.round_soon", round=1, minutes=5, entrants=7)
         now[0] += 5 * 60  # the first round: seven players, two Deal tables (4 + 3)
         seen = len(fake.calls)
         outcomes = await service.sweep()
         assert [o.key for o in outcomes] == ["tour.round_started"]
-        await client.front.on_clock(outcomes)
+        await service.idle()  # the notices and the tables' updates are out
         announce = fake.posted(CHANNEL, seen)[0]
         assert "Round 1 of 2" in announce["content"] and "Table 2:" in announce["content"]
         matches = await tours.matches(row.id, 1)
@@ -186,7 +186,8 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
 
         now[0] += 20 * 60 + 1  # both match clocks run out
         seen = len(fake.calls)
-        await client.front.on_clock(await service.sweep())
+        await service.sweep()
+        await service.idle()
         assert all(service.table(x).status == "over" for x in tables)
         [posted] = [p for p in fake.posted(CHANNEL, seen) if "standings.png" in p["files"]]  # once, in the channel
         assert posted["content"].startswith(t("en", "tour.round_over", round=1))
@@ -226,7 +227,8 @@ async def test_sign_up_buttons_work_after_a_restart_and_admins_replace_and_corre
             await dispatch(client, click(signup, uid))
         assert [e.captain for e in await tours.entrants(row.id)] == ["dc:1", "dc:2", "dc:3"]
         now[0] += 10 * 60
-        await client.front.on_clock(await service.sweep())
+        await service.sweep()
+        await service.idle()
         [match] = await tours.matches(row.id, 1)
 
         await dispatch(client, tour("replace", 2, match=match.id, seat=1))  # not an admin
@@ -282,10 +284,10 @@ async def test_a_called_off_match_takes_its_calendar_event_with_it(tmp_path, mon
         stored = await keyvalue.get_value(service.engine, "dc.event.1")
         assert stored and stored.startswith(f"{GUILD}:")
         now[0] += 31 * 60  # nobody signed up
+        seen = len(fake.calls)
         outcomes = await service.sweep()
         assert [o.key for o in outcomes] == ["service.match_announced", "service.schedule_too_few"]
-        seen = len(fake.calls)
-        await client.front.on_clock(outcomes)
+        await service.idle()
         deleted = [u for m, u, p in fake.calls[seen:] if m == "DELETE"]
         assert deleted == [f"https://discord.com/api/v10/guilds/{GUILD}/scheduled-events/{stored.split(':')[1]}"]
         assert t("en", "service.schedule_too_few", min=2) in [p["content"] for p in fake.posted(CHANNEL, seen)]
@@ -307,7 +309,7 @@ async def test_rule_sets_are_choices_and_the_tournament_commands_are_localised(t
         assert subs["create"]["name_localizations"]["zh-CN"] == t("zh-Hans", "dc.cmd.tour_create")
 
         await dispatch(client, slash("newgame", 1, game="board", ruleset="classic"))
-        row = await service.table_in_chat(f"dc:{GUILD}:{CHANNEL}")
+        row = await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")
         assert row.game == "board" and row.ruleset == "classic"
 
 

@@ -12,25 +12,28 @@ from engine.service.tables import GameService
 
 async def _table(tmp_path, game: str, humans: int, ais: int, seed: int):
     service = await GameService.open(f"sqlite:///{tmp_path / 'p.db'}")
-    out = await service.new_table("chat:p", game, None, "u0", "Ann")
+    out = await service.lobby.new_table("chat:p", game, None, "u0", "Ann")
     for i in range(1, humans):
-        await service.join(out.table, f"u{i}", f"P{i}")
+        await service.lobby.join(out.table, f"u{i}", f"P{i}")
     for _ in range(ais):
-        await service.add_ai(out.table, "u0")
-    await service.start(out.table, "u0", seed=seed)
+        await service.lobby.add_ai(out.table, "u0")
+    await service.lobby.start(out.table, "u0", seed=seed)
     return service, out.table
 
 
 async def _move(service, table):
+    """A press by the first person who must act (the service's loop has moved the AI seats)."""
+    await service.idle()
     rules = GAMES[service.table(table).game]
     state = service.state(table)
     decision = rules.waiting_for(state)[0]
     action = PLUGS[rules.name].choose(state, decision.seat)
     info = service.table(table).seats[decision.seat]
-    if info["ai"]:
-        return await service.act_as(table, decision.seat, action)
+    assert not info["ai"]
     token = next(t for a, t in service.buttons(table, decision.seat) if a == action)
-    return await service.act(info["user"], token)
+    outcome = await service.act(info["user"], token)
+    await service.idle()
+    return outcome
 
 
 async def test_public_screen_is_the_same_whatever_the_hands_hold(tmp_path):
@@ -87,6 +90,7 @@ async def test_board_decisions_are_answered_on_the_public_screen(tmp_path):
     try:
         kinds = set()
         for _ in range(120):
+            await service.idle()  # the AI seat answers first
             if service.table(table).status != "running":
                 break
             screens = table_screens(service, table, (), "zh-Hans")
@@ -157,9 +161,9 @@ async def test_a_timed_board_match_shows_its_clock(tmp_path):
     now = [1_000_000.0]
     service = await GameService.open(f"sqlite:///{tmp_path / 'c.db'}", clock=lambda: now[0])
     try:
-        out = await service.new_table("chat:c", "board", None, "u0", "Ann")
-        await service.join(out.table, "u1", "Bob")
-        await service.start(out.table, "u0", seed=3, match_minutes=30)
+        out = await service.lobby.new_table("chat:c", "board", None, "u0", "Ann")
+        await service.lobby.join(out.table, "u1", "Bob")
+        await service.lobby.start(out.table, "u0", seed=3, match_minutes=30)
         assert await service.match_ends_at(out.table) == now[0] + 30 * 60
         first = await table_screens_with_pictures(service, out.table)
         now[0] += 65

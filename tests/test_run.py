@@ -21,6 +21,7 @@ def test_tycoon_run_starts_the_bots_whose_tokens_are_set(monkeypatch):
 
     async def fake_run_bots(telegram, discord_token, database_url, lang="zh-Hans", api_url=None, **kwargs):
         started.append((telegram, discord_token, lang))
+        return 0
 
     def fake_console(*args, **kwargs):
         started.append(("console", args[0]))
@@ -43,12 +44,12 @@ async def test_both_bots_run_in_one_process_with_one_service_and_one_clock(tmp_p
     stop, clock_started, closed = asyncio.Event(), asyncio.Event(), asyncio.Event()
     clocks: list[GameService] = []
     services: dict[str, GameService] = {}
-    real_run_clock, real_close = GameService.run_clock, TycoonBot.close
+    real_run, real_close = GameService.run, TycoonBot.close
 
     async def run_clock(self, *args, **kwargs):
         clocks.append(self)
         clock_started.set()
-        await real_run_clock(self, *args, **kwargs)
+        await real_run(self, *args, **kwargs)
 
     async def login(self, token):  # what discord.py's login does, without the network
         assert token == "D"
@@ -73,7 +74,7 @@ async def test_both_bots_run_in_one_process_with_one_service_and_one_clock(tmp_p
         services["telegram"] = service
         return real_build(service, *args, **kwargs)
 
-    monkeypatch.setattr(GameService, "run_clock", run_clock)
+    monkeypatch.setattr(GameService, "run", run_clock)
     monkeypatch.setattr(TycoonBot, "login", login)
     monkeypatch.setattr(TycoonBot, "connect", connect)
     monkeypatch.setattr(TycoonBot, "close", close)
@@ -83,8 +84,10 @@ async def test_both_bots_run_in_one_process_with_one_service_and_one_clock(tmp_p
         await clock_started.wait()
         stop.set()
 
-    await asyncio.gather(run_module.run_bots("123:TEST", "D", f"sqlite:///{tmp_path / 'both.db'}", "en", stop=stop,
-                                             telegram_request=api, heartbeat=""), stop_when_running())
+    status, _ = await asyncio.gather(run_module.run_bots("123:TEST", "D", f"sqlite:///{tmp_path / 'both.db'}", "en",
+                                                         stop=stop, telegram_request=api, heartbeat=""),
+                                     stop_when_running())
+    assert status == 0
     assert services["telegram"] is services["discord"], "one service for both bots"
     assert clocks == [services["telegram"]], "one clock sweeper"
     assert closed.is_set(), "the Discord bot was closed on the way out"

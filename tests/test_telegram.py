@@ -99,7 +99,10 @@ def press(data: str, uid: int, chat: int = GROUP) -> dict:
 
 
 async def _send(app, update: dict) -> None:
+    """An update as Telegram delivers it; then the service's loop settles what it changed (AI seats,
+    table updates), as it would before the next member presses anything."""
     await app.process_update(Update.de_json(update, app.bot))
+    await app.bot_data["front"].service.idle()
 
 
 @pytest.mark.parametrize("game", ["deal", "board"])
@@ -178,7 +181,7 @@ async def test_a_non_player_pressing_gets_a_private_alert(tmp_path):
 async def test_the_bot_process_starts_polls_sweeps_and_stops(tmp_path):
     import asyncio
 
-    from bot.telegram_app.run import run_telegram
+    from bot.run import run_bots
 
     api = FakeBotAPI()
     stop = asyncio.Event()
@@ -188,8 +191,9 @@ async def test_the_bot_process_starts_polls_sweeps_and_stops(tmp_path):
         stop.set()
 
     beat = tmp_path / "heartbeat"
-    await asyncio.gather(run_telegram("123:TEST", f"sqlite:///{tmp_path / 'run.db'}", stop=stop, request=api,
-                                      heartbeat=str(beat)), later())
+    status, _ = await asyncio.gather(run_bots("123:TEST", None, f"sqlite:///{tmp_path / 'run.db'}", stop=stop,
+                                              telegram_request=api, heartbeat=str(beat)), later())
+    assert status == 0
     assert beat.exists()  # what the container's health check reads
     names = [name for name, _ in api.calls]
     assert "getMe" in names and "getUpdates" in names and "setMyCommands" in names
@@ -254,7 +258,7 @@ async def test_commands_stats_lang_and_endgame(tmp_path):
             await _send(app, command("/endgame", 2))
             assert "Only the player who opened" in api.calls[-1][1]["text"]
             await _send(app, command("/endgame", 1))
-            assert await service.table_in_chat(f"tg:{GROUP}") is None
+            assert await service.lobby.table_in_chat(f"tg:{GROUP}") is None
             await _send(app, command("/help", 1))
             assert "/newgame" in api.calls[-1][1]["text"]
     finally:
@@ -319,7 +323,6 @@ async def test_a_scheduled_match_from_the_chat(tmp_path):
     api = AdminIsAnn()
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}", clock=lambda: now[0])
     app = _app(service, api, lang="en")
-    front = app.bot_data["front"]
     try:
         async with app:
             await _send(app, command("/schedule deal +30 45 tournament 3", 2))  # Bob is no admin
@@ -333,11 +336,13 @@ async def test_a_scheduled_match_from_the_chat(tmp_path):
             await _send(app, press(signup, 2))
             assert "signed up" in api.calls[-1][1]["text"]
             now[0] += 16 * 60
-            await front.on_clock(app.bot, await service.sweep())  # announced ahead
+            await service.sweep()
+            await service.idle()  # announced ahead
             assert any("sign up now" in str(p.get("text", "")).lower() for _, p in api.calls)
             now[0] += 15 * 60
-            await front.on_clock(app.bot, await service.sweep())  # the match starts
-            row = await service.table_in_chat(f"tg:{GROUP}")
+            await service.sweep()
+            await service.idle()  # the match starts
+            row = await service.lobby.table_in_chat(f"tg:{GROUP}")
             assert row is not None and row.status == "running" and [s["user"] for s in row.seats][0] == "tg:2"
             assert any(name == "sendPhoto" and int(p["chat_id"]) == GROUP for name, p in api.calls)
     finally:
@@ -382,9 +387,9 @@ async def test_forum_topics_each_have_their_own_table(tmp_path):
         async with app:
             await _send(app, in_topic(command("/newgame board", 1), 7))
             await _send(app, in_topic(command("/newgame deal", 2), 8))  # another topic, another table
-            assert await service.table_in_chat(f"tg:{GROUP}:7") is not None
-            assert await service.table_in_chat(f"tg:{GROUP}:8") is not None
-            row = await service.table_in_chat(f"tg:{GROUP}:7")
+            assert await service.lobby.table_in_chat(f"tg:{GROUP}:7") is not None
+            assert await service.lobby.table_in_chat(f"tg:{GROUP}:8") is not None
+            row = await service.lobby.table_in_chat(f"tg:{GROUP}:7")
             start = press(f"l:{row.id}:start", 1)
             start["callback_query"]["message"].update({"message_thread_id": 7, "is_topic_message": True})
             await _send(app, press(f"l:{row.id}:join", 2))
@@ -424,7 +429,6 @@ async def test_a_tournament_from_the_chat_sign_up_round_start_and_standings(tmp_
     api = ForumAdminIsAnn(forum)
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}", clock=lambda: now[0])
     app = _app(service, api, lang="en", seed=1)
-    front = app.bot_data["front"]
     tours = Tournaments(service)
     try:
         async with app:
@@ -448,7 +452,8 @@ async def test_a_tournament_from_the_chat_sign_up_round_start_and_standings(tmp_
             assert len(await tours.entrants(row.id)) == 7
 
             now[0] += 30 * 60  # the first round: seven players, two Deal tables (4 + 3)
-            await front.on_clock(app.bot, await service.sweep())
+            await service.sweep()
+            await service.idle()
             announce = next(p for name, p in api.calls if name == "sendMessage" and "Round 1 of 2" in p["text"])
             assert "Table 1:" in announce["text"] and "Table 2:" in announce["text"]
             matches = await tours.matches(row.id, 1)
@@ -490,7 +495,8 @@ async def test_a_tournament_from_the_chat_sign_up_round_start_and_standings(tmp_
             assert "/tournament replace <match> <seat> ai" in api.calls[-1][1]["text"]
             now[0] += 20 * 60 + 1  # both match clocks run out
             before = len(api.calls)
-            await front.on_clock(app.bot, await service.sweep())
+            await service.sweep()
+            await service.idle()
             posted = [p for name, p in api.calls[before:] if name == "sendPhoto"
                       and str(p.get("caption", "")).startswith("Round 1 is over")]
             assert len(posted) == 1 and int(posted[0]["chat_id"]) == GROUP  # once, in the main chat

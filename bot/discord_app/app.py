@@ -18,7 +18,7 @@ from bot.discord_app.frontend import (
     SignUpButton,
     chat_key,
 )
-from bot.discord_app.tournaments import TournamentButton
+from bot.discord_app.tournaments import TournamentButton, TournamentFront
 from engine.games import GAMES
 from engine.service.tables import GameService
 from words.i18n import CATALOGUES, t
@@ -49,6 +49,7 @@ class TycoonBot(commands.Bot):
                  sync_commands: bool = False) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
         self.front = Front(service, lang, seed, client=self)
+        self.tournaments = TournamentFront(self.front)
         self.sync_commands = sync_commands  # the real process syncs at start; tests read the payload
 
     async def setup_hook(self) -> None:
@@ -57,6 +58,10 @@ class TycoonBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())
         front = self.front
         tree = self.tree
+
+        @tree.error
+        async def on_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+            await front.on_error(interaction, getattr(error, "original", error))
 
         @tree.command(name=_("dc.cmd.newgame"), description=_("dc.cmd.newgame.desc"))
         @app_commands.describe(game=_("dc.opt.game"), ruleset=_("dc.opt.ruleset"), thread=_("dc.opt.thread"))
@@ -103,7 +108,7 @@ class TycoonBot(commands.Bot):
         @tree.command(name=_("dc.cmd.stats"), description=_("dc.cmd.stats.desc"))
         async def stats(interaction: discord.Interaction) -> None:
             lang = await front.chat_lang(interaction)
-            table = await front.service.standings(chat_key(interaction))
+            table = await front.service.chats.standings(chat_key(interaction))
             lines = [f"{i + 1}. {e['name']}: {e['wins']}/{e['games']}" for i, e in enumerate(table[:20])]
             await interaction.response.send_message("\n".join([t(lang, "tg.standings"), *lines]) if lines
                                                     else t(lang, "tg.no_results"))
@@ -117,8 +122,8 @@ class TycoonBot(commands.Bot):
                            ai: app_commands.Range[int, 0, 8] = 0) -> None:
             await front.schedule(interaction, game.value, start, minutes, ruleset.value if ruleset else None, ai)
 
-        tree.add_command(tournament_group(front))
-        tours = front.tournaments
+        tours = self.tournaments
+        tree.add_command(tournament_group(tours))
 
         @tree.command(name=_("dc.cmd.standings"), description=_("dc.cmd.standings.desc"))
         async def standings(interaction: discord.Interaction) -> None:
@@ -148,10 +153,9 @@ ENTRY_CHOICES = [app_commands.Choice(name=_("tour.mode.solo"), value="solo"),
                  app_commands.Choice(name=_("tour.mode.team"), value="team")]
 
 
-def tournament_group(front: Front) -> app_commands.Group:
+def tournament_group(tours: TournamentFront) -> app_commands.Group:
     """``/tournament create`` and the admin's sub-commands; Discord hides nothing from members, so
     each sub-command checks Manage Server or Manage Events itself."""
-    tours = front.tournaments
     group = app_commands.Group(name=_("dc.cmd.tournament"), description=_("dc.cmd.tournament.desc"),
                                guild_only=True)
 

@@ -14,16 +14,19 @@ import datetime as dt
 import io
 import logging
 import re
+from collections.abc import Awaitable
 
 import discord
 from discord import app_commands
 
-from bot.presenter import alert_text, start_time, table_screens_with_pictures
+from bot.presenter import alert_text, hand_line, hand_of, start_time, table_of, table_screens_with_pictures
+from bot.updates import damaged_text, update_screens
 from engine.games import GAMES
 from engine.service import keyvalue
-from engine.service.tables import GameService, Outcome
+from engine.service.loop import TableUpdate
+from engine.service.outcome import Outcome
+from engine.service.tables import GameService
 from engine.service.tournaments import base_chat
-from words.deal_text import card_name
 from words.i18n import normalise_lang, t
 
 log = logging.getLogger(__name__)
@@ -73,9 +76,7 @@ class Front:
         self.client = client
         self._hands: dict[tuple[int, int], tuple] = {}  # the hand last sent by DM, per table and seat
         self._langs: dict[str, str] = {}  # a channel's server language, learnt from its interactions
-        from bot.discord_app.tournaments import TournamentFront  # it builds on this module
-
-        self.tournaments = TournamentFront(self)
+        service.subscribe(self.on_update, self.on_notice)
 
     async def chat_lang(self, interaction: discord.Interaction) -> str:
         key = chat_key(interaction)
@@ -86,7 +87,7 @@ class Front:
         """The channel's chosen language, else its server's, else the bot's default (a tournament
         table speaks its channel's language)."""
         key = base_chat(key)
-        chosen = (await self.service.settings(key)).lang
+        chosen = (await self.service.chats.settings(key)).lang
         return normalise_lang(chosen) if chosen else self._langs.get(key, self.lang)
 
     def channel(self, key: str) -> discord.PartialMessageable:
@@ -113,20 +114,39 @@ class Front:
             log.info("no thread in channel %s: %s", channel_id, e)
             return None
         thread_id = int(thread["id"])
-        await self.service.set_messages(table_id, dc_thread=thread_id)
+        await self.service.lobby.set_messages(table_id, dc_thread=thread_id)
         await keyvalue.set_value(self.service.engine, thread_key(thread_id), str(table_id))
         return thread_id
 
     async def table_here(self, interaction: discord.Interaction):
         """The table of this channel, or of this thread when a tournament table plays in it."""
-        row = await self.service.table_in_chat(chat_key(interaction))
+        row = await self.service.lobby.table_in_chat(chat_key(interaction))
         if row is None and isinstance(interaction.channel, discord.Thread):
             table = await keyvalue.get_value(self.service.engine, thread_key(interaction.channel_id))
             row = self.service.table(int(table)) if table else None
         return row if row is not None and row.status in ("lobby", "running", "paused") else None
 
     async def _reply(self, interaction: discord.Interaction, text: str, ephemeral: bool = True, **kwargs) -> None:
-        await interaction.response.send_message(text[:TEXT], ephemeral=ephemeral, **kwargs)
+        """Answer the interaction, or follow up when it was deferred already."""
+        if interaction.response.is_done():
+            await interaction.followup.send(text[:TEXT], ephemeral=ephemeral, **kwargs)
+        else:
+            await interaction.response.send_message(text[:TEXT], ephemeral=ephemeral, **kwargs)
+
+    async def on_error(self, interaction: discord.Interaction, error: BaseException) -> None:
+        """Every press and command gets an answer, also when handling it broke: a short "something
+        went wrong, nothing changed" to the user alone, the table and the traceback to the log."""
+        data = interaction.data or {}
+        custom_id = data.get("custom_id") or ""
+        table = table_of(custom_id, self.service._secret) if custom_id else None
+        what = custom_id or f"/{data.get('name', '?')}"
+        log.error("Discord interaction %s failed (channel %s, table %s): %s", what, interaction.channel_id, table,
+                  error, exc_info=error)
+        lang = lang_of(interaction, self.lang)
+        try:
+            await self._reply(interaction, t(lang, "service.error"))
+        except discord.HTTPException as e:  # the interaction expired, or Discord is unreachable
+            log.info("could not tell the user about the error: %s", e)
 
     # -- lobby -----------------------------------------------------------------------------------
 
@@ -147,7 +167,7 @@ class Front:
         then plays (the channel keeps one table at a time either way)."""
         lang = await self.chat_lang(interaction)
         user, name = user_of(interaction)
-        out = await self.service.new_table(chat_key(interaction), game, ruleset, user, name)
+        out = await self.service.lobby.new_table(chat_key(interaction), game, ruleset, user, name)
         if not out.ok:
             await self._reply(interaction, t(lang, out.key, **out.params))
             return
@@ -170,113 +190,119 @@ class Front:
         await interaction.followup.send(t(lang, "dc.game_in_thread", thread=f"<#{home}>"))
 
     async def lobby_press(self, interaction: discord.Interaction, table_id: int, op: str) -> None:
+        await interaction.response.defer()  # the answer edits the lobby message once the service answered
         lang = await self.chat_lang(interaction)
         user, name = user_of(interaction)
         service = self.service
-        out = await service.lobby(table_id, op, user, name, is_admin=can_manage(interaction), seed=self.seed)
+        out = await service.lobby.op(table_id, op, user, name, is_admin=can_manage(interaction), seed=self.seed)
         if not out.ok:
             await self._reply(interaction, t(lang, out.key, **out.params))
             return
         row = service.table(table_id)
         if row.status == "lobby":
-            await interaction.response.edit_message(content=self.lobby_text(table_id, lang),
-                                                    view=self.lobby_view(table_id, lang))
-            return
-        if row.status != "running":
-            await interaction.response.edit_message(content=t(lang, "tg.cancelled"), view=None)
-            return
-        await interaction.response.defer()
-        await service.run_ai(table_id)
-        await self.publish(table_id, [], new=True)
+            await interaction.edit_original_response(content=self.lobby_text(table_id, lang),
+                                                     view=self.lobby_view(table_id, lang))
+        elif row.status not in ("running", "over"):  # a started game is shown by its first update
+            await interaction.edit_original_response(content=t(lang, "tg.cancelled"), view=None)
 
     async def command_op(self, interaction: discord.Interaction, op: str) -> None:
-        """/join, /leave and /endgame: the lobby's operations on this channel's (or thread's) table."""
+        """/join, /leave and /endgame: the lobby's operations on this channel's (or thread's) table;
+        /join in a running game gives a player back the seat the AI kept for them."""
         lang = await self.chat_lang(interaction)
         row = await self.table_here(interaction)
         if row is None:
             await self._reply(interaction, t(lang, "service.no_lobby"))
             return
         user, name = user_of(interaction)
-        out = await self.service.lobby(row.id, op, user, name, is_admin=can_manage(interaction))
+        out = await self.service.lobby.op(row.id, op, user, name, is_admin=can_manage(interaction))
         if not out.ok:  # e.g. /endgame by someone who neither opened the game nor manages the server
             await self._reply(interaction, t(lang, out.key, **out.params))
             return
         row = self.service.table(row.id)
-        if row.status == "lobby":
+        if out.key == "service.seat_back":
+            await self._reply(interaction, t(lang, "service.welcome_back"))
+        elif row.status == "lobby":
             await interaction.response.send_message(self.lobby_text(row.id, lang), view=self.lobby_view(row.id, lang))
-        elif row.status == "running":  # the AI now plays the seat that left: it must not wait for its clock
+        elif row.status == "running":  # the table's update says who left; the AI plays the seat at once
             await self._reply(interaction, t(lang, "tg.done"))
-            if await self.service.run_ai(row.id):
-                await self.publish(row.id, [], new=False)
         else:
             await interaction.response.send_message(t(lang, "tg.cancelled"))
 
     # -- moves -----------------------------------------------------------------------------------
 
     async def press(self, interaction: discord.Interaction, token: str) -> None:
+        """A move button: deferred at once (the move, the AI's answers and the picture may take
+        a moment); a refusal is followed up privately; the table update shows the move."""
+        await interaction.response.defer()
         user, _ = user_of(interaction)
         outcome = await self.service.act(user, token)
+        if outcome.ok:
+            return
         row = self.service.table(outcome.table) if outcome.table else None
         lang = await self.key_lang(row.chat_key) if row else lang_of(interaction, self.lang)
-        if not outcome.ok:
-            names = {i: s["name"] for i, s in enumerate(row.seats)} if row else {}
-            await self._reply(interaction, alert_text(outcome, lang, row.game if row else "deal",
-                                                      row.ruleset if row else "", names))
-            return
-        await interaction.response.defer()
-        await self.after_move(outcome)
-
-    async def after_move(self, outcome: Outcome) -> None:
-        """AI seats answer, then the table's one message is edited in place (the players keep one
-        message to watch; Just Say No asks its target in a reply, which Discord notifies)."""
-        events = list(outcome.events)
-        await self.service.run_ai(outcome.table)
-        await self.publish(outcome.table, events, new=False)
+        names = {i: s["name"] for i, s in enumerate(row.seats)} if row else {}
+        await self._reply(interaction, alert_text(outcome, lang, row.game if row else "deal",
+                                                  row.ruleset if row else "", names))
 
     async def my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         """The player's own screen, seen only by them (an ephemeral reply; no DM needed), in their
-        own Discord language."""
+        own Discord language. A player whose seat the AI kept is back: the seat is theirs again."""
         lang = normalise_lang(str(interaction.locale)) if interaction.locale else self.lang
         user, _ = user_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         live = await self.service.live(table_id)
         seat = live.seat_of(user) if live else None
         if seat is None or live.state is None:
             await self._reply(interaction, t(lang, "service.not_a_player"))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        screens = await table_screens_with_pictures(self.service, table_id, (), lang)
+        back = live.row.seats[seat]["ai"] and (await self.service.lobby.back(table_id, user)).ok
+        snap = await self.service.snapshot(table_id)
+        screens = await table_screens_with_pictures(self.service, snap, (), lang, seats=[seat])
         screen = screens.private[seat]
         buttons = [(b.label, b.token) for b in screen.buttons]
         pages = [buttons[i:i + PAGE] for i in range(0, len(buttons), PAGE)] or [[]]
-        note = t(lang, "dc.dm_closed") if live.row.seats[seat].get("dm") is False else ""
+        notes = [t(lang, "service.welcome_back")] if back else []
+        if snap.row.seats[seat].get("dm") is False:
+            notes.append(t(lang, "dc.dm_closed"))
+        note = "\n".join(notes)
         text = screen.text[-(TEXT - len(note) - 2):] + (f"\n\n{note}" if note else "")
         files = [discord.File(io.BytesIO(screen.picture), "hand.png")] if screen.picture else []
         await interaction.followup.send(text, files=files, view=_moves(pages[0]), ephemeral=True)
         for n, page in enumerate(pages[1:], 2):  # more choices than one message holds
             await interaction.followup.send(f"({n}/{len(pages)})", view=_moves(page), ephemeral=True)
 
-    async def publish(self, table_id: int, events: list, new: bool) -> None:
+    # -- the service's table updates ---------------------------------------------------------------
+
+    async def on_update(self, update: TableUpdate) -> None:
+        """A table changed: shown in its own channel or thread, wherever the press came from."""
+        if self.client is None or not update.chat_key.startswith("dc:"):
+            return
+        lang = await self.key_lang(update.chat_key)
+        if update.kind == "damaged":
+            await self.channel(update.chat_key).send(content=damaged_text(update, lang)[:TEXT])
+            return
+        await self.publish(update, lang)
+
+    async def publish(self, update: TableUpdate, lang: str) -> None:
         """Edit the table's one public message (posted anew only at the start, or when it is gone);
         then ask Just Say No under it and send changed hands by DM."""
-        row = self.service.table(table_id)
-        lang = await self.key_lang(row.chat_key)
-        screens = await table_screens_with_pictures(self.service, table_id, events, lang)
+        screens = await update_screens(self.service, update, lang)
+        snap = update.snapshot
+        row = snap.row
+        table_id = update.table
         public = screens.public
-        decisions = self.service.waiting_for(table_id)
-        # D-13: a Just Say No window is answered right under the attack, by its target only
-        answers = {d.seat: d for d in decisions if d.kind in ("respond", "counter")} if row.game == "deal" else {}
         # a seat facing two decisions may see one answer twice; Discord refuses a repeated id
-        shown = {b.token: b.label for b in public.buttons if b.seat not in answers}
+        shown = {b.token: b.label for b in public.buttons}
         view = _moves([(label, token) for token, label in shown.items()][:PAGE - 1])
-        if row.status == "running":
-            view.add_item(HandButton(table_id, t(lang, "tg.btn.my_hand" if row.game == "deal"
+        if not screens.ended:
+            view.add_item(HandButton(table_id, t(lang, "tg.btn.my_hand" if snap.game == "deal"
                                                  else "dc.btn.my_options")))
         file = discord.File(io.BytesIO(public.picture), "table.png")
         text = public.text[-TEXT:]
         channel = self.table_channel(row)
         message_id = (row.messages or {}).get("dc")
         edited = False
-        if message_id and not new:
+        if message_id and update.kind != "started":
             try:
                 await channel.get_partial_message(message_id).edit(content=text, attachments=[file], view=view)
                 edited = True
@@ -285,71 +311,55 @@ class Front:
         if not edited:
             sent = await channel.send(content=text, file=file, view=view)
             message_id = sent.id
-            await self.service.set_messages(table_id, dc=message_id)
-        names = {i: s["name"] for i, s in enumerate(row.seats)}
-        for seat, decision in answers.items():
-            if row.seats[seat]["ai"]:
-                continue
-            deadline = int(self.service.clock() + row.clocks.get(decision.policy, 20))
-            buttons = [(b.label, b.token) for b in public.buttons if b.seat == seat]
-            await channel.send(content=t(lang, "dc.answer_now", name=names[seat], when=f"<t:{deadline}:R>"),
-                               view=_moves(buttons[:PAGE]),
+            await self.service.lobby.set_messages(table_id, dc=message_id)
+        for answer in screens.answers:  # D-13: a Just Say No window, answered right under the attack
+            when = f"<t:{int(answer.due_at or self.service.clock() + 20)}:R>"
+            await channel.send(content=t(lang, "dc.answer_now", name=answer.name, when=when),
+                               view=_moves([(b.label, b.token) for b in answer.buttons][:PAGE]),
                                reference=discord.MessageReference(message_id=message_id, channel_id=channel.id,
                                                                   fail_if_not_exists=False))
-        if row.game == "deal" and row.status == "running":
-            await self.send_hands(table_id, screens.private)
-        if row.status in ("over", "cancelled") and "#" in row.chat_key:  # a tournament table ended
-            await self.tournaments.round_over(table_id)
+        if snap.game == "deal" and not screens.ended:
+            await self.send_hands(update, screens.private, lang)
 
-    async def send_hands(self, table_id: int, private: dict) -> None:
+    async def send_hands(self, update: TableUpdate, private: dict, lang: str) -> None:
         """A changed hand goes to its player by DM, once; closed DMs are remembered, not retried."""
-        row = self.service.table(table_id)
-        live = await self.service.live(table_id)
-        lang = await self.key_lang(row.chat_key)
+        snap = update.snapshot
         for seat, screen in private.items():
-            info = row.seats[seat]
+            info = snap.row.seats[seat]
             if info["ai"] or info.get("dm") is False or not info["user"].startswith("dc:"):
                 continue
-            hand = tuple(live.rules.view(live.state, seat)["players"][seat].get("hand", []))
-            if self._hands.get((table_id, seat)) == hand:
+            hand = hand_of(snap, seat)
+            if self._hands.get((update.table, seat)) == hand:
                 continue
-            self._hands[(table_id, seat)] = hand
-            text = t(lang, "deal.ui.hand_line", count=len(hand), cards=", ".join(card_name(c, lang) for c in hand))
+            self._hands[(update.table, seat)] = hand
             files = [discord.File(io.BytesIO(screen.picture), "hand.png")] if screen.picture else []
             try:
                 dm = await self.client.create_dm(discord.Object(id=int(info["user"][3:])))
-                await dm.send(content=text[:TEXT], files=files)
+                await dm.send(content=hand_line(snap, seat, lang)[:TEXT], files=files)
             except discord.Forbidden as e:
                 if e.code == DMS_CLOSED:  # the ephemeral "My hand" carries on, with a note
-                    await self.service.set_dm(table_id, info["user"], False)
+                    await self.service.lobby.set_dm(update.table, info["user"], False)
                 else:
                     log.warning("DM to %s refused: %s", info["user"], e)
             except discord.HTTPException as e:  # the game goes on; the next change tries again
                 log.warning("DM to %s failed: %s", info["user"], e)
+        if update.over or update.kind == "cancelled":
+            for seat in range(len(snap.row.seats)):
+                self._hands.pop((update.table, seat), None)
 
-    # -- the clock ---------------------------------------------------------------------------------
-
-    async def on_clock(self, outcomes: list[Outcome]) -> None:
-        """What the clock did, shown where it happened: announcements, match starts, timeouts."""
-        for outcome in outcomes:
-            chat = (outcome.params or {}).get("chat")
-            if outcome.key and outcome.key.startswith("tour.") and chat and chat.startswith("dc:"):
-                await self.tournaments.on_clock(outcome)
-                continue
-            if outcome.key == "service.schedule_too_few" and chat and chat.startswith("dc:"):
-                await self.channel(chat).send(content=t(await self.key_lang(chat), outcome.key, **outcome.params))
-                await self._drop_calendar_event(outcome.params["schedule"])
-                continue
-            if outcome.key == "service.match_announced" and chat and chat.startswith("dc:"):
-                lang = await self.key_lang(chat)
-                view = discord.ui.View(timeout=None)
-                view.add_item(SignUpButton(outcome.params["schedule"], t(lang, "tg.btn.sign_up")))
-                await self.channel(chat).send(content=t(lang, "service.match_announced"), view=view)
-                continue
-            row = self.service.table(outcome.table) if outcome.table else None
-            if row is not None and row.chat_key.startswith("dc:") and row.status in ("running", "over"):
-                await self.service.run_ai(row.id)
-                await self.publish(row.id, list(outcome.events), new=outcome.key == "service.match_started")
+    async def on_notice(self, outcome: Outcome) -> None:
+        """What the clocks did outside a table: a scheduled match announced or called off."""
+        chat = (outcome.params or {}).get("chat")
+        if self.client is None or not chat or not chat.startswith("dc:"):
+            return
+        if outcome.key == "service.schedule_too_few":
+            await self.channel(chat).send(content=t(await self.key_lang(chat), outcome.key, **outcome.params))
+            await self._drop_calendar_event(outcome.params["schedule"])
+        elif outcome.key == "service.match_announced":
+            lang = await self.key_lang(chat)
+            view = discord.ui.View(timeout=None)
+            view.add_item(SignUpButton(outcome.params["schedule"], t(lang, "tg.btn.sign_up")))
+            await self.channel(chat).send(content=t(lang, "service.match_announced"), view=view)
 
     # -- settings and scheduled matches ------------------------------------------------------------
 
@@ -359,7 +369,7 @@ class Front:
             await self._reply(interaction, t(current, "dc.manage_only"))
             return
         lang = normalise_lang(lang)
-        await self.service.set_settings(chat_key(interaction), lang=lang)
+        await self.service.chats.set_settings(chat_key(interaction), lang=lang)
         await self._reply(interaction, t(lang, "dc.lang_set"), ephemeral=False)
 
     async def schedule(self, interaction: discord.Interaction, game: str, start: str, minutes: int,
@@ -374,7 +384,8 @@ class Front:
             await self._reply(interaction, t(lang, "dc.schedule_usage"))
             return
         user, _ = user_of(interaction)
-        out = await self.service.schedule(chat_key(interaction), user, game, ruleset, begins, minutes, ai_fill=ai)
+        out = await self.service.schedules.schedule(chat_key(interaction), user, game, ruleset, begins, minutes,
+                                                    ai_fill=ai)
         if not out.ok:
             await self._reply(interaction, t(lang, out.key, **out.params))
             return
@@ -425,7 +436,7 @@ class Front:
     async def sign_up(self, interaction: discord.Interaction, schedule_id: int) -> None:
         lang = await self.chat_lang(interaction)
         user, name = user_of(interaction)
-        out = await self.service.sign_up(schedule_id, user, name)
+        out = await self.service.schedules.sign_up(schedule_id, user, name)
         await self._reply(interaction, t(lang, "tg.signed_up") if out.ok else t(lang, out.key, **out.params))
 
 
@@ -439,6 +450,15 @@ def _moves(buttons: list[tuple[str, str]]) -> discord.ui.View:
 # -- persistent buttons: the id is the whole story -------------------------------------------------
 
 
+async def guarded(interaction: discord.Interaction, work: Awaitable) -> None:
+    """A button's work inside an error boundary: discord.py only logs what a dynamic button's
+    callback raises, which would leave the user's press "thinking" for ever."""
+    try:
+        await work
+    except Exception as e:
+        await interaction.client.front.on_error(interaction, e)
+
+
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<token>[0-9a-z.]+)"):
     def __init__(self, token: str, label: str = "·") -> None:
         super().__init__(discord.ui.Button(label=label[:80], custom_id=f"g:{token}",
@@ -450,7 +470,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<tok
         return cls(match["token"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.front.press(interaction, self.token)
+        await guarded(interaction, interaction.client.front.press(interaction, self.token))
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"l:(?P<table>\d+):(?P<op>[a-z]+)"):
@@ -464,7 +484,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"l:(?P<ta
         return cls(int(match["table"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.front.lobby_press(interaction, self.table, self.op)
+        await guarded(interaction, interaction.client.front.lobby_press(interaction, self.table, self.op))
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"h:(?P<table>\d+)"):
@@ -477,7 +497,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"h:(?P<tab
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.front.my_hand(interaction, self.table)
+        await guarded(interaction, interaction.client.front.my_hand(interaction, self.table))
 
 
 class SignUpButton(discord.ui.DynamicItem[discord.ui.Button], template=r"s:(?P<schedule>\d+)"):
@@ -491,7 +511,7 @@ class SignUpButton(discord.ui.DynamicItem[discord.ui.Button], template=r"s:(?P<s
         return cls(int(match["schedule"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.front.sign_up(interaction, self.schedule)
+        await guarded(interaction, interaction.client.front.sign_up(interaction, self.schedule))
 
 
 # the choices of /newgame; their names are translated by the tree's translator (``key``)

@@ -16,9 +16,9 @@ import re
 import discord
 
 from bot import tournament_screens as tour_screens
-from bot.discord_app.frontend import TEXT, Front, can_manage, user_of
+from bot.discord_app.frontend import TEXT, Front, can_manage, guarded, user_of
 from bot.presenter import start_time
-from engine.service.tables import Outcome
+from engine.service.outcome import Outcome
 from engine.service.tournaments import Tournaments, base_chat
 from words.i18n import t
 
@@ -38,7 +38,8 @@ class TournamentFront:
     def __init__(self, front: Front) -> None:
         self.front = front
         self.service = front.service
-        self.tours = Tournaments(front.service)
+        self.tours = Tournaments.of(front.service)
+        front.service.subscribe(on_notice=self.on_notice)
 
     async def _lang(self, interaction: discord.Interaction) -> str:
         await self.front.chat_lang(interaction)  # learns the server's language for this channel
@@ -93,12 +94,8 @@ class TournamentFront:
         user, _ = user_of(interaction)
         out, text = await tour_screens.admin_command(self.tours, tour_key(interaction), user,
                                                      can_manage(interaction, events=True), args, lang, sub)
-        if not out.ok:
-            await self._say(interaction, text)
-            return
-        await self._say(interaction, text, ephemeral=False)
-        for table in out.params.get("tables", []) + ([out.table] if out.table else []):
-            await self.front.publish(table, [], new=False)  # buttons and clocks as they now stand
+        # the tables it touched are shown again by their own updates (paused, resumed, a new seat)
+        await self._say(interaction, text, ephemeral=out.ok is False)
 
     # -- players ------------------------------------------------------------------------------------
 
@@ -151,39 +148,40 @@ class TournamentFront:
 
     # -- the clock ----------------------------------------------------------------------------------
 
-    async def on_clock(self, outcome: Outcome) -> None:
-        chat = outcome.params["chat"]
+    async def on_notice(self, outcome: Outcome) -> None:
+        """A tournament's clock did something in one of this bot's channels: a round started (its
+        tables then appear in their threads with their first updates), ended, waits, or the
+        tournament was called off."""
+        chat = (outcome.params or {}).get("chat")
+        if self.front.client is None or not chat or not chat.startswith("dc:") or not (outcome.key or "").startswith(
+                "tour."):
+            return
         if outcome.key == "tour.round_started":
             await self.round_started(outcome)
-            return
-        # called off for too few entrants, or a round waiting for the last one
-        lang = await self.front.key_lang(chat)
-        await self.front.channel(chat).send(content=t(lang, outcome.key, **outcome.params)[:TEXT])
+        elif outcome.key == "tour.round_over":
+            await self.round_over(outcome)
+        else:  # called off for too few entrants, or a round waiting for the last one
+            lang = await self.front.key_lang(chat)
+            await self.front.channel(chat).send(content=t(lang, outcome.key, **outcome.params)[:TEXT])
 
     async def round_started(self, outcome: Outcome) -> None:
-        """One announcement in the channel, then every table in a thread of its own; when the bot
-        may not make threads (Forbidden) every table is its own message in the channel instead."""
+        """One announcement in the channel, then a thread for every table; when the bot may not
+        make threads (Forbidden) every table is its own message in the channel instead."""
         chat = outcome.params["chat"]
         lang = await self.front.key_lang(chat)
         row = await self.tours.get(outcome.params["tournament"])
         channel = self.front.channel(chat)
         await channel.send(content=tour_screens.round_text(self.service, outcome, row, lang)[:TEXT])
-        threads = True
         for n, table in enumerate(outcome.params["tables"], 1):
-            if threads and not (self.service.table(table).messages or {}).get("dc_thread"):
+            if not (self.service.table(table).messages or {}).get("dc_thread"):
                 title = tour_screens.topic_title(row, outcome.params["round"], n, lang)
-                threads = await self.front.open_thread(channel.id, table, title) is not None
-            await self.service.run_ai(table)
-            await self.front.publish(table, [], new=True)
+                if await self.front.open_thread(channel.id, table, title) is None:
+                    return
 
-
-    async def round_over(self, table_id: int) -> None:
+    async def round_over(self, outcome: Outcome) -> None:
         """The last table of a round ended: the standings, picture and lines, in the channel (once)."""
-        out = await self.tours.table_finished(table_id)
-        if out is None:
-            return
-        chat = base_chat(out.params["chat"])
-        screen = await tour_screens.round_over_screen(self.tours, out, await self.front.key_lang(chat))
+        chat = base_chat(outcome.params["chat"])
+        screen = await tour_screens.round_over_screen(self.tours, outcome, await self.front.key_lang(chat))
         if screen is not None:
             await self.front.channel(chat).send(content=screen.text[:TEXT],
                                                 file=discord.File(io.BytesIO(screen.picture), "standings.png"))
@@ -201,4 +199,4 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(match.group(0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.front.tournaments.press(interaction, self.data)
+        await guarded(interaction, interaction.client.tournaments.press(interaction, self.data))

@@ -59,5 +59,7 @@ def build_application(service: GameService, token: str, base_url: str | None = N
     app.add_handler(CommandHandler("rep", front.rep_cmd))
     app.add_handler(CommandHandler("standings", front.standings_cmd))
     app.add_handler(CallbackQueryHandler(front.button))
+    app.add_error_handler(front.on_error)
     app.bot_data["front"] = front
+    front.bot = app.bot  # the service's table updates are sent with it
     return app

@@ -1,9 +1,11 @@
-"""Telegram updates in, service calls and screens out.
+"""Telegram updates in, service calls out; the service's table updates in, messages out.
 
-Callback data: ``n:<game>`` (choose a game), ``l:<table>:<op>`` (lobby buttons), anything else is
-a game token from the service (≤ 64 bytes). A press by someone who may not act gets a short
-private alert; every callback query is answered. One public message per table is edited in place
-and a new one is sent only when the turn passes.
+Callback data: ``n:<game>`` (choose a game), ``l:<table>:<op>`` (lobby buttons), ``h:<table>``
+(my hand), ``s:<schedule>`` (sign up), ``T:…`` (tournaments), anything else is a game token from
+the service (≤ 64 bytes). A press by someone who may not act gets a short private alert; every
+callback query is answered, also when something breaks (``on_error``). The front end subscribes to
+the service's table updates (``on_update``) and notices (``on_notice``) and renders them: one public
+message per table, edited in place, a new one when the game starts or the turn passes.
 """
 
 from __future__ import annotations
@@ -12,14 +14,16 @@ import contextlib
 import logging
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Update
-from telegram.error import BadRequest, Forbidden
+from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot import tournament_screens as tour_screens
-from bot.presenter import Screen, alert_text, start_time, table_screens_with_pictures
-from engine.service.tables import GameService, Outcome
+from bot.presenter import Screen, alert_text, hand_line, start_time, table_of, table_screens_with_pictures
+from bot.updates import damaged_text, seconds_left, update_screens
+from engine.service.loop import TableUpdate
+from engine.service.outcome import Outcome
+from engine.service.tables import GameService
 from engine.service.tournaments import Tournaments, base_chat
-from words.deal_text import card_name
 from words.i18n import normalise_lang, t
 
 log = logging.getLogger(__name__)
@@ -53,12 +57,14 @@ def _keyboard(buttons: list[tuple[str, str]], per_row: int = 2) -> InlineKeyboar
 class TelegramFrontEnd:
     def __init__(self, service: GameService, lang: str = "zh-Hans", seed: int | None = None) -> None:
         self.service = service
-        self.tours = Tournaments(service)
+        self.tours = Tournaments.of(service)
         self.lang = normalise_lang(lang)
         self.seed = seed  # tests fix the deal; in play every game gets a fresh random seed
+        self.bot = None  # set by the application that runs this front end
+        service.subscribe(self.on_update, self.on_notice)
 
     async def _chat_lang(self, key: str) -> str:
-        return normalise_lang((await self.service.settings(base_chat(key))).lang or self.lang)
+        return normalise_lang((await self.service.chats.settings(base_chat(key))).lang or self.lang)
 
     # -- commands ------------------------------------------------------------------------------
 
@@ -76,7 +82,7 @@ class TelegramFrontEnd:
 
     async def _open_lobby(self, update: Update, key: str, lang: str, game: str, ruleset: str | None) -> None:
         user, name = _user(update)
-        out = await self.service.new_table(key, game, ruleset, user, name)
+        out = await self.service.lobby.new_table(key, game, ruleset, user, name)
         if not out.ok:
             await update.effective_message.reply_text(t(lang, out.key, **out.params))
             return
@@ -119,7 +125,7 @@ class TelegramFrontEnd:
             await self._tournament_press(update, data, user, name, lang)
             return
         if data.startswith("s:"):
-            out = await self.service.sign_up(int(data[2:]), user, name)
+            out = await self.service.schedules.sign_up(int(data[2:]), user, name)
             await query.answer(t(lang, "tg.signed_up") if out.ok else t(lang, out.key, **out.params)[:200],
                                show_alert=not out.ok)
             return
@@ -130,8 +136,7 @@ class TelegramFrontEnd:
             text = alert_text(outcome, lang, row.game if row else "deal", row.ruleset if row else "", names)
             await query.answer(text[:200], show_alert=True)
             return
-        await query.answer()
-        await self.after_move(context.bot, outcome)
+        await query.answer()  # the table update that follows shows the move to everyone
 
     async def _lobby_press(self, update: Update, data: str, user: str, name: str, lang: str) -> None:
         query = update.callback_query
@@ -139,7 +144,7 @@ class TelegramFrontEnd:
         table_id = int(table)
         service = self.service
         admin = op == "cancel" and await self._is_admin(update)
-        out = await service.lobby(table_id, op, user, name, is_admin=admin, seed=self.seed)
+        out = await service.lobby.op(table_id, op, user, name, is_admin=admin, seed=self.seed)
         if not out.ok:
             await query.answer(t(lang, out.key, **out.params)[:200], show_alert=True)
             return
@@ -147,33 +152,36 @@ class TelegramFrontEnd:
         row = service.table(table_id)
         if row.status == "lobby":
             await self._show_lobby(update, table_id, lang)
-        elif row.status == "running":
-            await service.run_ai(table_id)
-            await self.publish(update.get_bot(), table_id, [], new=True)
-        else:
+        elif row.status not in ("running", "over"):  # a started game is shown by its first update
             await query.edit_message_text(t(lang, "tg.cancelled"))
 
     async def _my_hand(self, update: Update, context, table_id: int, user: str, lang: str) -> None:
         """"My hand": by DM when the bot can write to the player, else a private alert and the link
         that opens a chat with the bot (Telegram lets a bot message only those who started it)."""
         query = update.callback_query
-        live = await self.service.live(table_id)
-        seat = live.seat_of(user) if live else None
-        if seat is None or live.state is None:
+        back = await self._back_in_person(table_id, user)
+        snap = await self.service.snapshot(table_id)
+        seat = snap.seat_of(user) if snap else None
+        if seat is None or snap.state is None:
             await query.answer(t(lang, "service.not_a_player"), show_alert=True)
             return
-        if live.row.seats[seat].get("dm") is not False:  # try the private message first
-            screens = await table_screens_with_pictures(self.service, table_id, (), lang)
-            if seat in screens.private:
-                await self._send_private(context.bot, table_id, seat, screens.private[seat])
+        if snap.row.seats[seat].get("dm") is not False:  # try the private message first
+            screens = await table_screens_with_pictures(self.service, snap, (), lang, seats=[seat])
+            await self._send_private(context.bot, table_id, seat, screens.private[seat])
         if self.service.table(table_id).seats[seat].get("dm") is not False:
-            await query.answer()
+            await query.answer(t(lang, "service.welcome_back") if back else None)
             return
-        hand = live.rules.view(live.state, seat)["players"][seat].get("hand", [])
-        text = t(lang, "deal.ui.hand_line", count=len(hand), cards=", ".join(card_name(c, lang) for c in hand))
-        await query.answer(text[:200], show_alert=True)
+        await query.answer(hand_line(snap, seat, lang)[:200], show_alert=True)
         await context.bot.send_message(update.effective_chat.id, t(lang, "tg.open_dm", link=self.deep_link(
             context.bot, table_id)), message_thread_id=self._where(chat_key(update))[1])
+
+    async def _back_in_person(self, table_id: int, user: str) -> bool:
+        """A player who asks for their hand is here: a seat the AI kept for them is theirs again."""
+        live = await self.service.live(table_id)
+        seat = live.seat_of(user) if live else None
+        if seat is None or not live.row.seats[seat]["ai"]:
+            return False
+        return (await self.service.lobby.back(table_id, user)).ok
 
     @staticmethod
     def deep_link(bot, table_id: int) -> str:
@@ -188,15 +196,16 @@ class TelegramFrontEnd:
             await update.effective_message.reply_text(t(lang, "tg.help"))
             return
         table_id = int(args[0][1:])
-        await self.service.set_dm(table_id, user, True)
-        live = await self.service.live(table_id)
-        seat = live.seat_of(user) if live else None
-        if seat is None or live.state is None:
+        await self.service.lobby.set_dm(table_id, user, True)
+        if await self._back_in_person(table_id, user):
+            await update.effective_message.reply_text(t(lang, "service.welcome_back"))
+        snap = await self.service.snapshot(table_id)
+        seat = snap.seat_of(user) if snap else None
+        if seat is None or snap.state is None:
             await update.effective_message.reply_text(t(lang, "service.not_a_player"))
             return
-        screens = await table_screens_with_pictures(self.service, table_id, (), lang)
-        if seat in screens.private:
-            await self._send_private(context.bot, table_id, seat, screens.private[seat])
+        screens = await table_screens_with_pictures(self.service, snap, (), lang, seats=[seat])
+        await self._send_private(context.bot, table_id, seat, screens.private[seat])
 
     async def join_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._command_op(update, "join")
@@ -210,17 +219,20 @@ class TelegramFrontEnd:
     async def _command_op(self, update: Update, op: str) -> None:
         key = chat_key(update)
         lang = await self._chat_lang(key)
-        row = await self.service.table_in_chat(key)
+        row = await self.service.lobby.table_in_chat(key)
         if row is None:
             await update.effective_message.reply_text(t(lang, "service.no_lobby"))
             return
         user, name = _user(update)
-        if op == "join":
-            out = await self.service.join(row.id, user, name)
+        if op == "join":  # in a running game: a player whose seat the AI kept takes it back
+            out = await self.service.lobby.join(row.id, user, name)
         elif op == "leave":
-            out = await self.service.leave(row.id, user)
+            out = await self.service.lobby.leave(row.id, user)
         else:
-            out = await self.service.cancel(row.id, user, is_admin=await self._is_admin(update))
+            out = await self.service.lobby.cancel(row.id, user, is_admin=await self._is_admin(update))
+        if out.ok and out.key == "service.seat_back":
+            await update.effective_message.reply_text(t(lang, "service.welcome_back"))
+            return
         await update.effective_message.reply_text(t(lang, "tg.done") if out.ok else t(lang, out.key, **out.params))
 
     async def help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -237,13 +249,13 @@ class TelegramFrontEnd:
             await update.effective_message.reply_text(t(await self._chat_lang(key), "tg.lang_usage"))
             return
         lang = normalise_lang(args[0])
-        await self.service.set_settings(key, lang=lang)
+        await self.service.chats.set_settings(key, lang=lang)
         await update.effective_message.reply_text(t(lang, "tg.done"))
 
     async def stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         key = chat_key(update)
         lang = await self._chat_lang(key)
-        table = await self.service.standings(key)
+        table = await self.service.chats.standings(key)
         lines = [f"{i + 1}. {e['name']}: {e['wins']}/{e['games']}" for i, e in enumerate(table[:20])]
         await update.effective_message.reply_text("\n".join([t(lang, "tg.standings"), *lines]) if lines
                                                   else t(lang, "tg.no_results"))
@@ -264,7 +276,7 @@ class TelegramFrontEnd:
         ruleset = args[3] if len(args) > 3 and not args[3].isdigit() else None
         ai = int(args[-1]) if len(args) > 3 and args[-1].isdigit() else 0
         user, _ = _user(update)
-        out = await self.service.schedule(key, user, args[0], ruleset, start, int(args[2]), ai_fill=ai)
+        out = await self.service.schedules.schedule(key, user, args[0], ruleset, start, int(args[2]), ai_fill=ai)
         if not out.ok:
             await update.effective_message.reply_text(t(lang, out.key, **out.params))
             return
@@ -302,10 +314,7 @@ class TelegramFrontEnd:
                 substitute = (f"tg:{u.id}", u.full_name or u.username or str(u.id))
             out, text = await tour_screens.admin_command(self.tours, key, user, await self._is_admin(update), args,
                                                          lang, substitute)
-            await reply(text)
-            if out.ok:
-                for table in out.params.get("tables", []) + ([out.table] if out.table else []):
-                    await self.publish(update.get_bot(), table, [], new=False)
+            await reply(text)  # the tables it touched are shown again by their own updates
             return
         if not await self._is_admin(update):
             await reply(t(lang, "tour.admins_only"))
@@ -367,48 +376,69 @@ class TelegramFrontEnd:
         await update.effective_message.reply_photo(screen.picture, caption=screen.text[:CAPTION])
 
     async def _round_started(self, bot, outcome: Outcome) -> None:
-        """A round began: one announcement in the chat, then every table in a forum topic of its own
-        (when the group is a forum) or as its own message under the announcement."""
+        """A round began: one announcement in the chat, then a forum topic for every table (when the
+        group is a forum); each table then appears there (or under the announcement) with its first
+        update."""
         chat = outcome.params["chat"]
         lang = await self._chat_lang(chat)
         row = await self.tours.get(outcome.params["tournament"])
         chat_id, thread = self._where(chat)
         await bot.send_message(chat_id, tour_screens.round_text(self.service, outcome, row, lang),
                                message_thread_id=thread)
-        forum = True
         for n, table in enumerate(outcome.params["tables"], 1):
-            if forum:
-                try:
-                    topic = await bot.create_forum_topic(chat_id, tour_screens.topic_title(
-                        row, outcome.params["round"], n, lang))
-                    await self.service.set_messages(table, tg_thread=topic.message_thread_id)
-                except (BadRequest, Forbidden):  # not a forum, or no right to make topics
-                    forum = False
-            await self.publish(bot, table, [], new=True)
+            try:
+                topic = await bot.create_forum_topic(chat_id, tour_screens.topic_title(
+                    row, outcome.params["round"], n, lang))
+            except (BadRequest, Forbidden):  # not a forum, or no right to make topics
+                return
+            await self.service.lobby.set_messages(table, tg_thread=topic.message_thread_id)
 
-    async def on_clock(self, bot, outcomes: list[Outcome]) -> None:
-        """What the clock did, shown where it happened: announcements, match starts, timeouts."""
-        for outcome in outcomes:
-            chat = outcome.params.get("chat") if outcome.params else None
-            if outcome.key and outcome.key.startswith("tour.") and chat and chat.startswith("tg:"):
-                if outcome.key == "tour.round_started":
-                    await self._round_started(bot, outcome)
-                else:  # called off for too few entrants, or a round waiting for the last one
-                    chat_id, thread = self._where(chat)
-                    await bot.send_message(chat_id, t(await self._chat_lang(chat), outcome.key, **outcome.params),
-                                           message_thread_id=thread)
-                continue
-            if outcome.key == "service.match_announced" and chat and chat.startswith("tg:"):
-                lang = await self._chat_lang(chat)
-                chat_id, thread = self._where(chat)
-                await bot.send_message(chat_id, t(lang, "service.match_announced"), message_thread_id=thread,
-                                       reply_markup=_keyboard([(t(lang, "tg.btn.sign_up"),
-                                                                f"s:{outcome.params['schedule']}")]))
-                continue
-            row = self.service.table(outcome.table) if outcome.table else None
-            if row is not None and row.chat_key.startswith("tg:") and row.status in ("running", "over"):
-                await self.service.run_ai(row.id)
-                await self.publish(bot, row.id, list(outcome.events), new=outcome.key == "service.match_started")
+    async def on_notice(self, outcome: Outcome) -> None:
+        """What the service's clocks did outside a table, shown in the chat it belongs to:
+        announcements, a match called off, tournament rounds starting, waiting or over."""
+        chat = (outcome.params or {}).get("chat")
+        if self.bot is None or not chat or not chat.startswith("tg:"):
+            return
+        bot = self.bot
+        lang = await self._chat_lang(chat)
+        chat_id, thread = self._where(chat)
+        if outcome.key == "tour.round_started":
+            await self._round_started(bot, outcome)
+        elif outcome.key == "tour.round_over":
+            screen = await tour_screens.round_over_screen(self.tours, outcome, lang)
+            if screen is not None:
+                await bot.send_photo(chat_id, screen.picture, caption=screen.text[:CAPTION], message_thread_id=thread)
+        elif outcome.key == "service.match_announced":
+            await bot.send_message(chat_id, t(lang, "service.match_announced"), message_thread_id=thread,
+                                   reply_markup=_keyboard([(t(lang, "tg.btn.sign_up"),
+                                                            f"s:{outcome.params['schedule']}")]))
+        elif outcome.key and (outcome.key.startswith("tour.") or outcome.key == "service.schedule_too_few"):
+            # called off for too few entrants, or a round waiting for the last one
+            await bot.send_message(chat_id, t(lang, outcome.key, **outcome.params), message_thread_id=thread)
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Every press and command gets an answer, also when handling it broke: the user a short
+        "something went wrong, nothing changed" (the move, if any, either happened or not, as the
+        database says), the log the table and the traceback."""
+        error = context.error
+        if not isinstance(update, Update):
+            log.error("Telegram: %s", error, exc_info=error)
+            return
+        query = update.callback_query
+        table = table_of(query.data or "", self.service._secret) if query is not None else None
+        key = chat_key(update) if update.effective_chat is not None else None
+        log.error("Telegram update failed (chat %s, table %s): %s", key, table, error, exc_info=error)
+        lang = self.lang
+        with contextlib.suppress(Exception):  # the database may be what failed
+            lang = await self._chat_lang(key) if key else self.lang
+        text = t(lang, "service.error")
+        try:
+            if query is not None:
+                await query.answer(text[:200], show_alert=True)
+            elif update.effective_message is not None:
+                await update.effective_message.reply_text(text)
+        except TelegramError as e:  # already answered, or Telegram unreachable: the log has it
+            log.info("could not tell the user about the error: %s", e)
 
     async def _is_admin(self, update: Update) -> bool:
         try:
@@ -417,38 +447,39 @@ class TelegramFrontEnd:
             return False
         return member.status in ("creator", "administrator")
 
-    # -- after a move: AI seats, then the screens ---------------------------------------------
-
-    async def after_move(self, bot, outcome: Outcome) -> None:
-        table_id = outcome.table
-        turn_before = self.service.state(table_id).turn_number
-        events = list(outcome.events)
-        await self.service.run_ai(table_id)
-        await self.publish(bot, table_id, events, new=self.service.state(table_id).turn_number != turn_before)
+    # -- the service's table updates ----------------------------------------------------------
 
     def _names(self, table_id: int) -> dict[int, str]:
         row = self.service.table(table_id)
         return {i: s["name"] for i, s in enumerate(row.seats)} if row else {}
 
-    async def publish(self, bot, table_id: int, events: list, new: bool) -> None:
-        """Edit the table's one public message, or send a new one when the turn passed. Always in
-        the table's own chat (or forum topic), wherever the press came from: a button pressed in
-        a private chat with the bot must not post the table there."""
-        row = self.service.table(table_id)
-        key = row.chat_key
-        lang = await self._chat_lang(key)
-        screens = await table_screens_with_pictures(self.service, table_id, events, lang)
+    async def on_update(self, update: TableUpdate) -> None:
+        """A table changed: show it in its own chat (or forum topic), wherever the press came from
+        (a button pressed in a private chat with the bot must not post the table there)."""
+        if self.bot is None or not update.chat_key.startswith("tg:"):
+            return
+        lang = await self._chat_lang(update.chat_key)
+        chat_id, thread = self._where(update.chat_key)
+        if update.kind == "damaged":
+            await self.bot.send_message(chat_id, damaged_text(update, lang), message_thread_id=thread)
+            return
+        await self.publish(self.bot, update, lang)
+
+    async def publish(self, bot, update: TableUpdate, lang: str) -> None:
+        """Edit the table's one public message, or send a new one when the game starts or the turn
+        passed; ask Just Say No under it; send the people who must act their own screen."""
+        screens = await update_screens(self.service, update, lang)
+        snap = update.snapshot
+        row = snap.row
+        table_id = update.table
         public = screens.public
         caption = public.text[-CAPTION:]
-        extra = [(t(lang, "tg.btn.my_hand"), f"h:{table_id}")] if row.game == "deal" and row.status == "running" else []
-        decisions = self.service.waiting_for(table_id)
-        # D-13: a Just Say No window is answered right under the attack, by its target only
-        answer_seats = {d.seat: d for d in decisions if d.kind in ("respond", "counter")} if row.game == "deal" else {}
-        table_buttons = [(b.label, b.token) for b in public.buttons if b.seat not in answer_seats]
-        markup = _keyboard(table_buttons + extra)
-        chat_id, thread = self._where(key)
+        extra = [(t(lang, "tg.btn.my_hand"), f"h:{table_id}")] if snap.game == "deal" and not screens.ended else []
+        markup = _keyboard([(b.label, b.token) for b in public.buttons] + extra)
+        chat_id, thread = self._where(row.chat_key)
         thread = (row.messages or {}).get("tg_thread", thread)
         message = (row.messages or {}).get("tg")
+        new = screens.new_message
         if message and not new:
             try:
                 await bot.edit_message_media(InputMediaPhoto(public.picture, caption=caption), chat_id=chat_id,
@@ -459,35 +490,21 @@ class TelegramFrontEnd:
             sent = await bot.send_photo(chat_id, public.picture, caption=caption, reply_markup=markup,
                                         message_thread_id=thread)
             message = sent.message_id
-            await self.service.set_messages(table_id, tg=message)
-        for seat, decision in answer_seats.items():
-            if self.service.table(table_id).seats[seat]["ai"]:
-                continue
-            seconds = row.clocks.get(decision.policy, 20)
-            buttons = [(b.label, b.token) for b in public.buttons if b.seat == seat]
-            await bot.send_message(chat_id, t(lang, "tg.answer_now", name=self._names(table_id)[seat],
-                                              seconds=seconds),
-                                   reply_to_message_id=message, reply_markup=_keyboard(buttons),
+            await self.service.lobby.set_messages(table_id, tg=message)
+        now = self.service.clock()
+        for answer in screens.answers:  # D-13: a Just Say No window, answered right under the attack
+            await bot.send_message(chat_id, t(lang, "tg.answer_now", name=answer.name,
+                                              seconds=seconds_left(answer.due_at, now)),
+                                   reply_to_message_id=message,
+                                   reply_markup=_keyboard([(b.label, b.token) for b in answer.buttons]),
                                    message_thread_id=thread)
-        for seat, screen in screens.private.items():
-            if any(d.seat == seat for d in self.service.waiting_for(table_id)):
-                await self._send_private(bot, table_id, seat, screen)
-        if row.status in ("over", "cancelled") and "#" in key:
-            await self._round_over(bot, table_id)
-
-    async def _round_over(self, bot, table_id: int) -> None:
-        """The last table of a tournament round ended: the standings go to the group, once."""
-        out = await self.tours.table_finished(table_id)
-        if out is None:
+        if screens.ended:
             return
-        chat = base_chat(out.params["chat"])
-        screen = await tour_screens.round_over_screen(self.tours, out, await self._chat_lang(chat))
-        if screen is not None:
-            chat_id, thread = self._where(chat)
-            await bot.send_photo(chat_id, screen.picture, caption=screen.text[:CAPTION], message_thread_id=thread)
+        for seat in sorted(screens.must_act & set(screens.private)):
+            await self._send_private(bot, table_id, seat, screens.private[seat], snap.row)
 
-    async def _send_private(self, bot, table_id: int, seat: int, screen: Screen) -> None:
-        info = self.service.table(table_id).seats[seat]
+    async def _send_private(self, bot, table_id: int, seat: int, screen: Screen, row=None) -> None:
+        info = (row or self.service.table(table_id)).seats[seat]
         if info.get("dm") is False or not info["user"].startswith("tg:"):
             return
         user_id = int(info["user"][3:])
@@ -502,7 +519,7 @@ class TelegramFrontEnd:
             for n, page in enumerate(pages[1:], 2):
                 await bot.send_message(user_id, f"({n}/{len(pages)})", reply_markup=_keyboard(page))
         except Forbidden:  # never started the bot or blocked it: do not try again until they /start
-            await self.service.set_dm(table_id, info["user"], False)
+            await self.service.lobby.set_dm(table_id, info["user"], False)
 
     @staticmethod
     def _where(key: str) -> tuple[int, int | None]:

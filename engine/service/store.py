@@ -1,17 +1,23 @@
 """Persistence with sqlmodel: tables (one row per chat game, with its snapshot and version), the
-append-only action log, and the service's settings (the token secret).
+append-only action log, the clocks (deadlines), and the service's settings (the token secret).
 
 A move is one transaction: append the action at ``version + 1`` and store the new snapshot only
-if the version is still the one read (``UPDATE … WHERE version = :old``); two racing presses of
-one button cannot both land. SQLite (WAL) by default, any SQLAlchemy URL otherwise.
+if the version is still the one read (``UPDATE … WHERE version = :old``), retire the table's old
+clocks and set the ones the new state implies; a move caused by a clock also marks that clock
+done in the same transaction, only if this process still holds its lease. Two racing presses of
+one button cannot both land, and a clock cannot fire twice nor be lost by a process that dies
+between taking it and applying it (its lease runs out and another process takes it).
+SQLite (WAL) by default, any SQLAlchemy URL otherwise.
 """
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
+from typing import NamedTuple
 
-from sqlalchemy import BigInteger, Column, Integer, Text, event, update
+from sqlalchemy import BigInteger, Column, Integer, Text, and_, delete, event, exc, or_, update
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlmodel import JSON, Field, SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -24,7 +30,7 @@ class TableRow(SQLModel, table=True):
     chat_key: str = Field(index=True)  # "tg:<chat>[:<topic>]", "dc:<guild>:<channel>", "console"
     game: str
     ruleset: str
-    status: str = Field(default="lobby", index=True)  # lobby | running | over | cancelled
+    status: str = Field(default="lobby", index=True)  # lobby | running | paused | over | cancelled | damaged
     seed: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))  # up to 2**63
     creator: str = ""
     seats: list = Field(default_factory=list, sa_column=Column(JSON))  # [{"user", "name", "ai", "dm"}]
@@ -34,6 +40,8 @@ class TableRow(SQLModel, table=True):
     missed: dict = Field(default_factory=dict, sa_column=Column(JSON))  # seat -> deadlines missed in a row
     snapshot: str | None = Field(default=None, sa_column=Column(Text))
     version: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    turn_cap: int = 0  # the service ends the game by valuation past this turn (0: the game's default)
+    damage: dict | None = Field(default=None, sa_column=Column(JSON))  # quarantine: {"reason", "told"}
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
 
@@ -46,13 +54,17 @@ class ActionRow(SQLModel, table=True):
     seat: int
     action: str = Field(sa_column=Column(Text, nullable=False))
     at: float = Field(default_factory=time.time)
+    deadline_id: int | None = None  # the clock that made this move, if one did
 
 
 class DeadlineRow(SQLModel, table=True):
-    """A clock: when it runs out, the rules' ``timeout_action`` (or the match's end) is applied.
+    """A clock: when it runs out, the rules' ``timeout_action`` (or the match's end, or an AI seat's
+    choice) is applied.
 
-    Stored, not only scheduled in memory, so a restarted process or another worker finds it; the
-    ``pending -> done`` update is the claim, so it fires exactly once.
+    Stored, not only scheduled in memory, so a restarted process or another worker finds it. A
+    process takes a due clock with a lease (``pending -> claimed``, ``owner``, ``lease_until``) and
+    applies it in the same transaction that marks it ``done``; a lease that runs out (its process
+    died) is taken over by the next sweep, so every clock fires exactly once.
     """
 
     __tablename__ = "deadlines"
@@ -65,7 +77,10 @@ class DeadlineRow(SQLModel, table=True):
     seat: int = -1  # -1 for the match clock and scheduled matches
     kind: str  # the decision's kind, "match", "announce" / "begin" for a scheduled match, "tour.round"
     due_at: float = Field(index=True)
-    status: str = Field(default="pending", index=True)  # pending | done | moot | held (a paused tournament)
+    status: str = Field(default="pending", index=True)  # pending | claimed | done | moot | held (paused)
+    ai: bool = False  # set for an AI seat's decision: a safety net, its own process answers at once
+    owner: str | None = None  # the process holding the lease
+    lease_until: float | None = None
 
 
 class ResultRow(SQLModel, table=True):
@@ -193,6 +208,14 @@ class SettingRow(SQLModel, table=True):
     value: str
 
 
+# what a lost, restarting or unreachable database raises (the drivers' errors come wrapped in
+# DBAPIError; a refused connection can come through as a plain OSError)
+DB_ERRORS = (exc.DBAPIError, exc.TimeoutError, OSError, ConnectionError, asyncio.TimeoutError)
+
+# clocks that a move retires: whatever is set for the old version (the match clock stays)
+LIVE_CLOCKS = ("pending", "claimed")
+
+
 def database_url(url: str | None) -> str:
     """Accept plain ``sqlite:///`` / ``postgresql://`` URLs and pick the async drivers."""
     if not url:
@@ -205,8 +228,10 @@ def database_url(url: str | None) -> str:
 
 
 def make_engine(url: str | None) -> AsyncEngine:
-    engine = create_async_engine(database_url(url))
-    if engine.dialect.name == "sqlite":
+    url = database_url(url)
+    if url.startswith("sqlite"):
+        engine = create_async_engine(url)
+
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(conn, _record):  # WAL: readers never wait for the one writer
             cur = conn.cursor()
@@ -214,7 +239,9 @@ def make_engine(url: str | None) -> AsyncEngine:
             cur.execute("PRAGMA busy_timeout=5000")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
-    return engine
+        return engine
+    # a server that restarted leaves dead connections in the pool: test each before use
+    return create_async_engine(url, pool_pre_ping=True)
 
 
 async def secret(engine: AsyncEngine) -> bytes:
@@ -231,25 +258,40 @@ async def secret(engine: AsyncEngine) -> bytes:
         return bytes.fromhex(row.value)
 
 
+def _retire_clocks(table_id: int, keep_match: bool):
+    query = delete(DeadlineRow).where(DeadlineRow.table_id == table_id, DeadlineRow.status.in_(LIVE_CLOCKS))
+    return query.where(DeadlineRow.kind != "match") if keep_match else query
+
+
 async def append_move(engine: AsyncEngine, table_id: int, old_version: int, seat: int, action_json: str,
                       snapshot: str, status: str, deadlines: list[DeadlineRow] | None = None,
-                      result: ResultRow | None = None) -> bool:
+                      result: ResultRow | None = None, row_values: dict | None = None,
+                      fired: tuple[int, str] | None = None) -> bool:
     """One move, one transaction: the log line, the snapshot at ``version + 1`` (only if the version
-    is still ``old_version``), and the new clocks. False when someone else moved first."""
+    is still ``old_version``), other columns of the table that change with it (``row_values``: seats,
+    missed clocks), the old clocks retired and the new ones set. ``fired`` (deadline id, owner): the
+    clock this move answers, marked done only while ``owner`` still holds its lease. False when
+    another press, process or clock moved first (nothing is written then)."""
     async with AsyncSession(engine) as session:
         updated = await session.exec(
             update(TableRow)
             .where(TableRow.id == table_id, TableRow.version == old_version)
-            .values(snapshot=snapshot, version=old_version + 1, status=status, updated_at=time.time())
+            .values(snapshot=snapshot, version=old_version + 1, status=status, updated_at=time.time(),
+                    **(row_values or {}))
         )
         if updated.rowcount != 1:
             await session.rollback()
             return False
-        session.add(ActionRow(table_id=table_id, seq=old_version + 1, seat=seat, action=action_json))
-        clear = update(DeadlineRow).where(DeadlineRow.table_id == table_id, DeadlineRow.status == "pending")
-        if status == "running":
-            clear = clear.where(DeadlineRow.kind != "match")
-        await session.exec(clear.values(status="moot"))
+        if fired is not None:
+            done = await session.exec(update(DeadlineRow).where(
+                DeadlineRow.id == fired[0], DeadlineRow.status == "claimed", DeadlineRow.owner == fired[1])
+                .values(status="done"))
+            if done.rowcount != 1:  # our lease ran out and another process took this clock
+                await session.rollback()
+                return False
+        session.add(ActionRow(table_id=table_id, seq=old_version + 1, seat=seat, action=action_json,
+                              deadline_id=fired[0] if fired else None))
+        await session.exec(_retire_clocks(table_id, keep_match=status == "running"))
         for row in deadlines or ():
             session.add(row)
         if result is not None:
@@ -264,32 +306,128 @@ async def load_log(engine: AsyncEngine, table_id: int) -> list[ActionRow]:
         return list(rows)
 
 
-async def claim(engine: AsyncEngine, deadline_id: int) -> bool:
-    """Take a due deadline for this process; False when another already did."""
+async def claim(engine: AsyncEngine, ids: list[int], owner: str, now: float, lease: float) -> set[int]:
+    """Take due clocks for this process: each still pending, or leased by a process whose lease ran
+    out. The ids this process now holds (another process may have taken some first)."""
+    if not ids:
+        return set()
     async with AsyncSession(engine) as session:
         result = await session.exec(
-            update(DeadlineRow).where(DeadlineRow.id == deadline_id, DeadlineRow.status == "pending")
-            .values(status="done")
-        )
+            update(DeadlineRow).where(DeadlineRow.id.in_(ids), or_(
+                DeadlineRow.status == "pending",
+                and_(DeadlineRow.status == "claimed", DeadlineRow.lease_until < now)))
+            .values(status="claimed", owner=owner, lease_until=now + lease)
+            .returning(DeadlineRow.id))
+        taken = {row[0] for row in result}
+        await session.commit()
+        return taken
+
+
+async def release(engine: AsyncEngine, deadline_id: int, owner: str, status: str = "pending") -> bool:
+    """Give a claimed clock back (``pending``: to be tried again), retire it (``moot``: it no longer
+    applies) or close it (``done``), only while ``owner`` still holds it."""
+    async with AsyncSession(engine) as session:
+        result = await session.exec(update(DeadlineRow).where(
+            DeadlineRow.id == deadline_id, DeadlineRow.status == "claimed", DeadlineRow.owner == owner)
+            .values(status=status, **({"owner": None, "lease_until": None} if status == "pending" else {})))
         await session.commit()
         return result.rowcount == 1
 
 
-async def due(engine: AsyncEngine, now: float) -> list[DeadlineRow]:
+async def due(engine: AsyncEngine, now: float, limit: int = 500) -> list[DeadlineRow]:
+    """Clocks that have run out (oldest first), and clocks whose lease ran out with them."""
     async with AsyncSession(engine) as session:
-        rows = await session.exec(select(DeadlineRow).where(DeadlineRow.status == "pending",
-                                                            DeadlineRow.due_at <= now).order_by(DeadlineRow.due_at))
+        rows = await session.exec(select(DeadlineRow).where(or_(
+            and_(DeadlineRow.status == "pending", DeadlineRow.due_at <= now),
+            and_(DeadlineRow.status == "claimed", DeadlineRow.lease_until < now)))
+            .order_by(DeadlineRow.due_at).limit(limit))
         return list(rows)
 
 
-async def replace_deadlines(engine: AsyncEngine, table_id: int, rows: list[DeadlineRow],
-                            keep_match: bool = True) -> None:
-    """Make earlier turn clocks moot and set the new ones (the match clock stays)."""
+class ClockInfo(NamedTuple):
+    """A table's clock as the service keeps it in memory (rows expire with their session)."""
+
+    version: int
+    seat: int
+    kind: str
+    ai: bool
+    due_at: float
+    status: str = "pending"
+
+
+def info(row: DeadlineRow) -> ClockInfo:
+    return ClockInfo(row.version, row.seat, row.kind, bool(row.ai), row.due_at, row.status or "pending")
+
+
+async def reconcile(engine: AsyncEngine, table_id: int, wanted: list[DeadlineRow]) -> list[ClockInfo]:
+    """Make the table's decision clocks exactly ``wanted``: keep those already set (their due time
+    stands), retire the stale, add the missing; the match clock stays. Returns all its live clocks."""
+    wanted_info = [info(w) for w in wanted]
     async with AsyncSession(engine) as session:
-        query = update(DeadlineRow).where(DeadlineRow.table_id == table_id, DeadlineRow.status == "pending")
-        if keep_match:
-            query = query.where(DeadlineRow.kind != "match")
-        await session.exec(query.values(status="moot"))
-        for row in rows:
+        existing = list(await session.exec(select(DeadlineRow).where(
+            DeadlineRow.table_id == table_id, DeadlineRow.status.in_((*LIVE_CLOCKS, "held")))))
+        remaining = list(zip(wanted_info, wanted, strict=True))
+        out = []
+        for row in existing:
+            key = info(row)
+            match = next((w for w in remaining if w[0][:4] == key[:4]), None)
+            if row.kind == "match" or row.status == "held":
+                out.append(key)
+            elif match is None:
+                await session.delete(row)
+            else:
+                remaining.remove(match)
+                out.append(key)
+        for clock, row in remaining:
             session.add(row)
+            out.append(clock)
+        await session.commit()
+        return out
+
+
+async def live_clocks(engine: AsyncEngine, table_id: int) -> list[ClockInfo]:
+    async with AsyncSession(engine) as session:
+        return [info(r) for r in await session.exec(select(DeadlineRow).where(
+            DeadlineRow.table_id == table_id, DeadlineRow.status.in_((*LIVE_CLOCKS, "held"))))]
+
+
+async def purge(engine: AsyncEngine, before: float) -> int:
+    """Forget clocks that fired or were retired before ``before`` (the log keeps what they did)."""
+    async with AsyncSession(engine) as session:
+        result = await session.exec(delete(DeadlineRow).where(DeadlineRow.status.in_(("done", "moot")),
+                                                              DeadlineRow.due_at < before))
+        await session.commit()
+        return result.rowcount or 0
+
+
+async def update_table(engine: AsyncEngine, table_id: int, **values) -> None:
+    """Change named columns of a table only: never write back a snapshot or version read earlier."""
+    async with AsyncSession(engine) as session:
+        await session.exec(update(TableRow).where(TableRow.id == table_id).values(**values))
+        await session.commit()
+
+
+async def start_table(engine: AsyncEngine, table_id: int, values: dict, clocks: list[DeadlineRow]) -> bool:
+    """A lobby becomes a running game with its first clocks, in one transaction; False when it is
+    no longer a lobby (someone started or cancelled it first)."""
+    async with AsyncSession(engine) as session:
+        updated = await session.exec(update(TableRow).where(TableRow.id == table_id, TableRow.status == "lobby")
+                                     .values(**values, updated_at=time.time()))
+        if updated.rowcount != 1:
+            await session.rollback()
+            return False
+        await session.exec(_retire_clocks(table_id, keep_match=False))
+        for row in clocks:
+            session.add(row)
+        await session.commit()
+        return True
+
+
+async def end_table(engine: AsyncEngine, table_id: int, status: str) -> None:
+    """A table stops (cancelled, damaged): its status and the end of all its clocks, together."""
+    async with AsyncSession(engine) as session:
+        await session.exec(update(TableRow).where(TableRow.id == table_id).values(status=status,
+                                                                                 updated_at=time.time()))
+        await session.exec(delete(DeadlineRow).where(DeadlineRow.table_id == table_id,
+                                                     DeadlineRow.status.in_((*LIVE_CLOCKS, "held"))))
         await session.commit()

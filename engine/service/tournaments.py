@@ -33,7 +33,7 @@ Rulings where the seeds are silent:
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import or_, update
 from sqlmodel import select
@@ -44,7 +44,11 @@ from engine.core.rng import Rng
 from engine.deal import rules as deal_rules
 from engine.games import GAMES
 from engine.service import store
-from engine.service.tables import DEFAULT_CLOCKS, GameService, Outcome, game_and_ruleset
+from engine.service.clocks import DEFAULT_CLOCKS
+from engine.service.outcome import Outcome, game_and_ruleset
+
+if TYPE_CHECKING:
+    from engine.service.tables import GameService
 
 TABLE_SIZE = {"board": (2, 8), "deal": (2, 5)}
 VALUATION = {"board": board_rules.valuation, "deal": deal_rules.valuation}
@@ -95,11 +99,24 @@ def base_chat(key: str) -> str:
 
 
 class Tournaments:
-    """The tournament operations; admin rights are decided by the adapter and passed as ``is_admin``."""
+    """The tournament operations; admin rights are decided by the adapter and passed as ``is_admin``.
+
+    Made once per service (``Tournaments.of``): it registers with the service's clocks for the
+    rounds' clocks and with its loop for the end of each table (a round may end with it)."""
 
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.engine = service.engine
+        service.clocks.handle("tournament", self.fire)
+        service.loop.when_finished(self.table_finished, key="tournaments")
+
+    @classmethod
+    def of(cls, service: GameService) -> Tournaments:
+        """The service's tournaments (made, and registered, on first use)."""
+        existing = getattr(service, "_tournaments", None)
+        if existing is None:
+            existing = service._tournaments = cls(service)
+        return existing
 
     def _now(self) -> float:
         return self.service.clock()
@@ -332,9 +349,9 @@ class Tournaments:
                     await session.commit()
                     await session.refresh(match)
             live = await self.service.live(match.table_id)
-            if live.row.status == "lobby":
-                out = await self.service.start(match.table_id, row.created_by, seed=seed,
-                                               match_minutes=row.match_minutes, options=options)
+            if live.row.status == "lobby":  # shown once the round is announced (the clocks kick it)
+                out = await self.service.lobby.start(match.table_id, row.created_by, seed=seed,
+                                                     match_minutes=row.match_minutes, options=options, kick=False)
                 if not out.ok:
                     return out
             table_ids.append(match.table_id)
@@ -367,12 +384,7 @@ class Tournaments:
         return row.id
 
     async def _insert(self, row):
-        """One new row in its own transaction, read back with its id."""
-        async with AsyncSession(self.engine) as session:
-            session.add(row)
-            await session.commit()
-            await session.refresh(row)
-            return row
+        return await self.service.insert(row)
 
     async def _players_for(self, row: store.TournamentRow, round_no: int) -> dict[int, dict]:
         """Entrant id -> the seat it gets this round (the player, or the team's representative)."""
@@ -423,7 +435,7 @@ class Tournaments:
         if match is None:
             return None
         tid = match.tournament_id
-        async with self.service._lock(-tid):  # the service's locks, keyed apart from tables' (positive) ids
+        async with self.service.cache.lock(-tid):  # the service's locks, keyed apart from tables' (positive) ids
             row = await self.sync(tid)
             if row is None or any(m.status == "running" for m in await self.matches(tid, match.round)):
                 return None
@@ -445,12 +457,18 @@ class Tournaments:
     async def _running_tables(self, tid: int) -> list[int]:
         return [m.table_id for m in await self.matches(tid) if m.status == "running" and m.table_id is not None]
 
-    async def _set_table_status(self, table_id: int, status: str) -> None:
-        async with self.service._lock(table_id):
+    async def _set_table_status(self, table_id: int, status: str, kind: str) -> None:
+        """A table paused, resumed or cancelled: its status and clocks as stored, then shown."""
+        async with self.service.cache.lock(table_id):
             live = await self.service.live(table_id)
-            await self.service._update_row(table_id, status=status)
+            if status == "cancelled":
+                await store.end_table(self.engine, table_id, status)
+            else:
+                await store.update_table(self.engine, table_id, status=status)
             if live is not None:
                 live.row.status = status
+                live.clocks = await store.live_clocks(self.engine, table_id)
+        self.service.loop.kick(table_id, kind=kind)
 
     def _clocks_of(self, tid: int, tables: list[int]):
         return or_(store.DeadlineRow.tournament_id == tid, store.DeadlineRow.table_id.in_(tables or [-1]))
@@ -465,15 +483,15 @@ class Tournaments:
             return Outcome(False, "tour.not_running")
         await self.sync(tid)
         tables = await self._running_tables(tid)
-        for table_id in tables:
-            await self._set_table_status(table_id, "paused")
         async with AsyncSession(self.engine) as session:
             await session.exec(update(store.DeadlineRow).where(self._clocks_of(tid, tables),
-                                                               store.DeadlineRow.status == "pending")
-                               .values(status="held"))
+                                                               store.DeadlineRow.status.in_(store.LIVE_CLOCKS))
+                               .values(status="held", owner=None, lease_until=None))
             await session.exec(update(store.TournamentRow).where(store.TournamentRow.id == tid)
                                .values(status="paused", paused_at=self._now()))
             await session.commit()
+        for table_id in tables:
+            await self._set_table_status(table_id, "paused", "paused")
         await self._log(tid, actor, "pause")
         return Outcome(True, params={"tournament": tid, "chat": row.chat_key, "tables": tables})
 
@@ -497,23 +515,19 @@ class Tournaments:
                 values["signup_until"] = row.signup_until + paused_for
             await session.exec(update(store.TournamentRow).where(store.TournamentRow.id == tid).values(**values))
             await session.commit()
-        for table_id in tables:
-            await self._set_table_status(table_id, "running")
-            await self.service.run_ai(table_id)
+        for table_id in tables:  # AI seats that owe a move make it as the table is shown again
+            await self._set_table_status(table_id, "running", "resumed")
         await self._log(tid, actor, "resume", seconds=round(paused_for))
         return Outcome(True, params={"tournament": tid, "chat": row.chat_key, "tables": tables})
 
     async def _cancel_tables(self, tables: list[int]) -> None:
-        for table_id in tables:
-            await self._set_table_status(table_id, "cancelled")
         async with AsyncSession(self.engine) as session:
-            await session.exec(update(store.DeadlineRow).where(store.DeadlineRow.table_id.in_(tables or [-1]),
-                                                               store.DeadlineRow.status.in_(("pending", "held")))
-                               .values(status="moot"))
             await session.exec(update(store.MatchRow).where(store.MatchRow.table_id.in_(tables or [-1]),
                                                             store.MatchRow.status == "running")
                                .values(status="cancelled"))
             await session.commit()
+        for table_id in tables:
+            await self._set_table_status(table_id, "cancelled", "cancelled")
 
     async def cancel(self, tid: int, actor: str, is_admin: bool, reason: str = "") -> Outcome:
         """The whole tournament ends: running tables stop, no further round starts; the reason, if
@@ -570,7 +584,7 @@ class Tournaments:
             return refused
         if not 0 <= seat < len(match.entrants):
             return Outcome(False, "tour.no_seat", params={"seats": len(match.entrants)})
-        async with self.service._lock(match.table_id):
+        async with self.service.cache.lock(match.table_id):
             live = await self.service.live(match.table_id)
             if live is None or live.row.status not in ("running", "paused"):
                 return Outcome(False, "tour.no_match")
@@ -582,12 +596,10 @@ class Tournaments:
                 seats[seat]["ai"] = True
             else:
                 seats[seat] = {"user": substitute, "name": name or substitute, "ai": False}
-            live.row.seats = seats
-            live.row.missed = {k: v for k, v in live.row.missed.items() if k != str(seat)}
-            await self.service._update_row(match.table_id, seats=seats, missed=live.row.missed)
+            await self.service.lobby.change_seats(live, seats, Outcome(True, "tour.seat_replaced", params={
+                "seat": seat, "before": before, "after": seats[seat]["name"]}))
         await self._log(tid, actor, "replace", match=match_id, seat=seat, before=before,
                         after=substitute or "ai")
-        await self.service.run_ai(match.table_id)
         return Outcome(True, table=match.table_id, params={"tournament": tid, "match": match_id})
 
     async def correct(self, tid: int, actor: str, is_admin: bool, match_id: int, winners: list[int],

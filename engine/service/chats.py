@@ -1,0 +1,59 @@
+"""What a chat keeps between games: its language, default rule sets and clocks, and its standings
+(from the results of the games finished in it)."""
+
+from __future__ import annotations
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from engine.games import GAMES
+from engine.service import store
+from engine.service.clocks import DEFAULT_CLOCKS
+from engine.service.outcome import Outcome
+
+
+class Chats:
+    def __init__(self, engine) -> None:
+        self.engine = engine
+
+    async def settings(self, chat_key: str) -> store.ChatSettingsRow:
+        async with AsyncSession(self.engine) as session:
+            row = await session.get(store.ChatSettingsRow, chat_key)
+            return row or store.ChatSettingsRow(chat_key=chat_key)
+
+    async def set_settings(self, chat_key: str, lang: str | None = None, rulesets: dict | None = None,
+                           clocks: dict | None = None) -> Outcome:
+        bad = [p for p, v in (clocks or {}).items() if p not in DEFAULT_CLOCKS or not 5 <= int(v) <= 3600]
+        if bad:
+            return Outcome(False, "service.bad_clock", params={"policies": ", ".join(sorted(DEFAULT_CLOCKS))})
+        for game, ruleset in (rulesets or {}).items():
+            if game not in GAMES or ruleset not in GAMES[game].rulesets:
+                return Outcome(False, "service.unknown_ruleset", params={"ruleset": ruleset, "choices": ", ".join(
+                    r for g in GAMES.values() for r in g.rulesets)})
+        async with AsyncSession(self.engine) as session:
+            row = await session.get(store.ChatSettingsRow, chat_key) or store.ChatSettingsRow(chat_key=chat_key)
+            if lang is not None:
+                row.lang = lang
+            if rulesets:
+                row.rulesets = {**row.rulesets, **rulesets}
+            if clocks:
+                row.clocks = {**row.clocks, **{k: int(v) for k, v in clocks.items()}}
+            session.add(row)
+            await session.commit()
+        return Outcome(True)
+
+    async def standings(self, chat_key: str, game: str | None = None) -> list[dict]:
+        """Per player in a chat: games finished, wins (a shared win counts for each), best first."""
+        async with AsyncSession(self.engine) as session:
+            query = select(store.ResultRow).where(store.ResultRow.chat_key == chat_key)
+            if game is not None:
+                query = query.where(store.ResultRow.game == game)
+            results = (await session.exec(query)).all()
+        table: dict[str, dict] = {}
+        for r in results:
+            for i, seat in enumerate(r.seats):
+                entry = table.setdefault(seat["user"], {"user": seat["user"], "name": seat["name"], "games": 0,
+                                                         "wins": 0})
+                entry["games"] += 1
+                entry["wins"] += i in r.winners
+        return sorted(table.values(), key=lambda e: (-e["wins"], e["games"], e["name"]))

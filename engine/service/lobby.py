@@ -1,0 +1,241 @@
+"""A table's life outside the moves: the lobby (join, leave, AI seats), the start, seats that change
+hands during the game (a player leaves, the AI keeps the seat, the player comes back), the end by
+cancellation, and the adapter's notes on a table (its public message ids, whether a player can be
+sent private messages).
+
+Each change that players should see is published by the table loop (``seats``, ``started``,
+``cancelled``); each change of seats re-derives the table's clocks.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from engine.games import GAMES
+from engine.service import store
+from engine.service.cache import LiveTable
+from engine.service.clocks import DEFAULT_CLOCKS, wanted_clocks
+from engine.service.outcome import ACTIVE, LIVE, SYSTEM, Outcome, game_and_ruleset
+
+if TYPE_CHECKING:
+    from engine.service.tables import GameService
+
+
+def is_ai_user(user: str) -> bool:
+    return user.startswith("ai:")
+
+
+class Lobby:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.engine = service.engine
+        self.cache = service.cache
+
+    async def _lobby(self, table_id: int) -> tuple[LiveTable | None, Outcome | None]:
+        live = await self.cache.get(table_id)
+        if live is None or live.row.status != "lobby":
+            return None, Outcome(False, "service.no_lobby", table=table_id)
+        return live, None
+
+    async def table_in_chat(self, chat_key: str) -> store.TableRow | None:
+        async with AsyncSession(self.engine) as session:
+            return (await session.exec(select(store.TableRow).where(
+                store.TableRow.chat_key == chat_key, store.TableRow.status.in_(ACTIVE)))).first()
+
+    async def new_table(self, chat_key: str, game: str, ruleset: str | None, user: str, name: str) -> Outcome:
+        ruleset, refused = game_and_ruleset(game, ruleset)
+        if refused:
+            return refused
+        existing = await self.table_in_chat(chat_key)
+        if existing is not None:
+            return Outcome(False, "service.table_exists", params={"table": existing.id, "game": existing.game},
+                           table=existing.id)
+        row = store.TableRow(chat_key=chat_key, game=game, ruleset=ruleset, creator=user,
+                             seats=[{"user": user, "name": name, "ai": False}])
+        await self.service.insert(row)
+        self.cache.put(LiveTable(row=row, rules=GAMES[game]))
+        return Outcome(True, table=row.id, version=0)
+
+    async def op(self, table_id: int, op: str, user: str, name: str, is_admin: bool = False,
+                 seed: int | None = None) -> Outcome:
+        """A lobby button or command, whatever the platform: join, leave, ai, noai, cancel or start."""
+        ops = {"join": lambda: self.join(table_id, user, name), "leave": lambda: self.leave(table_id, user),
+               "ai": lambda: self.add_ai(table_id, user), "noai": lambda: self.remove_ai(table_id, user),
+               "cancel": lambda: self.cancel(table_id, user, is_admin=is_admin),
+               "start": lambda: self.start(table_id, user, seed=seed)}
+        if op not in ops:
+            return Outcome(False, "service.bad_token", table=table_id)
+        return await ops[op]()
+
+    async def join(self, table_id: int, user: str, name: str) -> Outcome:
+        """A seat in the lobby; in a running game, a player whose seat the AI keeps takes it back."""
+        async with self.cache.lock(table_id):
+            live = await self.cache.get(table_id)
+            if live is not None and live.row.status == "running" and live.seat_of(user) is not None:
+                return await self._back(live, user)
+            live, refused = await self._lobby(table_id)
+            if refused:
+                return refused
+            if live.seat_of(user) is not None:
+                return Outcome(False, "service.already_seated", table=table_id)
+            if len(live.row.seats) >= live.rules.max_players:
+                return Outcome(False, "service.table_full", params={"max": live.rules.max_players}, table=table_id)
+            live.row.seats = [*live.row.seats, {"user": user, "name": name, "ai": False}]
+            await store.update_table(self.engine, table_id, seats=live.row.seats)
+            return Outcome(True, table=table_id)
+
+    async def add_ai(self, table_id: int, user: str) -> Outcome:
+        async with self.cache.lock(table_id):
+            live, refused = await self._lobby(table_id)
+            if refused:
+                return refused
+            if len(live.row.seats) >= live.rules.max_players:
+                return Outcome(False, "service.table_full", params={"max": live.rules.max_players}, table=table_id)
+            n = sum(1 for s in live.row.seats if s["ai"]) + 1
+            live.row.seats = [*live.row.seats, {"user": f"ai:{n}", "name": f"AI {n}", "ai": True}]
+            await store.update_table(self.engine, table_id, seats=live.row.seats)
+            return Outcome(True, table=table_id)
+
+    async def remove_ai(self, table_id: int, user: str) -> Outcome:
+        """Take the last AI seat out of a lobby."""
+        async with self.cache.lock(table_id):
+            live, refused = await self._lobby(table_id)
+            if refused:
+                return refused
+            ai_seats = [i for i, s in enumerate(live.row.seats) if s["ai"]]
+            if not ai_seats:
+                return Outcome(False, "service.no_ai_seat", table=table_id)
+            live.row.seats = [dict(s) for i, s in enumerate(live.row.seats) if i != ai_seats[-1]]
+            await store.update_table(self.engine, table_id, seats=live.row.seats)
+            return Outcome(True, table=table_id)
+
+    async def leave(self, table_id: int, user: str) -> Outcome:
+        """In the lobby the seat goes; in a running game the AI takes it over (not the end)."""
+        async with self.cache.lock(table_id):
+            live = await self.cache.get(table_id)
+            if live is None or live.row.status not in ("lobby", *LIVE):
+                return Outcome(False, "service.no_table", table=table_id)
+            seat = live.seat_of(user)
+            if seat is None:
+                return Outcome(False, "service.not_a_player", table=table_id)
+            seats = [dict(s) for s in live.row.seats]
+            if live.row.status == "lobby":
+                del seats[seat]
+                live.row.seats = seats
+                await store.update_table(self.engine, table_id, seats=seats)
+                return Outcome(True, table=table_id)
+            if seats[seat]["ai"]:
+                return Outcome(True, table=table_id)  # already kept by the AI
+            seats[seat]["ai"] = True
+            await self.change_seats(live, seats, Outcome(True, "service.seat_left", params={"seat": seat}))
+            return Outcome(True, "service.seat_left", params={"seat": seat}, table=table_id)
+
+    async def back(self, table_id: int, user: str) -> Outcome:
+        """A player whose seat the AI kept (they left, or missed three clocks) plays it again."""
+        async with self.cache.lock(table_id):
+            live = await self.cache.get(table_id)
+            if live is None or live.row.status not in LIVE:
+                return Outcome(False, "service.not_running", table=table_id)
+            if live.seat_of(user) is None:
+                return Outcome(False, "service.not_a_player", table=table_id)
+            return await self._back(live, user)
+
+    async def _back(self, live: LiveTable, user: str) -> Outcome:
+        seat = live.seat_of(user)
+        if not live.row.seats[seat]["ai"] or is_ai_user(user):
+            return Outcome(False, "service.already_seated", table=live.row.id)
+        seats = [dict(s) for s in live.row.seats]
+        seats[seat]["ai"] = False
+        await self.change_seats(live, seats, Outcome(True, "service.seat_back", params={"seat": seat}))
+        return Outcome(True, "service.seat_back", params={"seat": seat}, table=live.row.id)
+
+    async def change_seats(self, live: LiveTable, seats: list, note: Outcome) -> None:
+        """Store the seats (the caller holds the table's lock), re-derive the clocks (an AI seat
+        answers at once, a person gets their clock), and let the loop settle and show it."""
+        missed = {k: v for k, v in live.row.missed.items() if k != str(note.params["seat"])}
+        await store.update_table(self.engine, live.row.id, seats=seats, missed=missed)
+        live.row.seats, live.row.missed = seats, missed
+        await self.service.clocks.reconcile(live)
+        self.service.loop.kick(live.row.id, notes=[note], kind="seats")
+
+    async def start(self, table_id: int, user: str, seed: int | None = None, match_minutes: int = 0,
+                    options: dict | None = None, turn_cap: int = 0, kick: bool = True) -> Outcome:
+        """Deal and go: the state, its clocks and the match clock are stored in one transaction,
+        only if the table is still a lobby (two presses of Start, two processes: one game).
+        ``kick`` False leaves showing the table to the caller (a tournament round announces
+        itself first)."""
+        async with self.cache.lock(table_id):
+            live, refused = await self._lobby(table_id)
+            if refused:
+                return refused
+            if live.seat_of(user) is None and user != live.row.creator:
+                return Outcome(False, "service.not_a_player", table=table_id)
+            if len(live.row.seats) < live.rules.min_players:
+                return Outcome(False, "service.too_few", params={"min": live.rules.min_players}, table=table_id)
+            seed = secrets.randbits(63) if seed is None else seed
+            options = {"ruleset": live.row.ruleset, **(options or {}),
+                       **({"match_minutes": match_minutes} if match_minutes else {})}
+            state = live.rules.new_game(len(live.row.seats), options, seed)
+            chat = await self.service.chats.settings(live.row.chat_key)
+            clocks = {**DEFAULT_CLOCKS, **chat.clocks, **(live.row.clocks or {})}
+            card = getattr(state.options, "card_seconds", 0)
+            if card:
+                clocks["card"] = card
+            values = dict(seed=seed, snapshot=live.rules.encode_state(state).decode(), status="running",
+                          clocks=clocks, options=options, turn_cap=turn_cap)
+            trial = LiveTable(row=store.TableRow(**{**live.row.model_dump(), **values}), rules=live.rules, state=state)
+            now = self.service.clock()
+            minutes = getattr(state.options, "match_minutes", 0)
+            match = [store.DeadlineRow(table_id=table_id, version=0, seat=SYSTEM, kind="match",
+                                       due_at=now + 60 * minutes)] if minutes else []
+            if not await store.start_table(self.engine, table_id, values, match + wanted_clocks(trial, now)):
+                self.cache.drop(table_id)  # another process started it first
+                return Outcome(False, "service.no_lobby", table=table_id)
+            for key, value in values.items():
+                setattr(live.row, key, value)
+            live.state = state
+            live.clocks = await store.live_clocks(self.engine, table_id)
+            self.cache.put(live)
+            if kick:
+                self.service.loop.kick(table_id, kind="started")
+            return Outcome(True, table=table_id, version=live.row.version)
+
+    async def cancel(self, table_id: int, user: str, is_admin: bool = False) -> Outcome:
+        """End a lobby or a running game: its creator or a chat admin (the adapter checks who is)."""
+        async with self.cache.lock(table_id):
+            live = await self.cache.get(table_id)
+            if live is None or live.row.status not in ACTIVE:
+                return Outcome(False, "service.no_table", table=table_id)
+            if user != live.row.creator and not is_admin:
+                return Outcome(False, "service.not_creator", table=table_id)
+            was = live.row.status
+            await store.end_table(self.engine, table_id, "cancelled")
+            live.row.status = "cancelled"
+            live.clocks = []
+            if was == "running":
+                self.service.loop.kick(table_id, kind="cancelled")
+            else:
+                self.cache.retire(live)
+            return Outcome(True, table=table_id)
+
+    async def set_messages(self, table_id: int, **messages: Any) -> None:
+        """Remember the adapter's public message ids (edited in place, found again after a restart)."""
+        live = await self.cache.get(table_id)
+        if live is not None:
+            live.row.messages = {**(live.row.messages or {}), **messages}
+            await store.update_table(self.engine, table_id, messages=live.row.messages)
+
+    async def set_dm(self, table_id: int, user: str, reachable: bool) -> None:
+        """Whether the bot can send this player private messages (else the adapter falls back)."""
+        async with self.cache.lock(table_id):
+            live = await self.cache.get(table_id)
+            seat = live.seat_of(user) if live else None
+            if seat is not None and live.row.seats[seat].get("dm") is not reachable:
+                seats = [dict(s) for s in live.row.seats]
+                seats[seat]["dm"] = reachable
+                live.row.seats = seats
+                await store.update_table(self.engine, table_id, seats=seats)

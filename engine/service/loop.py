@@ -1,0 +1,308 @@
+"""The table loop: after every move the service settles the table and publishes one update.
+
+A move (a player's press, a clock, the service itself) records its events here under the table's
+lock and kicks the table. One task per table then *settles* it: the AI seats answer whatever they
+owe (one move at a time, at most ``AI_SLOTS`` tables thinking at once so that AI play never holds
+up a clock), the game ends by valuation past its turn cap, and one ``TableUpdate`` goes to every
+subscriber: the events since the last update, whether the turn passed, who must act now and until
+when, whether the game is over. Front ends subscribe and render; they never move AI seats nor
+compare turns. Updates of one table are published in order, never two at once; a subscriber that
+fails is logged with the table id and the others still get the update.
+
+Service notices that are not a table's (a scheduled match announced, a tournament round started or
+over) go to the same subscribers through ``notice``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.core.contract import GameRules
+from engine.core.values import EndMatch, TurnStarted
+from engine.games import PLUGS
+from engine.service import store
+from engine.service.outcome import SYSTEM, Outcome
+
+if TYPE_CHECKING:
+    from engine.service.tables import GameService
+
+log = logging.getLogger(__name__)
+AI_SLOTS = 2  # tables whose AI seats think at the same time
+RETRY_FIRST, RETRY_MAX = 0.2, 30.0  # back-off while the database cannot be reached
+TURN_CAPS = {"deal": 400, "board": 1000}  # past this turn the service ends a game by valuation
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A decision someone owes now, with the time their clock runs out (``None``: no clock, e.g.
+    an AI seat, which answers at once)."""
+
+    seat: int
+    kind: str
+    policy: str
+    due_at: float | None
+    ai: bool
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A table as it stood at one version: a copy, so rendering never races a later move."""
+
+    table: int
+    version: int
+    row: store.TableRow
+    rules: GameRules
+    state: Any
+
+    @property
+    def game(self) -> str:
+        return self.row.game
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {i: s["name"] for i, s in enumerate(self.row.seats)}
+
+    def seat_of(self, user: str) -> int | None:
+        return next((i for i, s in enumerate(self.row.seats) if s["user"] == user), None)
+
+
+@dataclass
+class TableUpdate:
+    """What changed at a table since its last update; the one thing front ends render.
+
+    ``kind``: ``started`` (the game began: a new public message), ``moves``, ``seats`` (someone
+    left, came back, or the AI took a seat), ``paused``, ``resumed``, ``over``, ``cancelled``, or
+    ``damaged`` (the table could not be restored; ``snapshot`` is then None)."""
+
+    table: int
+    chat_key: str
+    kind: str
+    snapshot: Snapshot | None
+    events: list = field(default_factory=list)
+    notes: list[Outcome] = field(default_factory=list)  # e.g. "service.ai_took_over" for a seat
+    turn_passed: bool = False
+    waiting: list[Waiting] = field(default_factory=list)
+    match_ends_at: float | None = None
+    damage: str | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.snapshot is not None and self.snapshot.row.status == "over"
+
+
+@dataclass
+class _Pending:
+    kinds: list[str] = field(default_factory=list)
+    events: list = field(default_factory=list)
+    notes: list[Outcome] = field(default_factory=list)
+
+
+UpdateHandler = Callable[[TableUpdate], Awaitable[None]]
+NoticeHandler = Callable[[Outcome], Awaitable[None]]
+FinishedHook = Callable[[int], Awaitable[Outcome | None]]
+
+# when several things happened before one update, the one a front end must act on
+_PRECEDENCE = ("damaged", "cancelled", "started", "over", "paused", "resumed", "seats", "moves")
+
+
+class TableLoop:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self._pending: dict[int, _Pending] = {}
+        self._tasks: dict[int, asyncio.Task] = {}
+        self._ai = asyncio.Semaphore(AI_SLOTS)
+        self._on_update: list[UpdateHandler] = []
+        self._on_notice: list[NoticeHandler] = []
+        self._on_finished: dict[str, FinishedHook] = {}
+
+    # -- subscribing -------------------------------------------------------------------------
+
+    def subscribe(self, on_update: UpdateHandler | None = None, on_notice: NoticeHandler | None = None) -> None:
+        if on_update is not None:
+            self._on_update.append(on_update)
+        if on_notice is not None:
+            self._on_notice.append(on_notice)
+
+    def unsubscribe(self, on_update: UpdateHandler | None = None, on_notice: NoticeHandler | None = None) -> None:
+        if on_update in self._on_update:
+            self._on_update.remove(on_update)
+        if on_notice in self._on_notice:
+            self._on_notice.remove(on_notice)
+
+    def has_subscribers(self) -> bool:
+        return bool(self._on_update)
+
+    def when_finished(self, hook: FinishedHook, key: str) -> None:
+        """``hook(table)`` is called once a table's game is over or cancelled and its last update
+        is out; it may answer a notice (a tournament round that ended with it)."""
+        self._on_finished[key] = hook
+
+    # -- recording and kicking ---------------------------------------------------------------
+
+    def record(self, table_id: int, events=(), notes=(), kind: str = "moves") -> None:
+        """What a move did; called under the table's lock, so events keep the order they happened."""
+        pending = self._pending.setdefault(table_id, _Pending())
+        pending.kinds.append(kind)
+        pending.events.extend(events)
+        pending.notes.extend(notes)
+
+    def kick(self, table_id: int, events=(), notes=(), kind: str | None = None) -> None:
+        """Settle the table soon (its task starts when none runs, else goes round once more)."""
+        if kind is not None or events or notes:
+            self.record(table_id, events, notes, kind or "moves")
+        else:
+            self._pending.setdefault(table_id, _Pending())
+        task = self._tasks.get(table_id)
+        if task is None or task.done():
+            self._tasks[table_id] = asyncio.get_running_loop().create_task(self._run(table_id),
+                                                                           name=f"table-{table_id}")
+
+    async def idle(self) -> None:
+        """Wait until no table has anything left to settle or publish (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+            self._tasks = {k: t for k, t in self._tasks.items() if not t.done()}
+
+    async def stop(self) -> None:
+        """Shutting down: tables being settled stop where they are (a restart settles them again)."""
+        tasks = [t for t in self._tasks.values() if not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._tasks.clear()
+
+    async def settle(self, table_id: int) -> None:
+        """Settle one table now and wait for it (a tournament resuming, tests)."""
+        self.kick(table_id)
+        task = self._tasks.get(table_id)
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+
+    # -- the task of a table -----------------------------------------------------------------
+
+    async def _run(self, table_id: int) -> None:
+        backoff = RETRY_FIRST
+        while table_id in self._pending:
+            try:
+                await self._play_ai(table_id)
+                update = await self._take_update(table_id)
+            except store.DB_ERRORS as e:  # the database blinked: the copy is read again, later
+                log.warning("table %s: database unavailable while settling (%s: %s); retrying in %.1f s",
+                            table_id, type(e).__name__, str(e)[:200], backoff)
+                self.service.cache.drop(table_id)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, RETRY_MAX)
+                continue
+            except Exception:  # a bug: the AI seat's clock (any process's sweep) tries again later
+                log.exception("table %s: settling failed; its copy is dropped and read again", table_id)
+                self._pending.pop(table_id, None)
+                self.service.cache.drop(table_id)
+                break
+            backoff = RETRY_FIRST
+            if update is not None:
+                await self._publish(update)
+                if update.over or update.kind == "cancelled":
+                    await self._finished(update)
+
+    async def _play_ai(self, table_id: int) -> None:
+        """Every decision AI seats owe, one move at a time, until a person must act or it is over."""
+        cache, service = self.service.cache, self.service
+        failures = 0
+        while True:
+            live = cache.peek(table_id) or await cache.get(table_id)
+            if live is None or live.row.status != "running" or live.state is None:
+                return
+            cap = live.row.turn_cap or TURN_CAPS.get(live.row.game, 1000)
+            if live.state.turn_number > cap:
+                async with cache.lock(table_id):
+                    live = cache.peek(table_id)
+                    if live is not None and live.row.status == "running":
+                        await service.apply(live, SYSTEM, EndMatch(reason="turn_cap"))
+                continue
+            if not any(live.row.seats[d.seat]["ai"] for d in live.rules.waiting_for(live.state)):
+                return
+            # a few tables think at once (clocks never wait for them), each under its own lock
+            async with self._ai, cache.lock(table_id):
+                live = cache.peek(table_id)
+                if live is None or live.row.status != "running":
+                    return
+                seats = [d.seat for d in live.rules.waiting_for(live.state) if live.row.seats[d.seat]["ai"]]
+                if not seats:
+                    return
+                action = PLUGS[live.row.game].choose(live.state, seats[0])
+                outcome = await service.apply(live, seats[0], action)
+                if not outcome.ok and outcome.key != "service.out_of_date":
+                    failures += 1  # the AI only picks what legal_actions lists; still, never spin
+                    log.error("table %s: the AI's move for seat %s was refused (%s)", table_id, seats[0],
+                              outcome.key)
+                    if failures >= 3:
+                        return
+            await asyncio.sleep(0)  # other tables and presses get their turn between AI moves
+
+    async def _take_update(self, table_id: int) -> TableUpdate | None:
+        async with self.service.cache.lock(table_id):
+            pending = self._pending.pop(table_id, None)
+            live = self.service.cache.peek(table_id) or await self.service.cache.get(table_id)
+            if pending is None or live is None or live.state is None or live.row.status in ("lobby", "damaged"):
+                return None
+            if not pending.kinds:
+                return None  # settled, and nothing happened (no move, no change of seats)
+            kinds = set(pending.kinds)
+            if live.row.status == "over":
+                kinds.add("over")
+            kind = next(k for k in _PRECEDENCE if k in kinds)
+            return TableUpdate(
+                table=table_id, chat_key=live.row.chat_key, kind=kind, snapshot=self.snapshot_of(live),
+                events=pending.events, notes=pending.notes,
+                turn_passed=any(isinstance(e, TurnStarted) for e in pending.events),
+                waiting=self.waiting_of(live), match_ends_at=live.match_ends_at)
+
+    def snapshot_of(self, live) -> Snapshot:
+        row = store.TableRow(**live.row.model_dump())  # seats and messages copied too
+        state = live.rules.decode_state(live.row.snapshot) if live.row.snapshot else live.state
+        return Snapshot(live.row.id, live.row.version, row, live.rules, state)
+
+    @staticmethod
+    def waiting_of(live) -> list[Waiting]:
+        if live.row.status != "running" or live.state is None:
+            return []
+        due = {(c.seat, c.kind): c.due_at for c in live.clocks if c.version == live.row.version and not c.ai}
+        out = []
+        for d in live.rules.waiting_for(live.state):
+            ai = bool(live.row.seats[d.seat]["ai"])
+            out.append(Waiting(d.seat, d.kind, d.policy, None if ai else due.get((d.seat, d.kind)), ai))
+        return out
+
+    async def _publish(self, update: TableUpdate) -> None:
+        for handler in list(self._on_update):
+            try:
+                await handler(update)
+            except Exception:
+                log.exception("table %s: showing its %s update failed", update.table, update.kind)
+
+    async def notice(self, outcome: Outcome | None) -> None:
+        if outcome is None:
+            return
+        for handler in list(self._on_notice):
+            try:
+                await handler(outcome)
+            except Exception:
+                log.exception("showing the notice %s failed (%s)", outcome.key, outcome.params)
+
+    async def publish(self, update: TableUpdate) -> None:
+        """Publish an update made outside a move (a damaged table's notice)."""
+        await self._publish(update)
+
+    async def _finished(self, update: TableUpdate) -> None:
+        for hook in list(self._on_finished.values()):
+            try:
+                await self.notice(await hook(update.table))
+            except Exception:
+                log.exception("table %s: what follows its end failed", update.table)
+        live = self.service.cache.peek(update.table)
+        if live is not None and live.row.status not in ("running", "paused", "lobby"):
+            self.service.cache.retire(live)

@@ -1,0 +1,40 @@
+"""What every service call answers (``Outcome``), and the few names all parts of the service share.
+
+Kept apart from the service's classes so that each part (lobby, clocks, schedules, tournaments)
+imports only this and the store, never another part: the parts meet in ``GameService``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.games import GAMES
+
+ACTIVE = ("lobby", "running")  # a chat has at most one table in these
+LIVE = ("running", "paused")  # a game in progress; "paused": a tournament admin stopped its clocks
+SYSTEM = -1  # the seat of moves made by the service itself (the match clock, the turn cap)
+
+
+@dataclass
+class Outcome:
+    """What happened to a request: applied (with events), or refused with a translatable reason."""
+
+    ok: bool
+    key: str | None = None  # message key when refused ("service.out_of_date", "deal.err.…")
+    rule: str | None = None  # the rule id when the rules refused
+    params: dict = field(default_factory=dict)
+    events: list = field(default_factory=list)
+    table: int | None = None
+    version: int | None = None
+
+
+def game_and_ruleset(game: str, ruleset: str | None) -> tuple[str, Outcome | None]:
+    """The rule set to play (the game's first when none is named), or why not."""
+    if game not in GAMES:
+        return "", Outcome(False, "service.unknown_game", params={"game": game})
+    rulesets = GAMES[game].rulesets
+    ruleset = ruleset or rulesets[0]
+    if ruleset not in rulesets:
+        return ruleset, Outcome(False, "service.unknown_ruleset", params={"ruleset": ruleset,
+                                                                         "choices": ", ".join(rulesets)})
+    return ruleset, None
