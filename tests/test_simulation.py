@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from bot.bench import bench_board, bench_deal, bench_render, bench_service
+from bot.bench import bench_board, bench_clocks, bench_deal, bench_finished_memory, bench_render, bench_service
 from bot.cli import main
 from engine.deal import DEAL
 from engine.deal.ai import choose
@@ -115,6 +115,10 @@ def test_bench_reports_the_named_figures():
     service = bench_service(moves=20, tables=10)
     assert service["service_move_p50_ms"] > 0 and service["service_moves_measured"] == 20
     assert service["memory_1000_tables_mb"] > 0
+    clocks = bench_clocks(tables=4, seconds=8, clock_seconds=2)
+    assert clocks["clocks_fired"] > 4 and clocks["clock_lateness_p99_s"] >= clocks["clock_lateness_p50_s"] >= 0
+    memory = bench_finished_memory(games=6, checkpoint=3)
+    assert memory["memory_after_6_finished_games_mb"] > 0 and memory["memory_after_3_finished_games_mb"] > 0
     pictures = bench_render(frames=2)
     assert pictures["board_render_median_ms"] > 0 and 0 < pictures["board_png_kb"] < 250
     assert pictures["deal_table_png_kb"] > 0 and pictures["hand_png_kb"] > 0

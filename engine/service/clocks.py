@@ -80,6 +80,9 @@ class Clocks:
         self._handlers: dict[str, Handler] = {}
         self.lateness: deque[float] = deque(maxlen=10_000)  # seconds past due, per clock applied
         self.fired = 0
+        # set while no clock is being fired: AI seats wait for it, so clocks have the database first
+        self.quiet = asyncio.Event()
+        self.quiet.set()
 
     def handle(self, source: str, handler: Handler) -> None:
         """Who fires clocks that are not a table's: ``schedule`` or ``tournament`` rows."""
@@ -113,11 +116,15 @@ class Clocks:
             return []
         tables = [r for r in mine if r.table_id is not None]
         others = [r for r in mine if r.table_id is None]
-        # tables fire side by side (each under its own lock); rounds and schedules one by one,
-        # as one may start tables another then waits for
-        results = list(await asyncio.gather(*(self._guarded(r) for r in tables)))
-        for row in others:
-            results.append(await self._guarded(row))
+        self.quiet.clear()
+        try:
+            # tables fire side by side (each under its own lock); rounds and schedules one by one,
+            # as one may start tables another then waits for
+            results = list(await asyncio.gather(*(self._guarded(r) for r in tables)))
+            for row in others:
+                results.append(await self._guarded(row))
+        finally:
+            self.quiet.set()
         return [o for o in results if o is not None]
 
     async def _guarded(self, row: store.DeadlineRow) -> Outcome | None:

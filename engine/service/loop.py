@@ -118,6 +118,7 @@ class TableLoop:
         self._on_update: list[UpdateHandler] = []
         self._on_notice: list[NoticeHandler] = []
         self._on_finished: dict[str, FinishedHook] = {}
+        self._stopping = False
 
     # -- subscribing -------------------------------------------------------------------------
 
@@ -167,9 +168,13 @@ class TableLoop:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
             self._tasks = {k: t for k, t in self._tasks.items() if not t.done()}
 
-    async def stop(self) -> None:
-        """Shutting down: tables being settled stop where they are (a restart settles them again)."""
+    async def stop(self, grace: float = 2.0) -> None:
+        """Shutting down: AI seats stop after the move they are making, updates being shown get
+        ``grace`` seconds; what is left is cancelled (a restart settles those tables again)."""
+        self._stopping = True
         tasks = [t for t in self._tasks.values() if not t.done()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=grace)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -212,7 +217,7 @@ class TableLoop:
         """Every decision AI seats owe, one move at a time, until a person must act or it is over."""
         cache, service = self.service.cache, self.service
         failures = 0
-        while True:
+        while not self._stopping:
             live = cache.peek(table_id) or await cache.get(table_id)
             if live is None or live.row.status != "running" or live.state is None:
                 return
@@ -225,7 +230,8 @@ class TableLoop:
                 continue
             if not any(live.row.seats[d.seat]["ai"] for d in live.rules.waiting_for(live.state)):
                 return
-            # a few tables think at once (clocks never wait for them), each under its own lock
+            # a few tables think at once, each under its own lock; clocks being fired go first
+            await self.service.clocks.quiet.wait()
             async with self._ai, cache.lock(table_id):
                 live = cache.peek(table_id)
                 if live is None or live.row.status != "running":

@@ -29,6 +29,7 @@ FAILURES_BEFORE_EXIT = 5  # sweeps in a row failing for a reason other than the 
 PURGE_EVERY = 600.0  # seconds between two purges of spent clocks
 KEEP_SPENT = 3600.0  # a fired or retired clock is kept this long (for audits), then forgotten
 BEAT_EVERY = 5.0  # the heartbeat file is touched at most this often
+MIN_WAIT = 0.02  # shortest pause between two sweeps
 
 
 class ServiceDown(RuntimeError):
@@ -65,6 +66,7 @@ async def supervise(service: GameService, stop: asyncio.Event, every: float = 1.
                 started = True
                 log.info("clock task started (process %s)", service.clocks.owner)
             await service.sweep()
+            due = await store.next_due(service.engine)
             now = time.monotonic()
             if now - last_purge > PURGE_EVERY:
                 purged = await store.purge(service.engine, service.clock() - KEEP_SPENT)
@@ -94,5 +96,7 @@ async def supervise(service: GameService, stop: asyncio.Event, every: float = 1.
         if heartbeat and time.monotonic() - last_beat >= BEAT_EVERY:  # proof of a sweep that worked
             touch(heartbeat)
             last_beat = time.monotonic()
-        await _wait(stop, every)
+        # sleep until the next clock is due (at most ``every``: other processes set clocks too)
+        wait = every if due is None else min(every, max(MIN_WAIT, due - service.clock()))
+        await _wait(stop, wait)
 

@@ -17,7 +17,7 @@ import secrets
 import time
 from typing import NamedTuple
 
-from sqlalchemy import BigInteger, Column, Integer, Text, and_, delete, event, exc, or_, update
+from sqlalchemy import BigInteger, Column, Integer, Text, and_, delete, event, exc, func, insert, or_, update
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlmodel import JSON, Field, SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -230,12 +230,13 @@ def database_url(url: str | None) -> str:
 def make_engine(url: str | None) -> AsyncEngine:
     url = database_url(url)
     if url.startswith("sqlite"):
-        engine = create_async_engine(url)
+        engine = create_async_engine(url, pool_size=1, max_overflow=0)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(conn, _record):  # WAL: readers never wait for the one writer
             cur = conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA busy_timeout=5000")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
@@ -289,15 +290,23 @@ async def append_move(engine: AsyncEngine, table_id: int, old_version: int, seat
             if done.rowcount != 1:  # our lease ran out and another process took this clock
                 await session.rollback()
                 return False
-        session.add(ActionRow(table_id=table_id, seq=old_version + 1, seat=seat, action=action_json,
-                              deadline_id=fired[0] if fired else None))
+        # plain INSERTs (no unit of work): this is the hot path of every move
+        await session.exec(insert(ActionRow).values(table_id=table_id, seq=old_version + 1, seat=seat,
+                                                    action=action_json, at=time.time(),
+                                                    deadline_id=fired[0] if fired else None))
         await session.exec(_retire_clocks(table_id, keep_match=status == "running"))
-        for row in deadlines or ():
-            session.add(row)
+        if deadlines:
+            await session.exec(insert(DeadlineRow).values([_clock_values(row) for row in deadlines]))
         if result is not None:
             session.add(result)
         await session.commit()
         return True
+
+
+def _clock_values(row: DeadlineRow) -> dict:
+    return {"table_id": row.table_id, "schedule_id": row.schedule_id, "tournament_id": row.tournament_id,
+            "version": row.version, "seat": row.seat, "kind": row.kind, "due_at": row.due_at,
+            "status": row.status or "pending", "ai": bool(row.ai), "owner": row.owner, "lease_until": row.lease_until}
 
 
 async def load_log(engine: AsyncEngine, table_id: int) -> list[ActionRow]:
@@ -342,6 +351,13 @@ async def due(engine: AsyncEngine, now: float, limit: int = 500) -> list[Deadlin
             and_(DeadlineRow.status == "claimed", DeadlineRow.lease_until < now)))
             .order_by(DeadlineRow.due_at).limit(limit))
         return list(rows)
+
+
+async def next_due(engine: AsyncEngine) -> float | None:
+    """When the next pending clock runs out (the sweeper sleeps until then)."""
+    async with AsyncSession(engine) as session:
+        result = await session.exec(select(func.min(DeadlineRow.due_at)).where(DeadlineRow.status == "pending"))
+        return result.one()
 
 
 class ClockInfo(NamedTuple):
