@@ -140,13 +140,15 @@ async def _start_telegram(app, stack: contextlib.AsyncExitStack, stop: asyncio.E
     from bot.telegram_app.app import register_commands
 
     invalid, network = telegram_errors()
+    token = app.bot.token
 
     async def initialize():
         try:
             await app.initialize()  # getMe: is the token good, is the Bot API there
         except invalid as e:
-            raise TokenRefused(f"TELEGRAM_TOKEN was refused by Telegram ({e}); set it to the token @BotFather "
-                               f"gave the bot") from None
+            said = str(e).replace(token, "…")  # never the token in a log
+            raise TokenRefused(f"TELEGRAM_TOKEN was refused by Telegram ({said}); set it to the token @BotFather "
+                               f"gave the bot (or fix TELEGRAM_API_URL when it is set)") from None
         return True
 
     if await retrying("the Telegram Bot API", initialize, (network,), stop, first=retry_first) is None:
@@ -155,15 +157,15 @@ async def _start_telegram(app, stack: contextlib.AsyncExitStack, stop: asyncio.E
 
     async def begin():
         await register_commands(app.bot)
+        await app.bot.delete_webhook()  # what start_polling does first, here with our own retries
         if not app.running:
             await app.start()
+            stack.push_async_callback(app.stop)
         await app.updater.start_polling()
+        stack.push_async_callback(app.updater.stop)
         return True
 
-    if await retrying("the Telegram Bot API", begin, (network,), stop, first=retry_first) is None:
-        return
-    stack.push_async_callback(app.stop)
-    stack.push_async_callback(app.updater.stop)
+    await retrying("the Telegram Bot API", begin, (network,), stop, first=retry_first)
 
 
 async def _login_discord(bot, token: str, stop: asyncio.Event, retry_first: float) -> None:
@@ -171,13 +173,18 @@ async def _login_discord(bot, token: str, stop: asyncio.Event, retry_first: floa
 
     async def login():
         try:
-            await bot.login(token)  # runs setup_hook: buttons, translator, command sync
+            await bot.login(token)  # runs setup_hook: buttons, translator, commands
         except refused as e:
             raise TokenRefused(f"DISCORD_TOKEN was refused by Discord ({e}); set it to the bot token from the "
                                f"Discord developer portal") from None
+        except transient:
+            await bot.http.close()  # the next attempt opens a session of its own
+            raise
         return True
 
-    await retrying("Discord", login, transient, stop, first=retry_first)
+    if await retrying("Discord", login, transient, stop, first=retry_first) is None:
+        return
+    await retrying("Discord (slash commands)", bot.sync_tree, transient, stop, first=retry_first)
 
 
 def main_from_env(lang: str | None = None) -> int:

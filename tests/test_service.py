@@ -6,7 +6,6 @@ Runs on SQLite always and on PostgreSQL when ``TEST_DATABASE_URL`` is set (CI se
 from __future__ import annotations
 
 import asyncio
-import os
 
 import pytest
 from sqlmodel import SQLModel
@@ -14,22 +13,6 @@ from sqlmodel import SQLModel
 from engine.games import GAMES, PLUGS
 from engine.service import store, tokens
 from engine.service.tables import GameService
-
-BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
-
-
-@pytest.fixture(params=BACKENDS)
-async def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'tycoon.db'}"
-        return
-    url = os.environ["TEST_DATABASE_URL"]
-    engine = store.make_engine(url)
-    async with engine.begin() as conn:
-        await conn.run_sync(SQLModel.metadata.drop_all)
-        await conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
-    await engine.dispose()
-    yield url
 
 
 async def lobby(service: GameService, game: str = "deal", humans: int = 1, ais: int = 2, seed: int = 7) -> int:

@@ -51,8 +51,12 @@ class TycoonBot(commands.Bot):
         self.front = Front(service, lang, seed, client=self)
         self.tournaments = TournamentFront(self.front)
         self.sync_commands = sync_commands  # the real process syncs at start; tests read the payload
+        self._set_up = False
 
     async def setup_hook(self) -> None:
+        if self._set_up:  # a login tried again: the buttons and commands are there already
+            return
+        self._set_up = True
         # buttons sent before a restart parse back from their ids
         self.add_dynamic_items(MoveButton, LobbyButton, HandButton, SignUpButton, TournamentButton)
         await self.tree.set_translator(CatalogueTranslator())
@@ -145,8 +149,12 @@ class TycoonBot(commands.Bot):
             await interaction.response.send_message(t(await front.chat_lang(interaction), "dc.help"),
                                                     ephemeral=True)
 
+    async def sync_tree(self) -> bool:
+        """Send the slash commands to Discord (``tycoon run`` does it after logging in, with
+        retries of its own; tests read the payload instead)."""
         if self.sync_commands:
-            await tree.sync()
+            await self.tree.sync()
+        return True
 
 
 ENTRY_CHOICES = [app_commands.Choice(name=_("tour.mode.solo"), value="solo"),

@@ -89,12 +89,18 @@ class Clocks:
         self._handlers[source] = handler
 
     async def reconcile(self, live: LiveTable) -> None:
-        """Set exactly the clocks the table's state implies (after a change that was not a move)."""
-        wanted = wanted_clocks(live, self.service.clock())
-        if live.row.status == "running":
-            live.clocks = await store.reconcile(self.service.engine, live.row.id, wanted)
-        else:
+        """Set exactly the clocks the table's state implies (after a change that was not a move;
+        the caller holds the table's lock). A copy another process has moved past is dropped
+        instead: that process set the clocks of the newer state."""
+        if live.row.status != "running":
             live.clocks = await store.live_clocks(self.service.engine, live.row.id)
+            return
+        clocks = await store.reconcile(self.service.engine, live.row.id, live.row.version,
+                                       wanted_clocks(live, self.service.clock()))
+        if clocks is None:
+            self.service.cache.drop(live.row.id)
+        else:
+            live.clocks = clocks
 
     async def match_ends_at(self, table_id: int) -> float | None:
         """When the running match clock of a table runs out, if one runs."""

@@ -241,8 +241,11 @@ def make_engine(url: str | None) -> AsyncEngine:
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
         return engine
-    # a server that restarted leaves dead connections in the pool: test each before use
-    return create_async_engine(url, pool_pre_ping=True)
+    # a server that restarted leaves dead connections in the pool: test each before use; a process
+    # that hangs in the middle of a transaction must not hold rows of a table for ever
+    connect_args = {"server_settings": {"lock_timeout": "10000", "idle_in_transaction_session_timeout": "60000"}} \
+        if url.startswith("postgresql+asyncpg") else {}
+    return create_async_engine(url, pool_pre_ping=True, connect_args=connect_args)
 
 
 async def secret(engine: AsyncEngine) -> bytes:
@@ -375,11 +378,20 @@ def info(row: DeadlineRow) -> ClockInfo:
     return ClockInfo(row.version, row.seat, row.kind, bool(row.ai), row.due_at, row.status or "pending")
 
 
-async def reconcile(engine: AsyncEngine, table_id: int, wanted: list[DeadlineRow]) -> list[ClockInfo]:
+async def reconcile(engine: AsyncEngine, table_id: int, version: int,
+                    wanted: list[DeadlineRow]) -> list[ClockInfo] | None:
     """Make the table's decision clocks exactly ``wanted``: keep those already set (their due time
-    stands), retire the stale, add the missing; the match clock stays. Returns all its live clocks."""
+    stands), retire the stale, add the missing; the match clock stays. Only while the table is at
+    ``version`` (the row is written first, which also holds off a move until this is done): a copy
+    that another process has moved past must not retire the clocks of the newer state. Returns all
+    the table's live clocks, or None when the table is no longer at ``version``."""
     wanted_info = [info(w) for w in wanted]
     async with AsyncSession(engine) as session:
+        held = await session.exec(update(TableRow).where(TableRow.id == table_id, TableRow.version == version)
+                                  .values(updated_at=time.time()))
+        if held.rowcount != 1:
+            await session.rollback()
+            return None
         existing = list(await session.exec(select(DeadlineRow).where(
             DeadlineRow.table_id == table_id, DeadlineRow.status.in_((*LIVE_CLOCKS, "held")))))
         remaining = list(zip(wanted_info, wanted, strict=True))

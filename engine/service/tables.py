@@ -60,6 +60,7 @@ class GameService:
         self.engine = engine
         self.clock = clock
         self._secret = b""
+        self._telling = asyncio.Lock()
         self.cache = TableCache(engine)
         self.cache.on_damaged = self._damaged
         self.loop = TableLoop(self)
@@ -123,17 +124,18 @@ class GameService:
         """Each damaged table's chat hears it once (in the chats' language, by the front ends)."""
         if not self.loop.has_subscribers():
             return 0
-        async with AsyncSession(self.engine) as session:
-            rows = (await session.exec(select(store.TableRow).where(store.TableRow.status == "damaged"))).all()
-        told = 0
-        for row in rows:
-            if (row.damage or {}).get("told"):
-                continue
-            await store.update_table(self.engine, row.id, damage={**(row.damage or {}), "told": True})
-            await self.loop.publish(TableUpdate(table=row.id, chat_key=row.chat_key, kind="damaged", snapshot=None,
-                                                damage=(row.damage or {}).get("reason")))
-            told += 1
-        return told
+        async with self._telling:  # the start-up and a quarantine while running may both ask
+            async with AsyncSession(self.engine) as session:
+                rows = (await session.exec(select(store.TableRow).where(store.TableRow.status == "damaged"))).all()
+            told = 0
+            for row in rows:
+                if (row.damage or {}).get("told"):
+                    continue
+                await store.update_table(self.engine, row.id, damage={**(row.damage or {}), "told": True})
+                await self.loop.publish(TableUpdate(table=row.id, chat_key=row.chat_key, kind="damaged",
+                                                    snapshot=None, damage=(row.damage or {}).get("reason")))
+                told += 1
+            return told
 
     async def run(self, stop: asyncio.Event | None = None, every: float = 1.0, heartbeat: str | None = None,
                   give_up: float = 15 * 60) -> None:
