@@ -479,3 +479,76 @@ async def test_the_clock_announces_and_starts_a_scheduled_match_in_the_channel(t
         assert service.table(table).status == "running"
         assert posted[-1]["files"] == ["table.png"] and service.table(table).messages["dc"]
         assert f"h:{table}" in fake.custom_ids([("", "", posted[-1])])
+
+
+async def test_a_press_that_breaks_is_still_answered_and_logged_with_its_table(tmp_path, monkeypatch, caplog):
+    """discord.py only logs what a button's callback raises: without our boundary the user's press
+    would stay "thinking" for ever. A slash command that breaks is answered the same way."""
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        table = await open_table(client, fake, service, "board", ai=False)
+        move = next(c for c in fake.custom_ids() if c.startswith("g:"))
+        real_act = service.act
+
+        async def broken(user, token):
+            raise RuntimeError("a bug between the press and the move")
+
+        monkeypatch.setattr(service, "act", broken)
+        caplog.set_level(logging.ERROR)
+        seat = service.waiting_for(table)[0].seat
+        await dispatch(client, click(move, int(service.table(table).seats[seat]["user"][3:])))
+        reply = fake.last_reply()
+        assert reply["flags"] == 64 and reply["content"] == t("en", "service.error")
+        failed = [r for r in caplog.records if r.name == "bot.discord_app.frontend"]
+        assert failed and f"table {table}" in failed[-1].getMessage() and failed[-1].exc_info
+        monkeypatch.setattr(service, "act", real_act)
+        monkeypatch.setattr(service.chats, "standings", broken)
+        await dispatch(client, slash("stats", 1))
+        reply = fake.last_reply()
+        assert reply["flags"] == 64 and reply["content"] == t("en", "service.error")
+        assert service.table(table).version == 0  # nothing changed
+
+
+async def test_a_player_who_left_gets_the_seat_back_with_my_hand(tmp_path, monkeypatch):
+    """Bob leaves, the AI keeps his seat (the channel is told), Bob comes back and presses "My hand":
+    his own screen, with buttons, and the seat is his again (it used to raise KeyError)."""
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        table = await open_table(client, fake, service, "deal", ai=False)
+        await dispatch(client, slash("leave", 2))
+        assert service.table(table).seats[1]["ai"] is True
+        note = t("en", "service.seat_left", name="Bob")
+        assert any(note in (p.get("content") or "") for p in fake.public()), "the channel heard Bob left"
+        while service.table(table).status == "running" and service.waiting_for(table)[0].seat != 0:
+            await asyncio.sleep(0)  # the AI plays Bob's turns by itself
+        if service.table(table).status != "running":
+            pytest.skip("the AI finished the game first")
+        await dispatch(client, click(f"h:{table}", 2))
+        reply = fake.last_reply()
+        assert reply["flags"] == 64 and t("en", "service.welcome_back") in reply["content"]
+        assert "hand.png" in reply.get("files", []) or reply.get("attachments") is not None
+        assert service.table(table).seats[1]["ai"] is False
+        await dispatch(client, slash("hand", 2))  # /hand too: his screen, no second welcome
+        assert fake.last_reply()["flags"] == 64 and t("en", "service.welcome_back") not in fake.last_reply()["content"]
+        back = t("en", "service.seat_back", name="Bob")
+        await play_one(client, fake, service, table)  # Ann moves; the table shows Bob is back
+        assert any(back in (p.get("content") or "") for p in fake.public())
+
+
+async def test_a_game_that_cannot_be_restored_is_announced_in_its_channel_once(tmp_path, monkeypatch):
+    from sqlalchemy import update
+    from sqlmodel.ext.asyncio.session import AsyncSession
+
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("lang", 3, permissions=MANAGE_GUILD, language="zh-Hant"))
+        table = await open_table(client, fake, service, "deal", ai=False)
+        await play_one(client, fake, service, table)
+        async with AsyncSession(service.engine) as session:
+            await session.exec(update(store.ActionRow).where(store.ActionRow.table_id == table)
+                               .values(action="{garbled"))
+            await session.commit()
+    for _ in range(2):  # two restarts: told once
+        async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+            await service.startup()
+            told = [p for p in fake.public() if t("zh-Hant", "service.table_damaged", table=table) in
+                    (p.get("content") or "")]
+            assert len(told) == (1 if _ == 0 else 0)
+            assert (await service.lobby.new_table(f"dc:{GUILD}:{CHANNEL}", "deal", None, "dc:1", "Ann")).ok or _

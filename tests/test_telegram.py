@@ -587,3 +587,105 @@ async def test_a_flood_refusal_is_retried_and_the_game_goes_on(tmp_path):
             assert service.table(int(api.keyboards(GROUP)[0].split(":")[1])).status == "lobby"
     finally:
         await service.close()
+
+
+async def test_a_press_or_command_that_breaks_is_still_answered_and_logged_with_its_table(tmp_path, monkeypatch,
+                                                                                         caplog):
+    import logging
+
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = _app(service, api, lang="en")
+    try:
+        async with app:
+            await _send(app, command("/newgame board", 1))
+            table = int(api.keyboards(GROUP)[0].split(":")[1])
+            await _send(app, press(f"l:{table}:join", 2))
+            await _send(app, press(f"l:{table}:start", 1))
+            seat = service.waiting_for(table)[0].seat
+            token = service.buttons(table, seat)[0][1]
+
+            async def broken(*args, **kwargs):
+                raise RuntimeError("a bug between the press and the move")
+
+            monkeypatch.setattr(service, "act", broken)
+            caplog.set_level(logging.ERROR)
+            await _send(app, press(token, seat + 1))
+            name, params = api.calls[-1]
+            assert name == "answerCallbackQuery" and params["text"] == t("en", "service.error")
+            assert params.get("show_alert") in (True, "true")
+            failed = [r for r in caplog.records if r.name == "bot.telegram_app.frontend"]
+            assert failed and f"table {table}" in failed[-1].getMessage() and failed[-1].exc_info
+            monkeypatch.setattr(service.chats, "standings", broken)
+            await _send(app, command("/stats", 1))
+            assert api.calls[-1][0] == "sendMessage" and api.calls[-1][1]["text"] == t("en", "service.error")
+            assert service.table(table).version == 0  # nothing changed
+    finally:
+        await service.close()
+
+
+async def test_a_player_who_left_comes_back_with_my_hand_or_join(tmp_path):
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = _app(service, api, lang="en", seed=2)
+    try:
+        async with app:
+            await _send(app, command("/newgame deal", 1))
+            table = int(api.keyboards(GROUP)[0].split(":")[1])
+            await _send(app, press(f"l:{table}:join", 2))
+            await _send(app, press(f"l:{table}:start", 1))
+            await _send(app, command("/leave", 2))
+            assert service.table(table).seats[1]["ai"] is True
+            captions = [str(p.get("caption", "")) for _, p in api.calls if int(p.get("chat_id", 0) or 0) == GROUP]
+            assert any(t("en", "service.seat_left", name="Bob") in c for c in captions), "the group heard it"
+            await _send(app, press(f"h:{table}", 2, chat=GROUP))  # "My hand": Bob is here again
+            answer = [p for name, p in api.calls if name == "answerCallbackQuery"][-1]
+            assert answer.get("text") == t("en", "service.welcome_back")
+            assert service.table(table).seats[1]["ai"] is False
+            assert [p for name, p in api.calls if name in ("sendPhoto", "sendMessage")
+                    and int(p.get("chat_id", 0) or 0) == 2], "his hand and buttons, by private message"
+            await _send(app, command("/leave", 2))
+            await _send(app, command("/join", 2))  # or /join, in the group
+            replies = [p["text"] for name, p in api.calls if name == "sendMessage" and "text" in p]
+            assert replies[-1] == t("en", "service.welcome_back")
+            assert service.table(table).seats[1]["ai"] is False
+    finally:
+        await service.close()
+
+
+async def test_a_game_that_cannot_be_restored_is_announced_in_its_group_once(tmp_path):
+    from sqlalchemy import update
+    from sqlmodel.ext.asyncio.session import AsyncSession
+
+    from engine.service import store
+
+    db = f"sqlite:///{tmp_path / 'tg.db'}"
+    api = FakeBotAPI()
+    service = await GameService.open(db)
+    app = _app(service, api, lang="en")
+    async with app:
+        await service.chats.set_settings(f"tg:{GROUP}", lang="zh-Hant")
+        await _send(app, command("/newgame deal", 1))
+        table = int(api.keyboards(GROUP)[0].split(":")[1])
+        await _send(app, press(f"l:{table}:join", 2))
+        await _send(app, press(f"l:{table}:start", 1))
+    async with AsyncSession(service.engine) as session:
+        await session.exec(update(store.TableRow).where(store.TableRow.id == table).values(version=3))
+        await session.commit()  # the log no longer matches its table
+    await service.close()
+    for restart in range(2):
+        api = FakeBotAPI()
+        service = await GameService.open(db)
+        app = _app(service, api, lang="en")
+        try:
+            async with app:
+                await service.startup()
+                await service.idle()
+                told = [p for name, p in api.calls if name == "sendMessage"
+                        and p["text"] == t("zh-Hant", "service.table_damaged", table=table)]
+                assert len(told) == (1 if restart == 0 else 0) and all(int(p["chat_id"]) == GROUP for p in told)
+                await _send(app, command("/newgame board", 1))  # the group can play again
+                assert api.keyboards(GROUP) and api.keyboards(GROUP)[0].startswith("l:")
+                await _send(app, command("/endgame", 1))
+        finally:
+            await service.close()
