@@ -1,13 +1,15 @@
 """Deal and 地产大亨 in a terminal: human seats type numbers, AI seats play themselves.
 
-The reference adapter (DESIGN.md, "Presenter and adapters"): it only asks the rules who must act
-(``waiting_for``), shows that seat's view and its legal actions through the game's text module
-(``words.deal_text``, ``words.board_text``), and applies the choice; no game logic lives here. Input
-and output are injectable so tests drive a whole game without a terminal.
+The reference adapter (DESIGN.md, "Presenter and adapters"): a subscriber to the service's table
+updates like the chat bots. Each update's events are printed as the presenter words them; when a
+person at this terminal must act, it shows that seat's view and its legal actions through the
+game's text module (``words.deal_text``, ``words.board_text``) and presses the chosen button; no
+game logic lives here. AI seats and the turn cap are the service's. Input and output are
+injectable so tests drive a whole game without a terminal.
 
 Every move goes through the service (``GameService``: tokens, the database, the version check),
 as a chat adapter's would. Both games share one loop; a ``_Table`` holds what differs (how to
-word, choose, stop).
+word and ask).
 Human seats come first ("Player 1", ...), AI seats after ("AI 1", ...). A human whose input ends
 (EOF, e.g. a closed pipe) is handed to the AI so the game still finishes.
 """
@@ -21,17 +23,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.presenter import event_lines
 from engine.board import BOARD
 from engine.board import rules as board_rules
 from engine.core.contract import GameRules
 from engine.core.errors import RuleError
 from engine.deal import DEAL, rules
 from engine.service.tables import GameService
-from words import board_text
+from words import board_text, deal_text
 from words.deal_text import (
     demand_text,
     describe_action,
-    describe_event,
     explain_error,
     player_name,
     render_table,
@@ -67,6 +69,7 @@ class _Table:
     takeover_key: str
     game_over: str
     winners: Callable[[list[int]], str]
+    viewer: int | None = None  # the one person at a Deal table: the log is worded for their eyes
 
 
 # -- Deal ----------------------------------------------------------------------------------------
@@ -97,12 +100,12 @@ def _deal_table(players: int, seed: int, ruleset: str, lang: str, names, viewer:
         start=lambda: rules.new_game_with_events(players, ruleset, seed),
         choices=lambda state, decision: DEAL.legal_actions(state, decision.seat),
         show=show,
-        # looked up at call time, so tests may wrap describe_event
-        log=lambda events: [describe_event(e, lang, names, viewer) for e in events],
+        log=lambda events: [deal_text.describe_event(e, lang, names, viewer) for e in events],
         explain=lambda err: explain_error(err, lang, names),
         takeover_key="ui.takeover",
         game_over=t(lang, "deal.ui.game_over"),
         winners=lambda winners: winners_line(winners, lang, names),
+        viewer=viewer,
     )
 
 
@@ -265,8 +268,9 @@ async def _loop(service: GameService, table_id: int, table: _Table, humans: set[
     service.loop.kick(table_id)  # a resumed game: AI seats that owe a move make it first
     while True:
         await service.idle()
-        while not updates.empty():
-            for line in table.log(updates.get_nowait().events):
+        while not updates.empty():  # what happened, worded by the presenter as in the chats
+            update = updates.get_nowait()
+            for line in event_lines(update.snapshot, update.events, lang, table.viewer, names):
                 output(line)
         if service.table(table_id).status != "running":
             return

@@ -79,9 +79,11 @@ async def table_screens_with_pictures(service: GameService, table: int | Snapsho
     return await asyncio.to_thread(table_screens, service, snap, events, lang, lang_of, True, clock, seats)
 
 
-def event_lines(snap: Snapshot, events: Iterable, lang: str, viewer: int | None = None) -> list[str]:
-    """What happened, as log lines for ``viewer`` (None: the group; a seat sees its own draws)."""
-    names = snap.names
+def event_lines(snap: Snapshot, events: Iterable, lang: str, viewer: int | None = None,
+                names: dict[int, str] | None = None) -> list[str]:
+    """What happened, as log lines for ``viewer`` (None: the group; a seat sees its own draws);
+    ``names`` when the front end names the seats itself (the console, in its own language)."""
+    names = snap.names if names is None else names
     if snap.game == "deal":
         return [deal_text.describe_event(e, lang, names, viewer) for e in events]
     return board_text.log_lines(list(events), lang, names, snap.row.ruleset)

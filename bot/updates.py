@@ -12,6 +12,7 @@ messages.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -48,10 +49,6 @@ class UpdateScreens:
     new_message: bool = False  # post the table anew rather than edit the last one
     ended: bool = False  # over or cancelled: no buttons any more
 
-    @property
-    def names(self) -> dict[int, str]:
-        return self.update.snapshot.names
-
 
 def damaged_text(update: TableUpdate, lang: str) -> str:
     return t(lang, "service.table_damaged", table=update.table)
@@ -84,8 +81,6 @@ def _draw(service: GameService, update: TableUpdate, lang: str, lang_of, clock: 
 async def update_screens(service: GameService, update: TableUpdate, lang: str,
                          lang_of: Callable[[int], str] | None = None) -> UpdateScreens:
     """The screens of one update, drawn in a worker thread (pictures take milliseconds)."""
-    import asyncio
-
     clock = clock_text(update.match_ends_at, service.clock())
     return await asyncio.to_thread(_draw, service, update, lang, lang_of, clock)
 

@@ -83,15 +83,17 @@ def test_unknown_game_is_refused():
 
 
 def test_ai_draws_stay_hidden_from_the_human(monkeypatch):
+    from words import deal_text
+
     seen: list[tuple] = []
-    original = console.describe_event
+    original = deal_text.describe_event
 
     def spy(event, lang, names, viewer):
         text = original(event, lang, names, viewer)
         seen.append((event, viewer, text))
         return text
 
-    monkeypatch.setattr(console, "describe_event", spy)
+    monkeypatch.setattr(deal_text, "describe_event", spy)  # what the presenter words every event with
     out: list[str] = []
     run_console("deal", 3, 2, 11, "en", "standard", input_fn=_scripted(), output=out.append)
     ai_draws = [(e, txt) for e, v, txt in seen if isinstance(e, Drew) and e.seat != 0 and e.cards]

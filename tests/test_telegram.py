@@ -98,6 +98,17 @@ def press(data: str, uid: int, chat: int = GROUP) -> dict:
                     "text": "x"}}}
 
 
+async def open_game(app, api, game: str, ai: bool = False) -> int:
+    """/newgame by Ann, Bob joins (and an AI seat), Ann starts: the running table's id."""
+    await _send(app, command(f"/newgame {game}", 1))
+    table = int(api.keyboards(GROUP)[0].split(":")[1])
+    await _send(app, press(f"l:{table}:join", 2))
+    if ai:
+        await _send(app, press(f"l:{table}:ai", 1))
+    await _send(app, press(f"l:{table}:start", 1))
+    return table
+
+
 async def _send(app, update: dict) -> None:
     """An update as Telegram delivers it; then the service's loop settles what it changed (AI seats,
     table updates), as it would before the next member presses anything."""
@@ -598,10 +609,7 @@ async def test_a_press_or_command_that_breaks_is_still_answered_and_logged_with_
     app = _app(service, api, lang="en")
     try:
         async with app:
-            await _send(app, command("/newgame board", 1))
-            table = int(api.keyboards(GROUP)[0].split(":")[1])
-            await _send(app, press(f"l:{table}:join", 2))
-            await _send(app, press(f"l:{table}:start", 1))
+            table = await open_game(app, api, "board")
             seat = service.waiting_for(table)[0].seat
             token = service.buttons(table, seat)[0][1]
 
@@ -630,10 +638,7 @@ async def test_a_player_who_left_comes_back_with_my_hand_or_join(tmp_path):
     app = _app(service, api, lang="en", seed=2)
     try:
         async with app:
-            await _send(app, command("/newgame deal", 1))
-            table = int(api.keyboards(GROUP)[0].split(":")[1])
-            await _send(app, press(f"l:{table}:join", 2))
-            await _send(app, press(f"l:{table}:start", 1))
+            table = await open_game(app, api, "deal")
             await _send(app, command("/leave", 2))
             assert service.table(table).seats[1]["ai"] is True
             captions = [str(p.get("caption", "")) for _, p in api.calls if int(p.get("chat_id", 0) or 0) == GROUP]
@@ -665,10 +670,7 @@ async def test_a_game_that_cannot_be_restored_is_announced_in_its_group_once(tmp
     app = _app(service, api, lang="en")
     async with app:
         await service.chats.set_settings(f"tg:{GROUP}", lang="zh-Hant")
-        await _send(app, command("/newgame deal", 1))
-        table = int(api.keyboards(GROUP)[0].split(":")[1])
-        await _send(app, press(f"l:{table}:join", 2))
-        await _send(app, press(f"l:{table}:start", 1))
+        table = await open_game(app, api, "deal")
     async with AsyncSession(service.engine) as session:
         await session.exec(update(store.TableRow).where(store.TableRow.id == table).values(version=3))
         await session.commit()  # the log no longer matches its table

@@ -128,12 +128,6 @@ class TableLoop:
         if on_notice is not None:
             self._on_notice.append(on_notice)
 
-    def unsubscribe(self, on_update: UpdateHandler | None = None, on_notice: NoticeHandler | None = None) -> None:
-        if on_update in self._on_update:
-            self._on_update.remove(on_update)
-        if on_notice in self._on_notice:
-            self._on_notice.remove(on_notice)
-
     def has_subscribers(self) -> bool:
         return bool(self._on_update)
 
@@ -179,13 +173,6 @@ class TableLoop:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
-
-    async def settle(self, table_id: int) -> None:
-        """Settle one table now and wait for it (a tournament resuming, tests)."""
-        self.kick(table_id)
-        task = self._tasks.get(table_id)
-        if task is not None:
-            await asyncio.gather(task, return_exceptions=True)
 
     # -- the task of a table -----------------------------------------------------------------
 

@@ -312,11 +312,6 @@ class GameService:
         async with self.cache.lock(table_id):
             return self.loop.snapshot_of(live)
 
-    def waiting(self, snapshot: Snapshot | None):
-        """Who must act at a snapshot's table, with their clocks (as in a table update)."""
-        live = self.cache.peek(snapshot.table) if snapshot is not None else None
-        return self.loop.waiting_of(live) if live is not None else []
-
     def rules(self, table_id: int) -> GameRules | None:
         live = self.cache.peek(table_id)
         return live.rules if live else None
