@@ -13,9 +13,10 @@ RUN pip install .
 RUN useradd --system --uid 10001 --create-home tycoon && mkdir /data && chown tycoon /data
 USER tycoon
 VOLUME /data
-# discord.py's run() handles KeyboardInterrupt; python-telegram-bot traps SIGINT too
+# SIGINT ends `tycoon run` cleanly (status 0); it exits 1 when it cannot recover, 2 for a refused token
 STOPSIGNAL SIGINT
-# the bot touches the heartbeat file every 30 s; older than 90 s means it is stuck
+# the clock task touches the heartbeat after each sweep that reached the database (at most every 5 s);
+# older than 90 s means the clocks are stuck or the database is gone
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD python -c "import os,sys,time; sys.exit(time.time() - os.path.getmtime(os.environ['TYCOON_HEARTBEAT']) > 90)"
 CMD ["tycoon", "run"]
