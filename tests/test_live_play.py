@@ -22,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from sqlalchemy import update
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -342,5 +343,37 @@ async def test_finished_tables_leave_memory_and_spent_clocks_are_purged(tmp_path
         assert await store.purge(service.engine, clock.now + 1) == 3
         pending = await store.live_clocks(service.engine, table)
         assert pending and all(c.status == "pending" for c in pending)  # live clocks are never purged
+    finally:
+        await service.close()
+
+
+async def test_a_process_that_dies_inside_start_leaves_a_lobby_that_starts_later(db_url, monkeypatch):
+    """The state, the status and the first clocks are stored together: a start that dies half way
+    leaves the lobby as it was (no running table without clocks), and Start works again."""
+    service = await GameService.open(db_url)
+    try:
+        out = await service.lobby.new_table("chat:s", "deal", None, "u0", "Ann")
+        await service.lobby.join(out.table, "u1", "Bob")
+        real = store.start_table
+
+        async def dies(engine, table_id, values, clocks):
+            async with AsyncSession(engine) as session:  # half the work, never committed
+                await session.exec(update(store.TableRow).where(store.TableRow.id == table_id).values(**values))
+                raise ConnectionError("killed inside start()")
+
+        monkeypatch.setattr(store, "start_table", dies)
+        with pytest.raises(ConnectionError):
+            await service.lobby.start(out.table, "u0", seed=1)
+        service.cache.drop(out.table)
+        again = await GameService.open(db_url)
+        try:
+            assert (await again.live(out.table)).row.status == "lobby"
+            assert await store.live_clocks(again.engine, out.table) == []
+            monkeypatch.setattr(store, "start_table", real)
+            assert (await again.lobby.start(out.table, "u0", seed=1)).ok
+            clocks = await store.live_clocks(again.engine, out.table)
+            assert [(c.seat, c.kind) for c in clocks] == [(d.seat, d.kind) for d in again.waiting_for(out.table)]
+        finally:
+            await again.close()
     finally:
         await service.close()

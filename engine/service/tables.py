@@ -61,6 +61,7 @@ class GameService:
         self.clock = clock
         self._secret = b""
         self._telling = asyncio.Lock()
+        self._background: set[asyncio.Task] = set()
         self.cache = TableCache(engine)
         self.cache.on_damaged = self._damaged
         self.loop = TableLoop(self)
@@ -118,7 +119,9 @@ class GameService:
     def _damaged(self, row: store.TableRow) -> None:
         """A table was put in quarantine while running: tell its chat (when anyone listens)."""
         with contextlib.suppress(RuntimeError):  # no running loop: startup() tells it later
-            asyncio.get_running_loop().create_task(self.tell_damaged(), name=f"damaged-{row.id}")
+            task = asyncio.get_running_loop().create_task(self.tell_damaged(), name=f"damaged-{row.id}")
+            self._background.add(task)  # kept until done (the loop holds tasks only weakly)
+            task.add_done_callback(self._background.discard)
 
     async def tell_damaged(self) -> int:
         """Each damaged table's chat hears it once (in the chats' language, by the front ends)."""
