@@ -32,10 +32,8 @@ from engine.deal import DEAL, rules
 from engine.service.tables import GameService
 from words import board_text, deal_text
 from words.deal_text import (
-    demand_text,
     describe_action,
     explain_error,
-    player_name,
     render_table,
     winners_line,
 )
@@ -75,24 +73,10 @@ class _Table:
 # -- Deal ----------------------------------------------------------------------------------------
 
 
-def _deal_prompt(view: dict, decision, lang: str, names) -> str:
-    """The question put to a human seat, worded for the kind of decision."""
-    seat = decision.seat
-    who = player_name(seat, lang, names)
-    answerer = "target" if decision.kind in ("respond", "pay") else "attacker"
-    pending = next((d for d in view["pending"] if d[answerer] == seat and d["stage"] == decision.kind), None)
-    if pending is None:
-        return t(lang, f"deal.ui.prompt.{decision.kind}", seat=who)
-    return t(lang, f"deal.ui.prompt.{decision.kind}", seat=who,
-             attacker=player_name(pending["attacker"], lang, names),
-             target=player_name(pending["target"], lang, names),
-             amount=pending["amount"], what=demand_text(pending, lang, names))
-
-
 def _deal_table(players: int, seed: int, ruleset: str, lang: str, names, viewer: int | None) -> _Table:
     def show(state, decision, actions):
         view = DEAL.view(state, decision.seat)
-        return [render_table(view, lang, names), _deal_prompt(view, decision, lang, names),
+        return [render_table(view, lang, names), deal_text.prompt_line(view, decision, lang, names),
                 *(describe_action(view, a, lang, names) for a in actions)]
 
     return _Table(

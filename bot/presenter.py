@@ -145,13 +145,16 @@ def table_screens(service: GameService, table: int | Snapshot, events: Iterable 
     for seat in human_seats(snap) if seats is None else seats:
         seat_lang = normalise_lang(lang_of(seat)) if lang_of else lang
         view = rules.view(state, seat)
+        mine = [d for d in decisions if d.seat == seat]
         if snap.game == "deal":
-            body = deal_text.render_table(view, seat_lang, names)
+            lines = deal_text.private_lines(view, seat, mine, seat_lang, names)
         else:
-            body = board_text.render_board(view, seat_lang, names, row.ruleset)
-        seat_log = event_lines(snap, events, seat_lang, seat)
+            lines = board_text.private_lines(view, seat, mine, seat_lang, names, row.ruleset)
         own = [Button(_label(snap, view, a, seat_lang, names), tok, seat) for a, tok in service.buttons(snap, seat)]
-        private[seat] = Screen("\n".join([body, *seat_log[-LOG_LINES:]]), own)
+        if row.seats[seat]["ai"] and row.status == "running":  # away: the AI keeps the seat warm
+            lines.append(t(seat_lang, "service.ai_keeps_seat"))
+            own = [Button(t(seat_lang, "service.btn.seat_back"), f"b:{snap.table}", seat)]
+        private[seat] = Screen("\n".join(lines), own)
         if pictures and snap.game == "deal":
             private[seat].picture = png_bytes(render_deal.render_hand(view, seat, seat_lang))
     return Screens(public, private)

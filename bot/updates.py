@@ -1,18 +1,29 @@
 """What every front end does with a table update, worked out once.
 
 The service publishes one ``TableUpdate`` per settled change of a table (engine/service/loop.py).
-Telegram, Discord and the console subscribe to them; each needs the same answers before it talks
-to its platform: the public screen (the table picture, its text with the latest events and the
-service's notes, the buttons decided in front of everyone), the Just Say No windows to ask right
-under the table (D-13) with the time their clock runs out, the private screens of the people who
-must act now, whether to post the table anew (the game started, the turn passed) or edit it, and
-whether the table has ended. ``update_screens`` gives all of that; a front end only maps it onto
-messages.
+Telegram, Discord and the console subscribe to them; the chat bots need the same answers before
+they talk to their platform, and ``update_screens`` gives them:
+
+- the public screen: the table picture, its text with the latest events and the service's notes,
+  the buttons decided in front of everyone (none once the table has ended);
+- whether to post the table anew and whom to mention in it: a new message when the game starts,
+  the turn passes (the player to act is mentioned: the one ping a turn) or the game ends (everyone
+  is mentioned); every other change edits the current message, which notifies nobody;
+- the prompts: a player asked to answer out of turn is pinged once, right under the table. A Just
+  Say No window (D-13) carries its target's answers; other answers are given on the table message
+  (the board) or in the player's private message (the card game);
+- every person's private screen (their hand, what they are asked, their buttons), to keep one
+  private message per player current.
+
+Which messages a chat already shows, and what they show, is the front end's own record
+(``MessageRecord``): a message whose content would not change is not edited, an answered prompt
+and a table message that is no longer the current one lose their buttons.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -24,34 +35,55 @@ from bot.presenter import (
     note_lines,
     table_screens,
 )
+from engine.service.lobby import is_ai_user
 from engine.service.loop import TableUpdate
 from engine.service.tables import GameService
 from words.i18n import t
 
 
 @dataclass
-class Answer:
-    """A decision asked right under the table, by its target only (a Just Say No window)."""
+class Prompt:
+    """People asked to answer out of turn, pinged once right under the table message.
 
-    seat: int
-    name: str
+    ``where``: ``answer`` (the prompt carries the answers: a Just Say No window), ``table`` (the
+    answers are on the table message: the board) or ``private`` (in their private message)."""
+
+    seats: list[int]
+    where: str
     due_at: float | None
-    buttons: list[Button]
+    buttons: list[Button] = field(default_factory=list)
+    kind: str = ""
+
+    @property
+    def asks(self) -> list[list]:
+        """What it asks, as stored with the prompt's message: [seat, kind] pairs."""
+        return [[s, self.kind] for s in self.seats]
 
 
 @dataclass
 class UpdateScreens:
     update: TableUpdate
-    public: Screen  # its buttons leave out the answers (those are asked under the table)
-    answers: list[Answer] = field(default_factory=list)
+    public: Screen  # its buttons leave out the answers asked under the table
     private: dict[int, Screen] = field(default_factory=dict)  # every person's own screen
     must_act: set[int] = field(default_factory=set)  # people (not the AI) who owe a decision now
-    new_message: bool = False  # post the table anew rather than edit the last one
+    new_message: bool = False  # post the table anew (and take the buttons off the last one)
+    ping: list[int] = field(default_factory=list)  # people to mention in the new table message
+    prompts: list[Prompt] = field(default_factory=list)
     ended: bool = False  # over or cancelled: no buttons any more
+    public_all: list[Button] = field(default_factory=list)  # every public button, answers included
+
+    def answers_of(self, seat: int) -> list[Button]:
+        """A seat's answers to an open Just Say No window (for its prompt, as the tokens move on)."""
+        return [b for b in self.public_all if b.seat == seat]
 
 
 def damaged_text(update: TableUpdate, lang: str) -> str:
     return t(lang, "service.table_damaged", table=update.table)
+
+
+def people(update: TableUpdate) -> list[int]:
+    """The seats of people (not AI seats, whether the AI keeps a person's seat or not)."""
+    return [i for i, s in enumerate(update.snapshot.row.seats) if not is_ai_user(s["user"])]
 
 
 def _draw(service: GameService, update: TableUpdate, lang: str, lang_of, clock: str | None) -> UpdateScreens:
@@ -62,20 +94,37 @@ def _draw(service: GameService, update: TableUpdate, lang: str, lang_of, clock: 
     if notes:
         public.text = "\n".join([public.text, *notes])
     ended = update.over or update.kind == "cancelled"
-    answers = []
-    if snap.game == "deal" and not ended:
-        for w in update.waiting:
-            if w.kind in PUBLIC_DEAL_DECISIONS and not w.ai:
-                answers.append(Answer(w.seat, snap.names[w.seat], w.due_at,
-                                      [b for b in public.buttons if b.seat == w.seat]))
-        asked = {a.seat for a in answers}
-        public.buttons = [b for b in public.buttons if b.seat not in asked]
-    if ended:
-        public.buttons = []
+    seats = snap.row.seats
+    everything = list(public.buttons)
+    answering = {w.seat for w in update.waiting if w.kind in PUBLIC_DEAL_DECISIONS and not w.ai} \
+        if snap.game == "deal" else set()
+    public.buttons = [] if ended else [b for b in public.buttons if b.seat not in answering]
+    new_message = update.kind == "started" or update.turn_passed or update.over
+    ping: list[int] = []
+    if update.over:
+        ping = people(update)
+    elif new_message and update.current is not None and not seats[update.current]["ai"]:
+        ping = [update.current]
+    prompts: list[Prompt] = []
+    if not ended:
+        for w in update.asked:
+            if w.seat in answering and w.kind in PUBLIC_DEAL_DECISIONS:
+                prompts.append(Prompt([w.seat], "answer", w.due_at, [b for b in everything if b.seat == w.seat],
+                                      kind=w.kind))
+        others = [w for w in update.asked if w.kind not in PUBLIC_DEAL_DECISIONS and w.seat != update.current
+                  and w.seat not in ping]
+        if others:
+            where = "private" if snap.game == "deal" else "table"
+            due = min((w.due_at for w in others if w.due_at), default=None)
+            seen: list[int] = []
+            for w in others:
+                if w.seat not in seen:
+                    seen.append(w.seat)
+            prompts.append(Prompt(seen, where, due, kind=others[0].kind))
     return UpdateScreens(
-        update=update, public=public, answers=answers, private=screens.private,
-        must_act={w.seat for w in update.waiting if not w.ai},
-        new_message=update.kind == "started" or update.turn_passed, ended=ended)
+        update=update, public=public, private=screens.private,
+        must_act={w.seat for w in update.waiting if not w.ai}, new_message=new_message, ping=ping,
+        prompts=prompts, ended=ended, public_all=everything)
 
 
 async def update_screens(service: GameService, update: TableUpdate, lang: str,
@@ -88,3 +137,38 @@ async def update_screens(service: GameService, update: TableUpdate, lang: str,
 def seconds_left(due_at: float | None, now: float, default: float = 20) -> int:
     """Whole seconds until a clock runs out, for a prompt ("answer within 20 s")."""
     return max(0, int(round((due_at - now) if due_at is not None else default)))
+
+
+def fingerprint(*parts) -> str:
+    """A short digest of what a message shows (text, buttons, picture bytes)."""
+    h = hashlib.blake2b(digest_size=12)
+    for part in parts:
+        h.update(part if isinstance(part, bytes) else repr(part).encode())
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+class MessageRecord:
+    """What this front end's messages show now, by message: an edit that would change nothing is
+    skipped, a picture that did not change is not uploaded again. Kept in memory (after a restart
+    the first edit of each message happens once more)."""
+
+    def __init__(self, limit: int = 20_000) -> None:
+        self._shown: dict[tuple, tuple[str, str]] = {}
+        self._limit = limit
+
+    def changes(self, key: tuple, text: str, buttons, picture: bytes | None) -> tuple[bool, bool]:
+        """(content changed, picture changed) since the last ``shown`` for this message."""
+        old = self._shown.get(key)
+        content, pic = fingerprint(text, buttons), fingerprint(picture or b"")
+        if old is None:
+            return True, True
+        return old != (content, pic), old[1] != pic
+
+    def shown(self, key: tuple, text: str, buttons, picture: bytes | None) -> None:
+        if len(self._shown) >= self._limit:  # a long-running bot forgets the oldest first
+            self._shown.pop(next(iter(self._shown)))
+        self._shown[key] = (fingerprint(text, buttons), fingerprint(picture or b""))
+
+    def forget(self, key: tuple) -> None:
+        self._shown.pop(key, None)

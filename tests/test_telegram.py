@@ -6,6 +6,7 @@ the bot sent them; nothing sent to the group shows a hand.
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -21,11 +22,17 @@ GROUP = -1001
 
 
 class FakeBotAPI(BaseRequest):
-    """Answers every Bot API call like Telegram would, and remembers them."""
+    """Answers every Bot API call like Telegram would, and remembers them. It also keeps what each
+    message shows now (text or caption, buttons, picture), refuses an edit that changes nothing as
+    Telegram does ("message is not modified", counted in ``identical``) and counts pictures sent
+    again unchanged (``reuploads``)."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, dict]] = []
         self.next_id = 500
+        self.messages: dict[tuple[int, int], dict] = {}
+        self.identical: list[tuple[str, dict]] = []
+        self.reuploads = 0
 
     @property
     def read_timeout(self) -> float:
@@ -37,6 +44,46 @@ class FakeBotAPI(BaseRequest):
     async def shutdown(self) -> None:
         pass
 
+    @staticmethod
+    def _buttons(markup) -> list[str]:
+        if not markup:
+            return []
+        markup = json.loads(markup) if isinstance(markup, str) else markup
+        return [b["callback_data"] for row in markup["inline_keyboard"] for b in row]
+
+    @staticmethod
+    def _picture(request_data, name: str = "photo") -> str | None:
+        files = request_data.multipart_data if request_data is not None and request_data.contains_files else {}
+        part = files.get(name) if files else None
+        return hashlib.sha1(part[1]).hexdigest() if part else None
+
+    def _edit(self, api: str, params: dict, request_data) -> tuple[int, dict] | None:
+        """A message's new look; None (and a 400) when nothing changes, as Telegram answers."""
+        key = (int(params["chat_id"]), int(params["message_id"]))
+        old = self.messages.get(key)
+        if old is None:
+            return 400, {"ok": False, "error_code": 400, "description": "Bad Request: message to edit not found"}
+        new = dict(old)
+        if api == "editMessageText":
+            new["text"] = params["text"]
+        elif api == "editMessageCaption":
+            new["text"] = params.get("caption", "")
+        elif api == "editMessageMedia":
+            media = params["media"]
+            media = json.loads(media) if isinstance(media, str) else media
+            new["text"] = media.get("caption", "")
+            attached = str(media.get("media", ""))
+            picture = self._picture(request_data, attached.removeprefix("attach://"))
+            if picture == old.get("picture"):
+                self.reuploads += 1
+            new["picture"] = picture
+        new["buttons"] = self._buttons(params.get("reply_markup"))
+        if new == old:
+            self.identical.append((api, params))
+            return 400, {"ok": False, "error_code": 400, "description": "Bad Request: message is not modified"}
+        self.messages[key] = new
+        return None
+
     async def do_request(self, url, method, request_data=None, read_timeout=None, write_timeout=None,
                          connect_timeout=None, pool_timeout=None):
         api = url.rsplit("/", 1)[-1]
@@ -44,11 +91,24 @@ class FakeBotAPI(BaseRequest):
         self.calls.append((api, params))
         if api == "getMe":
             result = {"id": 999, "is_bot": True, "first_name": "Tycoon", "username": "tycoon_bot"}
-        elif api in ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageText"):
+        elif api in ("sendMessage", "sendPhoto"):
             self.next_id += 1
             chat = int(params.get("chat_id", GROUP))
-            result = {"message_id": int(params.get("message_id", self.next_id)), "date": 0,
+            self.messages[(chat, self.next_id)] = {
+                "text": params.get("text", params.get("caption", "")), "buttons": self._buttons(params.get(
+                    "reply_markup")), "picture": self._picture(request_data) if api == "sendPhoto" else None}
+            result = {"message_id": self.next_id, "date": 0,
                       "chat": {"id": chat, "type": "supergroup" if chat < 0 else "private"}}
+        elif api in ("editMessageMedia", "editMessageText", "editMessageCaption", "editMessageReplyMarkup"):
+            refused = self._edit(api, params, request_data)
+            if refused is not None:
+                return refused[0], json.dumps(refused[1]).encode()
+            chat = int(params["chat_id"])
+            result = {"message_id": int(params["message_id"]), "date": 0,
+                      "chat": {"id": chat, "type": "supergroup" if chat < 0 else "private"}}
+        elif api == "deleteMessage":
+            self.messages.pop((int(params["chat_id"]), int(params["message_id"])), None)
+            result = True
         elif api == "getUpdates":
             result = []
         elif api == "getChatMember":
@@ -56,6 +116,10 @@ class FakeBotAPI(BaseRequest):
         else:
             result = True
         return 200, json.dumps({"ok": True, "result": result}).encode()
+
+    def live(self, chat: int) -> dict[int, list[str]]:
+        """The messages of ``chat`` that have buttons now: message id -> their callback data."""
+        return {mid: m["buttons"] for (c, mid), m in self.messages.items() if c == chat and m["buttons"]}
 
     def keyboards(self, chat: int) -> list[str]:
         """Every callback button the bot sent to ``chat``, newest first."""
@@ -96,6 +160,19 @@ def press(data: str, uid: int, chat: int = GROUP) -> dict:
         "id": str(_update_id[0]), "from": _user(uid), "chat_instance": "c", "data": data,
         "message": {"message_id": 1, "date": 0, "chat": {"id": chat, "type": "supergroup" if chat < 0 else "private"},
                     "text": "x"}}}
+
+
+def shown_now(api: FakeBotAPI, chat: int) -> list[str]:
+    """The buttons ``chat`` can press now (on messages that still have them)."""
+    return [data for buttons in api.live(chat).values() for data in buttons]
+
+
+def caption_of(params: dict) -> str:
+    """The caption a photo message was sent or edited with (an edit carries it inside ``media``)."""
+    if "media" in params:
+        media = params["media"]
+        return str((json.loads(media) if isinstance(media, str) else media).get("caption", ""))
+    return str(params.get("caption", ""))
 
 
 async def open_game(app, api, game: str, ai: bool = False) -> int:
@@ -145,7 +222,9 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
                 uid = int(info["user"][3:])
                 wanted = PLUGS[game].choose(state, decision.seat)
                 token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
-                assert token in api.keyboards(uid) + api.keyboards(GROUP), "the bot showed that button"
+                if token not in shown_now(api, uid) + shown_now(api, GROUP):  # "My options" shows the rest
+                    await _send(app, press(f"h:{table}", uid))
+                assert token in shown_now(api, uid) + shown_now(api, GROUP), "the bot showed that button"
                 await _send(app, press(token, uid, chat=uid))
                 presses += 1
             assert service.table(table).status == "over"
@@ -153,13 +232,16 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
                 assert windows > 0  # this deal has Just-Say-No chains between the two people
             group = [p for api_name, p in api.calls if int(p.get("chat_id", 0) or 0) == GROUP]
             hand_marker = t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0]
-            assert all(hand_marker not in str(p.get("caption", "")) for p in group)
+            assert all(hand_marker not in caption_of(p) for p in group)
             turns = service.state(table).turn_number
             photos = sum(1 for name, p in api.calls if name == "sendPhoto" and int(p["chat_id"]) == GROUP)
-            assert photos <= turns + 1  # at most about one new group message a turn
-            # presses came from private chats: the table is still shown (and edited) in the group only
-            edits = [int(p["chat_id"]) for name, p in api.calls if name == "editMessageMedia"]
-            assert edits and set(edits) == {GROUP}
+            assert photos <= turns + 2  # one new group message a turn (and the result)
+            # presses came from private chats: the table is still shown (and edited) in the group only;
+            # what goes to a player privately is their own screen
+            pictures = [p for name, p in api.calls if name in ("sendPhoto", "editMessageMedia")]
+            assert any(int(p["chat_id"]) == GROUP for p in pictures)
+            table_text = t("en", "deal.ui.piles", draw=0, discard=0).split(":")[0]  # "Draw pile"
+            assert all(table_text not in caption_of(p) for p in pictures if int(p["chat_id"]) != GROUP)
             answered = sum(1 for name, _ in api.calls if name == "answerCallbackQuery")
             assert answered >= presses  # every press answered
     finally:
@@ -362,7 +444,7 @@ async def test_a_scheduled_match_from_the_chat(tmp_path):
 
 async def test_long_lists_of_choices_come_in_pages_and_the_lobby_has_the_dm_link(tmp_path):
     from bot.presenter import Button, Screen
-    from bot.telegram_app.frontend import PAGE
+    from bot.telegram_app.messages import PAGE
 
     api = FakeBotAPI()
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
@@ -378,7 +460,7 @@ async def test_long_lists_of_choices_come_in_pages_and_the_lobby_has_the_dm_link
             await _send(app, press(f"l:{table}:start", 1))
             screen = Screen("hand", [Button(f"choice {i}", f"tok{i}", 0) for i in range(PAGE * 2 + 5)])
             before = len(api.calls)
-            await front._send_private(app.bot, table, 0, screen)
+            await front.messages.private(app.bot, table, 0, screen, service.table(table).seats[0])
             sent = [p for name, p in api.calls[before:] if int(p.get("chat_id", 0) or 0) == 1]
             assert len(sent) == 3 and len(api.keyboards(1)) >= PAGE * 2 + 5
     finally:
@@ -691,3 +773,88 @@ async def test_a_game_that_cannot_be_restored_is_announced_in_its_group_once(tmp
                 await _send(app, command("/endgame", 1))
         finally:
             await service.close()
+
+
+def _one_life(api: FakeBotAPI, service, table: int, members) -> None:
+    """Only the current table message, the open prompts and each player's one private message
+    have buttons; a Deal player's private message shows the hand they hold now."""
+    import html as html_lib
+
+    from bot.presenter import hand_line
+
+    record = service.table(table).messages or {}
+    current = {record.get("tg")} | {p["id"] for p in record.get("tg_prompts", []) if p["buttons"]}
+    assert set(api.live(GROUP)) <= current, (api.live(GROUP).keys(), current)
+    dms = record.get("tg_dm", {})
+    for seat, uid in enumerate(members):
+        assert set(api.live(uid)) <= set(dms.get(str(seat), [])), (uid, api.live(uid).keys(), dms)
+        if service.table(table).game == "deal" and str(seat) in dms:
+            snap = service.loop.snapshot_of(service.cache.peek(table))
+            shown = api.messages[(uid, dms[str(seat)][0])]["text"]
+            assert html_lib.escape(hand_line(snap, seat, "en")) in shown, "the private hand is current"
+
+
+@pytest.mark.parametrize("game", ["deal", "board"])
+async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp_path, game):
+    """Four people, one of whom leaves and comes back: one new table message per turn (plus the
+    start and the result), nothing but the current messages with buttons, no edit that changes
+    nothing and no picture sent twice, every private hand current after every move."""
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = _app(service, api, lang="en", seed=1)
+    members = (1, 2, 3, 4)
+    new_messages = []
+
+    async def heard(update):
+        if update.kind == "started" or update.turn_passed or update.over:
+            new_messages.append(update.kind)
+
+    service.subscribe(heard)
+    try:
+        async with app:
+            await _send(app, command(f"/newgame {game}", 1))
+            table = int(api.keyboards(GROUP)[0].split(":")[1])
+            for uid in members[1:]:
+                await _send(app, command("/join", uid))  # the lobby message is updated, not posted again
+            lobby = service.table(table).messages["tg_lobby"]
+            assert [m for (c, m) in api.messages if c == GROUP] == [lobby]
+            assert "U4" in api.messages[(GROUP, lobby)]["text"]
+            await _send(app, press(f"l:{table}:start", 1))
+            assert (GROUP, lobby) not in {(GROUP, m) for m in api.live(GROUP)}, "the lobby lost its buttons"
+            if game == "deal":  # everyone has their hand privately from the start
+                assert all(api.live(uid) or api.messages for uid in members)
+            rules, presses, left, back = GAMES[game], 0, False, False
+            while service.table(table).status == "running" and presses < 4000:
+                _one_life(api, service, table, members)
+                if presses == 8 and not left:
+                    await _send(app, command("/leave", 3))  # Cy has to go; the AI keeps the seat
+                    left = True
+                    continue
+                if left and not back and presses == 20:
+                    assert f"b:{table}" in shown_now(api, 3), "Cy is offered the seat back"
+                    await _send(app, press(f"b:{table}", 3, chat=3))
+                    back = service.table(table).seats[2]["ai"] is False
+                    assert back
+                    continue
+                state = service.state(table)
+                decision = rules.waiting_for(state)[0]
+                uid = members[decision.seat]
+                wanted = PLUGS[game].choose(state, decision.seat)
+                token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
+                if token not in shown_now(api, uid) + shown_now(api, GROUP):
+                    await _send(app, press(f"h:{table}", uid))  # "My hand" / "My options"
+                where = uid if token in shown_now(api, uid) else GROUP
+                assert token in shown_now(api, where), (decision, "every choice is one or two presses away")
+                await _send(app, press(token, uid, chat=where))
+                presses += 1
+            assert service.table(table).status == "over" and left and back
+            assert api.identical == [], api.identical[:3]
+            assert api.reuploads == 0
+            photos = [p for name, p in api.calls if name == "sendPhoto" and int(p["chat_id"]) == GROUP]
+            assert len(photos) == len(new_messages) <= service.state(table).turn_number + 2
+            assert new_messages[0] == "started" and new_messages[-1] == "over" and new_messages.count("started") == 1
+            assert not api.live(GROUP) and not any(api.live(uid) for uid in members), "no buttons after the end"
+            result = photos[-1]["caption"]
+            assert all(f'tg://user?id={uid}' in result for uid in members), "the result mentions everyone"
+    finally:
+        await service.close()

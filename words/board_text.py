@@ -591,3 +591,18 @@ __all__ = [
     "square_name",
     "winners_line",
 ]
+
+
+def private_lines(view: dict, seat: int, decisions: list, lang: str, names: Names, ruleset: str | None = None
+                  ) -> list[str]:
+    """A player's own message, short: their own line (cash, square, properties) and what they are
+    asked now (the board itself, and whose turn it is, are in the group's message)."""
+    lang = normalise_lang(lang)
+    ruleset = ruleset or view.get("ruleset", "china")
+    lines = []
+    me = next((p for p in view["players"] if p["seat"] == seat), None)
+    if me is not None:
+        lines.append(_player_line(me, view, lang, names, ruleset).strip())
+    lines += [prompt_line(view, d, lang, names, ruleset) for d in decisions]
+    return lines
+

@@ -192,6 +192,20 @@ def demand_text(d: dict, lang: str, names: Names) -> str:
     return _say(lang, key, names, amount=d.get("amount", 0), take=d.get("take"), give=d.get("give"))
 
 
+
+def prompt_line(view: dict, decision, lang: str, names) -> str:
+    """The question put to a seat, worded for the kind of decision it owes."""
+    seat = decision.seat
+    who = player_name(seat, lang, names)
+    answerer = "target" if decision.kind in ("respond", "pay") else "attacker"
+    pending = next((d for d in view["pending"] if d[answerer] == seat and d["stage"] == decision.kind), None)
+    if pending is None:
+        return t(lang, f"deal.ui.prompt.{decision.kind}", seat=who)
+    return t(lang, f"deal.ui.prompt.{decision.kind}", seat=who,
+             attacker=player_name(pending["attacker"], lang, names),
+             target=player_name(pending["target"], lang, names),
+             amount=pending["amount"], what=demand_text(pending, lang, names))
+
 def _lay_key(prefix: str, colour: str | None, group: int | None) -> str:
     plain = "plain_" if colour is None else ""
     return f"deal.act.{prefix}_{plain}{'new' if group is None else 'onto'}"
@@ -444,3 +458,21 @@ def render_table(view: dict, lang: str, names: Names) -> str:
             lines.append("     " + t(lang, "deal.ui.selected", cards=_cards(d["selected"], lang),
                                      total=sum(VALUE[c] for c in d["selected"]), amount=d["amount"]))
     return "\n".join(lines)
+
+
+def private_lines(view: dict, seat: int, decisions: list, lang: str, names: Names) -> list[str]:
+    """A player's own message, short: their hand, the cards they chose to pay, and what they are
+    asked now (the table itself, and whose turn it is, are in the group's message; the less this
+    says, the less often it changes)."""
+    lang = _lang(lang)
+    lines = []
+    me = next((p for p in view["players"] if p["seat"] == seat), None)
+    if me is not None and "hand" in me:
+        lines.append(t(lang, "deal.ui.hand_line", count=len(me["hand"]), cards=_cards(me["hand"], lang)))
+    for d in view.get("pending", []):
+        if d["target"] == seat and d.get("selected"):
+            lines.append(t(lang, "deal.ui.selected", cards=_cards(d["selected"], lang),
+                           total=sum(VALUE[c] for c in d["selected"]), amount=d["amount"]))
+    lines += [prompt_line(view, d, lang, names) for d in decisions]
+    return lines
+

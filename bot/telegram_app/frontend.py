@@ -1,11 +1,12 @@
 """Telegram updates in, service calls out; the service's table updates in, messages out.
 
 Callback data: ``n:<game>`` (choose a game), ``l:<table>:<op>`` (lobby buttons), ``h:<table>``
-(my hand), ``s:<schedule>`` (sign up), ``T:…`` (tournaments), anything else is a game token from
-the service (≤ 64 bytes). A press by someone who may not act gets a short private alert; every
+(my hand, my options), ``b:<table>`` (take my seat back), ``e:<table>:y|n`` (end the game: the
+confirmation), ``s:<schedule>`` (sign up), ``T:…`` (tournaments), anything else is a game token
+from the service (≤ 64 bytes). A press by someone who may not act gets a short private alert; every
 callback query is answered, also when something breaks (``on_error``). The front end subscribes to
-the service's table updates (``on_update``) and notices (``on_notice``) and renders them: one public
-message per table, edited in place, a new one when the game starts or the turn passes.
+the service's table updates (``on_update``) and notices (``on_notice``); ``messages.py`` turns them
+into messages. The lobby message is edited as players come and go and loses its buttons at Start.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Update
+from telegram import Update
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot import tournament_screens as tour_screens
-from bot.presenter import Screen, alert_text, hand_line, start_time, table_of, table_screens_with_pictures
-from bot.updates import damaged_text, seconds_left, update_screens
+from bot.presenter import alert_text, hand_line, start_time, table_of, table_screens_with_pictures
+from bot.telegram_app.messages import CAPTION, TelegramMessages, keyboard, where
+from bot.updates import damaged_text
 from engine.service.loop import TableUpdate
 from engine.service.outcome import Outcome
 from engine.service.tables import GameService
@@ -27,8 +29,6 @@ from engine.service.tournaments import Tournaments, base_chat
 from words.i18n import normalise_lang, t
 
 log = logging.getLogger(__name__)
-CAPTION = 1000  # Telegram allows 1024 characters under a photo
-PAGE = 40  # buttons in one message; Telegram refuses keyboards much past a hundred
 GAME_NAMES = {"deal": "大富翁纸牌 Deal", "board": "地产大亨 Monopoly"}
 
 
@@ -46,14 +46,6 @@ def _user(update: Update) -> tuple[str, str]:
     return f"tg:{u.id}", u.full_name or u.username or str(u.id)
 
 
-def _keyboard(buttons: list[tuple[str, str]], per_row: int = 2) -> InlineKeyboardMarkup | None:
-    if not buttons:
-        return None
-    rows = [buttons[i:i + per_row] for i in range(0, len(buttons), per_row)]
-    return InlineKeyboardMarkup([[InlineKeyboardButton(label[:60], callback_data=data) for label, data in row]
-                                 for row in rows])
-
-
 class TelegramFrontEnd:
     def __init__(self, service: GameService, lang: str = "zh-Hans", seed: int | None = None) -> None:
         self.service = service
@@ -61,6 +53,7 @@ class TelegramFrontEnd:
         self.lang = normalise_lang(lang)
         self.seed = seed  # tests fix the deal; in play every game gets a fresh random seed
         self.bot = None  # set by the application that runs this front end
+        self.messages = TelegramMessages(service)
         service.subscribe(self.on_update, self.on_notice)
 
     async def _chat_lang(self, key: str) -> str:
@@ -76,7 +69,7 @@ class TelegramFrontEnd:
         if not args:
             await update.effective_message.reply_text(
                 t(lang, "tg.choose_game"),
-                reply_markup=_keyboard([(GAME_NAMES[g], f"n:{g}") for g in ("deal", "board")]))
+                reply_markup=keyboard([(GAME_NAMES[g], f"n:{g}") for g in ("deal", "board")]))
             return
         await self._open_lobby(update, key, lang, args[0], args[1] if len(args) > 1 else None)
 
@@ -88,20 +81,36 @@ class TelegramFrontEnd:
             return
         await self._show_lobby(update, out.table, lang, new=True)
 
-    async def _show_lobby(self, update: Update, table_id: int, lang: str, new: bool = False) -> None:
+    def _lobby_text(self, bot, table_id: int, lang: str) -> str:
         row = self.service.table(table_id)
         seats = "\n".join(f"{i + 1}. {s['name']}" for i, s in enumerate(row.seats))
+        if row.status != "lobby":
+            return t(lang, "tg.lobby_started", game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
         text = t(lang, "tg.lobby", game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
         if row.game == "deal":  # hands come by DM: players who never opened a chat with the bot need the link
-            text += "\n" + t(lang, "tg.open_dm", link=self.deep_link(update.get_bot(), table_id))
+            text += "\n" + t(lang, "tg.open_dm", link=self.deep_link(bot, table_id))
+        return text
+
+    def _lobby_markup(self, table_id: int, lang: str):
+        if self.service.table(table_id).status != "lobby":
+            return None  # started or ended: the lobby's buttons have nothing left to do
         ops = [("join", "tg.btn.join"), ("leave", "tg.btn.leave"), ("ai", "tg.btn.add_ai"),
                ("noai", "tg.btn.remove_ai"), ("start", "tg.btn.start"), ("cancel", "tg.btn.cancel")]
-        markup = _keyboard([(t(lang, label), f"l:{table_id}:{op}") for op, label in ops], per_row=3)
-        if new or update.callback_query is None:
-            await update.effective_message.reply_text(text, reply_markup=markup)
-        else:
-            with contextlib.suppress(BadRequest):  # "message is not modified"
-                await update.callback_query.edit_message_text(text, reply_markup=markup)
+        return keyboard([(t(lang, label), f"l:{table_id}:{op}") for op, label in ops], per_row=3)
+
+    async def _show_lobby(self, update: Update, table_id: int, lang: str, new: bool = False) -> None:
+        """The lobby's one message: posted when the lobby opens, edited as it changes (also for
+        /join and /leave typed in the chat), posted again only when it can no longer be edited."""
+        bot = update.get_bot()
+        text = self._lobby_text(bot, table_id, lang)
+        markup = self._lobby_markup(table_id, lang)
+        row = self.service.table(table_id)
+        message = None if new else (row.messages or {}).get("tg_lobby")
+        chat_id, thread = where(row.chat_key)
+        if message is not None and await self.messages.edit_text(bot, chat_id, message, text, markup):
+            return
+        sent = await self.messages.send_text(bot, chat_id, text, markup, message_thread_id=thread)
+        await self.service.lobby.set_messages(table_id, tg_lobby=sent)
 
     # -- buttons -------------------------------------------------------------------------------
 
@@ -120,6 +129,14 @@ class TelegramFrontEnd:
             return
         if data.startswith("h:"):
             await self._my_hand(update, context, int(data[2:]), user, lang)
+            return
+        if data.startswith("b:"):
+            out = await self.service.lobby.back(int(data[2:]), user)
+            await query.answer(t(lang, "service.welcome_back") if out.ok else t(lang, out.key, **out.params)[:200],
+                               show_alert=not out.ok)
+            return
+        if data.startswith("e:"):
+            await self._end_press(update, data, user, name, lang)
             return
         if data.startswith("T:"):
             await self._tournament_press(update, data, user, name, lang)
@@ -143,21 +160,41 @@ class TelegramFrontEnd:
         _, table, op = data.split(":", 2)
         table_id = int(table)
         service = self.service
+        live = await service.live(table_id)
+        if live is not None and live.row.status != "lobby":  # a lobby message from before the start
+            await query.answer(t(lang, "tg.lobby_closed")[:200], show_alert=True)
+            await self._show_lobby(update, table_id, lang)
+            return
         admin = op == "cancel" and await self._is_admin(update)
         out = await service.lobby.op(table_id, op, user, name, is_admin=admin, seed=self.seed)
         if not out.ok:
             await query.answer(t(lang, out.key, **out.params)[:200], show_alert=True)
             return
         await query.answer()
-        row = service.table(table_id)
-        if row.status == "lobby":
+        if service.table(table_id).status in ("lobby", "running", "over"):  # the game is shown by its updates
             await self._show_lobby(update, table_id, lang)
-        elif row.status not in ("running", "over"):  # a started game is shown by its first update
+        else:
             await query.edit_message_text(t(lang, "tg.cancelled"))
 
+    async def _end_press(self, update: Update, data: str, user: str, name: str, lang: str) -> None:
+        """The answer to /endgame's question: only the game's creator or a chat admin ends it."""
+        query = update.callback_query
+        _, table, answer = data.split(":", 2)
+        if answer != "y":
+            await query.answer()
+            await query.edit_message_text(t(lang, "tg.game_goes_on"))
+            return
+        out = await self.service.lobby.cancel(int(table), user, is_admin=await self._is_admin(update), name=name)
+        if not out.ok:
+            await query.answer(t(lang, out.key, **out.params)[:200], show_alert=True)
+            return
+        await query.answer()
+        await query.edit_message_text(t(lang, "service.ended_by", by=name))
+
     async def _my_hand(self, update: Update, context, table_id: int, user: str, lang: str) -> None:
-        """"My hand": by DM when the bot can write to the player, else a private alert and the link
-        that opens a chat with the bot (Telegram lets a bot message only those who started it)."""
+        """"My hand" / "My options": the player's one private message, brought up to date (made
+        when it does not exist yet); a player whose seat the AI kept is back. Without a private
+        chat (the player never started the bot) a private alert and the link that opens one."""
         query = update.callback_query
         back = await self._back_in_person(table_id, user)
         snap = await self.service.snapshot(table_id)
@@ -167,13 +204,14 @@ class TelegramFrontEnd:
             return
         if snap.row.seats[seat].get("dm") is not False:  # try the private message first
             screens = await table_screens_with_pictures(self.service, snap, (), lang, seats=[seat])
-            await self._send_private(context.bot, table_id, seat, screens.private[seat])
+            await self.messages.private(context.bot, table_id, seat, screens.private[seat], snap.row.seats[seat])
         if self.service.table(table_id).seats[seat].get("dm") is not False:
             await query.answer(t(lang, "service.welcome_back") if back else None)
             return
-        await query.answer(hand_line(snap, seat, lang)[:200], show_alert=True)
+        text = hand_line(snap, seat, lang) if snap.game == "deal" else t(lang, "service.not_reachable")
+        await query.answer(text[:200], show_alert=True)
         await context.bot.send_message(update.effective_chat.id, t(lang, "tg.open_dm", link=self.deep_link(
-            context.bot, table_id)), message_thread_id=self._where(chat_key(update))[1])
+            context.bot, table_id)), message_thread_id=where(chat_key(update))[1])
 
     async def _back_in_person(self, table_id: int, user: str) -> bool:
         """A player who asks for their hand is here: a seat the AI kept for them is theirs again."""
@@ -205,7 +243,7 @@ class TelegramFrontEnd:
             await update.effective_message.reply_text(t(lang, "service.not_a_player"))
             return
         screens = await table_screens_with_pictures(self.service, snap, (), lang, seats=[seat])
-        await self._send_private(context.bot, table_id, seat, screens.private[seat])
+        await self.messages.private(context.bot, table_id, seat, screens.private[seat], snap.row.seats[seat])
 
     async def join_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._command_op(update, "join")
@@ -224,16 +262,27 @@ class TelegramFrontEnd:
             await update.effective_message.reply_text(t(lang, "service.no_lobby"))
             return
         user, name = _user(update)
+        if op == "cancel" and row.status == "running":  # a running game ends only when asked twice
+            await update.effective_message.reply_text(t(lang, "tg.endgame_confirm"), reply_markup=keyboard(
+                [(t(lang, "tg.btn.endgame_yes"), f"e:{row.id}:y"), (t(lang, "tg.btn.endgame_no"), f"e:{row.id}:n")]))
+            return
         if op == "join":  # in a running game: a player whose seat the AI kept takes it back
             out = await self.service.lobby.join(row.id, user, name)
         elif op == "leave":
             out = await self.service.lobby.leave(row.id, user)
         else:
-            out = await self.service.lobby.cancel(row.id, user, is_admin=await self._is_admin(update))
-        if out.ok and out.key == "service.seat_back":
+            out = await self.service.lobby.cancel(row.id, user, is_admin=await self._is_admin(update), name=name)
+        if not out.ok:
+            await update.effective_message.reply_text(t(lang, out.key, **out.params))
+        elif out.key == "service.seat_back":
             await update.effective_message.reply_text(t(lang, "service.welcome_back"))
-            return
-        await update.effective_message.reply_text(t(lang, "tg.done") if out.ok else t(lang, out.key, **out.params))
+        elif row.status == "lobby" and op != "cancel":  # the lobby message shows who is in
+            await self._show_lobby(update, row.id, lang)
+        elif row.status == "lobby":
+            await update.effective_message.reply_text(t(lang, "tg.cancelled"))
+            message = (self.service.table(row.id).messages or {}).get("tg_lobby")
+            if message:
+                await self.messages.edit_text(update.get_bot(), where(key)[0], message, t(lang, "tg.cancelled"), None)
 
     async def help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await update.effective_message.reply_text(t(await self._chat_lang(chat_key(update)), "tg.help"))
@@ -284,7 +333,7 @@ class TelegramFrontEnd:
         minutes = max(0, int(start - self.service.clock()) // 60)
         await update.effective_message.reply_text(
             t(lang, "tg.scheduled", game=GAME_NAMES[args[0]], minutes=minutes, length=args[2]),
-            reply_markup=_keyboard([(t(lang, "tg.btn.sign_up"), f"s:{sid}")]))
+            reply_markup=keyboard([(t(lang, "tg.btn.sign_up"), f"s:{sid}")]))
 
     # -- tournaments (the screens are shared with the other adapters: bot/tournament_screens.py) --
 
@@ -329,7 +378,7 @@ class TelegramFrontEnd:
             await reply(t(lang, out.key, **out.params))
             return
         screen = await tour_screens.signup_screen(self.tours, out.params["tournament"], lang, self.service.clock())
-        await reply(screen.text, reply_markup=_keyboard([(b.label, b.token) for b in screen.buttons]))
+        await reply(screen.text, reply_markup=keyboard([(b.label, b.token) for b in screen.buttons]))
 
     async def _tournament_press(self, update: Update, data: str, user: str, name: str, lang: str) -> None:
         query = update.callback_query
@@ -341,7 +390,7 @@ class TelegramFrontEnd:
         tid = int(data.split(":")[1])
         screen = await tour_screens.signup_screen(self.tours, tid, lang, self.service.clock())
         with contextlib.suppress(BadRequest):  # "message is not modified"
-            await query.edit_message_text(screen.text, reply_markup=_keyboard([(b.label, b.token)
+            await query.edit_message_text(screen.text, reply_markup=keyboard([(b.label, b.token)
                                                                                for b in screen.buttons]))
 
     async def team_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -354,7 +403,7 @@ class TelegramFrontEnd:
         row = await tour_screens.current(self.tours, key)
         if row is not None and row.mode == "team" and row.status == "signup":
             screen = await tour_screens.signup_screen(self.tours, row.id, lang, self.service.clock())
-            await update.effective_message.reply_text(screen.text, reply_markup=_keyboard(
+            await update.effective_message.reply_text(screen.text, reply_markup=keyboard(
                 [(b.label, b.token) for b in screen.buttons]))
 
     async def rep_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -382,7 +431,7 @@ class TelegramFrontEnd:
         chat = outcome.params["chat"]
         lang = await self._chat_lang(chat)
         row = await self.tours.get(outcome.params["tournament"])
-        chat_id, thread = self._where(chat)
+        chat_id, thread = where(chat)
         await bot.send_message(chat_id, tour_screens.round_text(self.service, outcome, row, lang),
                                message_thread_id=thread)
         for n, table in enumerate(outcome.params["tables"], 1):
@@ -401,7 +450,7 @@ class TelegramFrontEnd:
             return
         bot = self.bot
         lang = await self._chat_lang(chat)
-        chat_id, thread = self._where(chat)
+        chat_id, thread = where(chat)
         if outcome.key == "tour.round_started":
             await self._round_started(bot, outcome)
         elif outcome.key == "tour.round_over":
@@ -410,7 +459,7 @@ class TelegramFrontEnd:
                 await bot.send_photo(chat_id, screen.picture, caption=screen.text[:CAPTION], message_thread_id=thread)
         elif outcome.key == "service.match_announced":
             await bot.send_message(chat_id, t(lang, "service.match_announced"), message_thread_id=thread,
-                                   reply_markup=_keyboard([(t(lang, "tg.btn.sign_up"),
+                                   reply_markup=keyboard([(t(lang, "tg.btn.sign_up"),
                                                             f"s:{outcome.params['schedule']}")]))
         elif outcome.key and (outcome.key.startswith("tour.") or outcome.key == "service.schedule_too_few"):
             # called off for too few entrants, or a round waiting for the last one
@@ -459,69 +508,11 @@ class TelegramFrontEnd:
         if self.bot is None or not update.chat_key.startswith("tg:"):
             return
         lang = await self._chat_lang(update.chat_key)
-        chat_id, thread = self._where(update.chat_key)
+        chat_id, thread = where(update.chat_key)
         if update.kind == "damaged":
             await self.bot.send_message(chat_id, damaged_text(update, lang), message_thread_id=thread)
             return
-        await self.publish(self.bot, update, lang)
+        game = update.snapshot.game
+        extra = [(t(lang, "tg.btn.my_hand" if game == "deal" else "tg.btn.my_options"), f"h:{update.table}")]
+        await self.messages.show(self.bot, update, lang, extra)
 
-    async def publish(self, bot, update: TableUpdate, lang: str) -> None:
-        """Edit the table's one public message, or send a new one when the game starts or the turn
-        passed; ask Just Say No under it; send the people who must act their own screen."""
-        screens = await update_screens(self.service, update, lang)
-        snap = update.snapshot
-        row = snap.row
-        table_id = update.table
-        public = screens.public
-        caption = public.text[-CAPTION:]
-        extra = [(t(lang, "tg.btn.my_hand"), f"h:{table_id}")] if snap.game == "deal" and not screens.ended else []
-        markup = _keyboard([(b.label, b.token) for b in public.buttons] + extra)
-        chat_id, thread = self._where(row.chat_key)
-        thread = (row.messages or {}).get("tg_thread", thread)
-        message = (row.messages or {}).get("tg")
-        new = screens.new_message
-        if message and not new:
-            try:
-                await bot.edit_message_media(InputMediaPhoto(public.picture, caption=caption), chat_id=chat_id,
-                                             message_id=message, reply_markup=markup)
-            except BadRequest:
-                new = True
-        if not message or new:
-            sent = await bot.send_photo(chat_id, public.picture, caption=caption, reply_markup=markup,
-                                        message_thread_id=thread)
-            message = sent.message_id
-            await self.service.lobby.set_messages(table_id, tg=message)
-        now = self.service.clock()
-        for answer in screens.answers:  # D-13: a Just Say No window, answered right under the attack
-            await bot.send_message(chat_id, t(lang, "tg.answer_now", name=answer.name,
-                                              seconds=seconds_left(answer.due_at, now)),
-                                   reply_to_message_id=message,
-                                   reply_markup=_keyboard([(b.label, b.token) for b in answer.buttons]),
-                                   message_thread_id=thread)
-        if screens.ended:
-            return
-        for seat in sorted(screens.must_act & set(screens.private)):
-            await self._send_private(bot, table_id, seat, screens.private[seat], snap.row)
-
-    async def _send_private(self, bot, table_id: int, seat: int, screen: Screen, row=None) -> None:
-        info = (row or self.service.table(table_id)).seats[seat]
-        if info.get("dm") is False or not info["user"].startswith("tg:"):
-            return
-        user_id = int(info["user"][3:])
-        buttons = [(b.label, b.token) for b in screen.buttons]
-        pages = [buttons[i:i + PAGE] for i in range(0, len(buttons), PAGE)] or [[]]
-        try:  # Telegram caps a keyboard's size: long lists of choices come as several messages
-            if screen.picture:
-                await bot.send_photo(user_id, screen.picture, caption=screen.text[-CAPTION:],
-                                     reply_markup=_keyboard(pages[0]))
-            else:
-                await bot.send_message(user_id, screen.text[-4000:], reply_markup=_keyboard(pages[0]))
-            for n, page in enumerate(pages[1:], 2):
-                await bot.send_message(user_id, f"({n}/{len(pages)})", reply_markup=_keyboard(page))
-        except Forbidden:  # never started the bot or blocked it: do not try again until they /start
-            await self.service.lobby.set_dm(table_id, info["user"], False)
-
-    @staticmethod
-    def _where(key: str) -> tuple[int, int | None]:
-        parts = base_chat(key).split(":")
-        return int(parts[1]), (int(parts[2]) if len(parts) > 2 else None)

@@ -65,7 +65,7 @@ class Lobby:
         """A lobby button or command, whatever the platform: join, leave, ai, noai, cancel or start."""
         ops = {"join": lambda: self.join(table_id, user, name), "leave": lambda: self.leave(table_id, user),
                "ai": lambda: self.add_ai(table_id, user), "noai": lambda: self.remove_ai(table_id, user),
-               "cancel": lambda: self.cancel(table_id, user, is_admin=is_admin),
+               "cancel": lambda: self.cancel(table_id, user, is_admin=is_admin, name=name),
                "start": lambda: self.start(table_id, user, seed=seed)}
         if op not in ops:
             return Outcome(False, "service.bad_token", table=table_id)
@@ -204,8 +204,9 @@ class Lobby:
                 self.service.loop.kick(table_id, kind="started")
             return Outcome(True, table=table_id, version=live.row.version)
 
-    async def cancel(self, table_id: int, user: str, is_admin: bool = False) -> Outcome:
-        """End a lobby or a running game: its creator or a chat admin (the adapter checks who is)."""
+    async def cancel(self, table_id: int, user: str, is_admin: bool = False, name: str = "") -> Outcome:
+        """End a lobby or a running game: its creator or a chat admin (the adapter checks who is;
+        ``name`` is who they are, for the table's last message)."""
         async with self.cache.lock(table_id):
             live = await self.cache.get(table_id)
             if live is None or live.row.status not in ACTIVE:
@@ -217,7 +218,9 @@ class Lobby:
             live.row.status = "cancelled"
             live.clocks = []
             if was == "running":
-                self.service.loop.kick(table_id, kind="cancelled")
+                by = name or next((seat["name"] for seat in live.row.seats if seat["user"] == user), "?")
+                self.service.loop.kick(table_id, notes=[Outcome(True, "service.ended_by", params={"by": by})],
+                                       kind="cancelled")
             else:
                 self.cache.retire(live)
             return Outcome(True, table=table_id)

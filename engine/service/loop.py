@@ -88,6 +88,8 @@ class TableUpdate:
     waiting: list[Waiting] = field(default_factory=list)
     match_ends_at: float | None = None
     damage: str | None = None
+    current: int | None = None  # whose turn it is
+    asked: list[Waiting] = field(default_factory=list)  # people owing a decision the last update did not ask
 
     @property
     def over(self) -> bool:
@@ -119,6 +121,7 @@ class TableLoop:
         self._on_notice: list[NoticeHandler] = []
         self._on_finished: dict[str, FinishedHook] = {}
         self._stopping = False
+        self._asked: dict[int, set[tuple[int, str]]] = {}  # per table: the decisions its last update asked
 
     # -- subscribing -------------------------------------------------------------------------
 
@@ -248,11 +251,16 @@ class TableLoop:
             if live.row.status == "over":
                 kinds.add("over")
             kind = next(k for k in _PRECEDENCE if k in kinds)
+            waiting = self.waiting_of(live)
+            before = self._asked.get(table_id, set())
+            asked = [w for w in waiting if not w.ai and (w.seat, w.kind) not in before]
+            self._asked[table_id] = {(w.seat, w.kind) for w in waiting if not w.ai}
             return TableUpdate(
                 table=table_id, chat_key=live.row.chat_key, kind=kind, snapshot=self.snapshot_of(live),
                 events=pending.events, notes=pending.notes,
                 turn_passed=any(isinstance(e, TurnStarted) for e in pending.events),
-                waiting=self.waiting_of(live), match_ends_at=live.match_ends_at)
+                waiting=waiting, match_ends_at=live.match_ends_at,
+                current=live.rules.view(live.state, None).get("current"), asked=asked)
 
     def snapshot_of(self, live) -> Snapshot:
         row = store.TableRow(**live.row.model_dump())  # seats and messages copied too
@@ -296,6 +304,7 @@ class TableLoop:
                 await self.notice(await hook(update.table))
             except Exception:
                 log.exception("table %s: what follows its end failed", update.table)
+        self._asked.pop(update.table, None)
         live = self.service.cache.peek(update.table)
         if live is not None and live.row.status not in ("running", "paused", "lobby"):
             self.service.cache.retire(live)

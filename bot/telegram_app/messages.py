@@ -1,0 +1,273 @@
+"""The messages a Telegram group and its players see of a table, each with one life.
+
+- **The table message** (a photo, the table as text under it, the buttons decided in front of
+  everyone). Edited in place for every change (which notifies nobody); a new one when the game
+  starts or the turn passes, mentioning the player to act (the one ping a turn), and at the end
+  with the result and every player mentioned. The message it replaces loses its buttons. An edit
+  that would change nothing is not sent; a picture that did not change is not uploaded again (the
+  caption and buttons are edited alone).
+- **Prompts**, right under the table message: a player asked out of turn is pinged once (a Just
+  Say No window carries its answers; the buttons follow the game's versions while the window is
+  open and go when it is answered).
+- **One private message per player** (a Deal hand from the start; the board's "My options" once
+  asked for), edited after every change, posted anew only when it can no longer be edited.
+
+Which messages exist is stored with the table (``messages``: ``tg`` the table message, ``tg_prompts``,
+``tg_dm``), so a restarted bot goes on editing them; what they show is kept in memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import logging
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from bot.presenter import Screen
+from bot.updates import MessageRecord, UpdateScreens, seconds_left, update_screens
+from engine.service.lobby import is_ai_user
+from engine.service.loop import TableUpdate
+from engine.service.tables import GameService
+from engine.service.tournaments import base_chat
+from words.i18n import t
+
+log = logging.getLogger(__name__)
+CAPTION = 1000  # Telegram allows 1024 characters under a photo
+TEXT = 4000  # and 4096 in a message
+PAGE = 40  # buttons in one message; Telegram refuses keyboards much past a hundred
+HTML = "HTML"
+
+
+def keyboard(buttons: list[tuple[str, str]], per_row: int = 2) -> InlineKeyboardMarkup | None:
+    if not buttons:
+        return None
+    rows = [buttons[i:i + per_row] for i in range(0, len(buttons), per_row)]
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label[:60], callback_data=data) for label, data in row]
+                                 for row in rows])
+
+
+def where(key: str) -> tuple[int, int | None]:
+    """The chat id and forum topic of a chat key."""
+    parts = base_chat(key).split(":")
+    return int(parts[1]), (int(parts[2]) if len(parts) > 2 else None)
+
+
+def mention(seat: dict) -> str:
+    """A player named so that Telegram notifies them (a text mention by user id); others by name."""
+    name = html.escape(seat["name"])
+    user = seat["user"]
+    return f'<a href="tg://user?id={user[3:]}">{name}</a>' if user.startswith("tg:") else name
+
+
+def with_mentions(lang: str, key: str, seats: list[dict], **params) -> str:
+    """A catalogue sentence as HTML, the players in it mentioned (``{name}`` or ``{names}``)."""
+    marks = {"name": "\x00N\x00", "names": "\x00L\x00"}
+    text = html.escape(t(lang, key, **marks, **params))
+    return (text.replace(marks["name"], mention(seats[0]) if seats else "")
+            .replace(marks["names"], ", ".join(mention(s) for s in seats)))
+
+
+def _not_modified(error: BadRequest) -> bool:
+    return "not modified" in str(error).lower()
+
+
+class TelegramMessages:
+    """The output side of the Telegram front end (one per bot)."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.shown = MessageRecord()
+
+    def _record(self, table_id: int, update: TableUpdate | None = None) -> dict:
+        """The table's stored message ids (the live row's: the snapshot's may be older)."""
+        row = self.service.table(table_id)
+        if row is None and update is not None:
+            row = update.snapshot.row
+        return dict(row.messages or {}) if row is not None else {}
+
+    async def _remember(self, table_id: int, **ids) -> None:
+        await self.service.lobby.set_messages(table_id, **ids)
+
+    # -- editing with care ---------------------------------------------------------------------
+
+    async def strip(self, bot, chat_id: int, message_id: int) -> None:
+        """A message of ours loses its buttons (it is no longer the current one)."""
+        key = (chat_id, message_id)
+        self.shown.forget(key)
+        with contextlib.suppress(TelegramError):  # gone, too old, or already without buttons
+            await bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=None)
+
+    async def edit_photo(self, bot, chat_id: int, message_id: int, caption: str, markup, picture: bytes) -> bool:
+        """Edit a photo message only where it changes; False when it cannot be edited any more."""
+        key = (chat_id, message_id)
+        buttons = markup.to_dict() if markup else None
+        changed, new_picture = self.shown.changes(key, caption, buttons, picture)
+        if not changed:
+            return True
+        try:
+            if new_picture:
+                await bot.edit_message_media(InputMediaPhoto(picture, caption=caption, parse_mode=HTML),
+                                             chat_id=chat_id, message_id=message_id, reply_markup=markup)
+            else:  # the same picture: the caption and buttons only, no upload
+                await bot.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=caption,
+                                               parse_mode=HTML, reply_markup=markup)
+        except BadRequest as e:
+            if not _not_modified(e):
+                self.shown.forget(key)
+                return False
+        self.shown.shown(key, caption, buttons, picture)
+        return True
+
+    async def edit_text(self, bot, chat_id: int, message_id: int, text: str, markup) -> bool:
+        key = (chat_id, message_id)
+        buttons = markup.to_dict() if markup else None
+        if not self.shown.changes(key, text, buttons, None)[0]:
+            return True
+        try:
+            await bot.edit_message_text(text, chat_id=chat_id, message_id=message_id, parse_mode=HTML,
+                                        reply_markup=markup)
+        except BadRequest as e:
+            if not _not_modified(e):
+                self.shown.forget(key)
+                return False
+        self.shown.shown(key, text, buttons, None)
+        return True
+
+    async def send_photo(self, bot, chat_id: int, picture: bytes, caption: str, markup, **kwargs) -> int:
+        sent = await bot.send_photo(chat_id, picture, caption=caption, parse_mode=HTML, reply_markup=markup, **kwargs)
+        self.shown.shown((chat_id, sent.message_id), caption, markup.to_dict() if markup else None, picture)
+        return sent.message_id
+
+    async def send_text(self, bot, chat_id: int, text: str, markup, **kwargs) -> int:
+        sent = await bot.send_message(chat_id, text, parse_mode=HTML, reply_markup=markup, **kwargs)
+        self.shown.shown((chat_id, sent.message_id), text, markup.to_dict() if markup else None, None)
+        return sent.message_id
+
+    # -- a table update --------------------------------------------------------------------------
+
+    async def show(self, bot, update: TableUpdate, lang: str, extra: list[tuple[str, str]]) -> None:
+        """Everything one update changes: the table message, the prompts, the private messages."""
+        screens = await update_screens(self.service, update, lang)
+        record = self._record(update.table, update)
+        await self._table_message(bot, screens, lang, extra, record)
+        await self._prompts(bot, screens, lang, record)
+        await self._privates(bot, screens, record)
+
+    async def _table_message(self, bot, screens: UpdateScreens, lang: str, extra: list, record: dict) -> None:
+        update, public = screens.update, screens.public
+        row = update.snapshot.row
+        seats = row.seats
+        chat_id, thread = where(row.chat_key)
+        thread = record.get("tg_thread", thread)
+        caption = html.escape(public.text[-CAPTION:])
+        if screens.ping and not update.over:
+            due = next((w.due_at for w in update.waiting if w.seat == screens.ping[0]), None)
+            caption += "\n" + with_mentions(lang, "tg.your_turn", [seats[screens.ping[0]]],
+                                            seconds=seconds_left(due, self.service.clock(), 60))
+        elif screens.ping:
+            caption += "\n" + with_mentions(lang, "tg.result_players", [seats[s] for s in screens.ping])
+        markup = keyboard([(b.label, b.token) for b in public.buttons] + ([] if screens.ended else extra))
+        current = record.get("tg")
+        if current and not screens.new_message and await self.edit_photo(bot, chat_id, current, caption, markup,
+                                                                           public.picture):
+            return
+        if current:
+            await self.strip(bot, chat_id, current)
+        message = await self.send_photo(bot, chat_id, public.picture, caption, markup, message_thread_id=thread)
+        record["tg"] = message
+        await self._remember(update.table, tg=message)
+
+    async def _prompts(self, bot, screens: UpdateScreens, lang: str, record: dict) -> None:
+        update = screens.update
+        seats = update.snapshot.row.seats
+        chat_id, thread = where(update.chat_key)
+        thread = record.get("tg_thread", thread)
+        waiting = {(w.seat, w.kind) for w in update.waiting}
+        now = self.service.clock()
+        kept = []
+        for prompt in record.get("tg_prompts", []):  # answered or expired: its buttons go
+            open_ = not screens.ended and any(tuple(a) in waiting for a in prompt["asks"])
+            if open_ and prompt.get("buttons"):  # still open: its answers at the current version
+                seat = prompt["asks"][0][0]
+                buttons = [(b.label, b.token) for b in screens.answers_of(seat)]
+                if not await self.edit_text(bot, chat_id, prompt["id"], prompt["text"], keyboard(buttons)):
+                    continue
+            elif not open_:
+                if prompt.get("buttons"):
+                    await self.edit_text(bot, chat_id, prompt["id"], prompt["text"] + "\n" + html.escape(
+                        t(lang, "tg.answered")), None)
+                continue
+            kept.append(prompt)
+        for prompt in screens.prompts:
+            people = [seats[s] for s in prompt.seats]
+            seconds = seconds_left(prompt.due_at, now)
+            if prompt.where == "answer":
+                text = with_mentions(lang, "tg.answer_now", people, seconds=seconds)
+            else:
+                text = with_mentions(lang, "tg.asked_private" if prompt.where == "private" else "tg.asked", people,
+                                     seconds=seconds)
+            markup = keyboard([(b.label, b.token) for b in prompt.buttons])
+            message = await self.send_text(bot, chat_id, text, markup, reply_to_message_id=record.get("tg"),
+                                           message_thread_id=thread)
+            kept.append({"id": message, "asks": prompt.asks, "buttons": bool(prompt.buttons), "text": text})
+        if kept != record.get("tg_prompts", []):
+            record["tg_prompts"] = kept
+            await self._remember(update.table, tg_prompts=kept)
+
+    async def _privates(self, bot, screens: UpdateScreens, record: dict) -> None:
+        """Every player's private message, kept current; a Deal hand exists from the start, the
+        board's options once the player asked for them (``My options``) or once the AI keeps their
+        seat (they are told so, with the button that takes it back)."""
+        update = screens.update
+        dms = record.get("tg_dm", {})
+        seats = update.snapshot.row.seats
+        for seat, screen in sorted(screens.private.items()):
+            if str(seat) in dms or update.snapshot.game == "deal" or seats[seat]["ai"]:
+                if screens.ended:
+                    screen = Screen(screen.text, [], screen.picture)
+                await self.private(bot, update.table, seat, screen, update.snapshot.row.seats[seat], record)
+
+    async def private(self, bot, table_id: int, seat: int, screen: Screen, info: dict, record: dict | None = None
+                      ) -> None:
+        """Edit the player's private message to show ``screen`` (pages of buttons when they do not
+        fit one message); post it anew only when it cannot be edited. Nothing when the bot may not
+        write to the player (they never started it): the group's message has the link."""
+        if info.get("dm") is False or not info["user"].startswith("tg:") or is_ai_user(info["user"]):
+            return
+        record = self._record(table_id) if record is None else record
+        user_id = int(info["user"][3:])
+        buttons = [(b.label, b.token) for b in screen.buttons]
+        pages = [buttons[i:i + PAGE] for i in range(0, len(buttons), PAGE)] or [[]]
+        dms = dict(record.get("tg_dm", {}))
+        ids = list(dms.get(str(seat), []))
+        text = html.escape(screen.text[-(CAPTION if screen.picture else TEXT):])
+        try:
+            new_ids = [await self._page(bot, user_id, ids[0] if ids else None, text, keyboard(pages[0]),
+                                        screen.picture)]
+            for n, page in enumerate(pages[1:], 2):
+                old = ids[n - 1] if len(ids) >= n else None
+                new_ids.append(await self._page(bot, user_id, old, f"({n}/{len(pages)})", keyboard(page), None))
+            for old in ids[len(pages):]:  # fewer pages now: the extra ones go
+                with contextlib.suppress(TelegramError):
+                    await bot.delete_message(user_id, old)
+                self.shown.forget((user_id, old))
+        except Forbidden:  # never started the bot or blocked it: not again until they /start
+            await self.service.lobby.set_dm(table_id, info["user"], False)
+            return
+        if new_ids != ids:
+            dms[str(seat)] = new_ids
+            record["tg_dm"] = dms
+            await self._remember(table_id, tg_dm=dms)
+
+    async def _page(self, bot, chat_id: int, message_id: int | None, text: str, markup, picture: bytes | None) -> int:
+        if message_id is not None:
+            edit = (self.edit_photo(bot, chat_id, message_id, text, markup, picture) if picture
+                    else self.edit_text(bot, chat_id, message_id, text, markup))
+            if await edit:
+                return message_id
+            await self.strip(bot, chat_id, message_id)  # could not be edited: a new one, the old one inert
+        if picture:
+            return await self.send_photo(bot, chat_id, picture, text, markup)
+        return await self.send_text(bot, chat_id, text, markup)
