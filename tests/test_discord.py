@@ -138,9 +138,11 @@ class FakeDiscord:
     def dms(self, uid: int) -> list[dict]:
         return [p for m, u, p in self.calls if f"/channels/{DM_BASE + uid}/messages" in u]
 
-    def last_reply(self) -> dict:
-        """The latest interaction response or followup (content, flags)."""
-        url, p = next((u, p) for _, u, p in reversed(self.calls) if "/interactions/" in u or "/webhooks/" in u)
+    def last_reply(self, method: str | None = None) -> dict:
+        """The latest interaction response or followup (content, flags); ``method`` "POST" leaves
+        out the edits of earlier replies (an ephemeral "My hand" kept current)."""
+        url, p = next((u, p) for m, u, p in reversed(self.calls) if ("/interactions/" in u or "/webhooks/" in u)
+                      and method in (None, m))
         return p["data"] if isinstance(p.get("data"), dict) else p
 
 
@@ -249,7 +251,8 @@ async def play_one(client, fake, service, table: int) -> None:
 
 
 def _hand_texts(fake: FakeDiscord, uids) -> set[str]:
-    return {p.get("content", "") for uid in uids for p in fake.dms(uid)}
+    """What the players' DMs said (edits that only took buttons away say nothing)."""
+    return {p["content"] for uid in uids for p in fake.dms(uid) if p.get("content")}
 
 
 @pytest.mark.parametrize("game", ["deal", "board"])
@@ -278,7 +281,8 @@ async def test_a_whole_game_by_slash_command_and_buttons(tmp_path, monkeypatch, 
         tables = [u for m, u, p in fake.calls if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")
                   and "table.png" in p.get("files", [])]
         edits = [u for m, u, p in fake.calls if m == "PATCH" and f"/channels/{CHANNEL}/messages/" in u]
-        assert len(tables) == 1 and len(edits) > 10  # one table message for the game, edited in place
+        # a new table message per turn (the old one loses its buttons), edited in place in between
+        assert 1 < len(tables) <= service.state(table).turn_number + 2 and len(edits) > 10
         if game == "deal":
             assert windows > 0  # seed 0 deals Just-Say-No windows between the two people
             hands = _hand_texts(fake, (1, 2))
@@ -317,17 +321,29 @@ async def test_buttons_sent_before_a_restart_still_work(tmp_path, monkeypatch):
 
 
 async def test_endgame_only_for_its_creator_or_manage_server(tmp_path, monkeypatch):
+    """A running game ends only when asked twice (a button under /endgame's question), and only
+    for its creator or a moderator; a lobby ends at once."""
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         table = await open_table(client, fake, service, "deal", ai=False)
         await dispatch(client, slash("endgame", 2))  # Bob joined but did not open it
-        reply = fake.last_reply()
-        assert reply["flags"] == 64 and reply["content"] == t("en", "service.not_creator")
+        question = fake.last_reply()
+        assert question["flags"] == 64 and question["content"] == t("en", "dc.endgame_confirm")
+        assert f"e:{table}:y" in fake.custom_ids([("", "", question)])
+        await dispatch(client, click(f"e:{table}:y", 2))
+        assert fake.last_reply()["content"] == t("en", "service.not_creator")
+        assert service.table(table).status == "running"
+        await dispatch(client, slash("endgame", 1))  # the creator changes their mind
+        await dispatch(client, click(f"e:{table}:n", 1))
+        assert fake.last_reply()["content"] == t("en", "tg.game_goes_on")
         assert service.table(table).status == "running"
         await dispatch(client, slash("endgame", 3, permissions=MANAGE_GUILD))  # a moderator
+        await dispatch(client, click(f"e:{table}:y", 3, permissions=MANAGE_GUILD))
         assert service.table(table).status == "cancelled"
-        assert fake.last_reply()["content"] == t("en", "tg.cancelled")
+        assert fake.last_reply()["content"] == t("en", "service.ended_by", by="U3")
+        ended = [p for p in fake.public() if t("en", "service.ended_by", by="U3") in (p.get("content") or "")]
+        assert ended and not fake.custom_ids([("", "", ended[-1])]), "the table message lost its buttons"
         await dispatch(client, slash("newgame", 1, game="board"))
-        await dispatch(client, slash("endgame", 1))  # the creator needs no permission
+        await dispatch(client, slash("endgame", 1))  # a lobby: no game to lose, no question
         assert (await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")) is None
 
 
@@ -336,10 +352,12 @@ async def test_join_and_leave_by_slash_command(tmp_path, monkeypatch):
         await dispatch(client, slash("join", 2))
         assert fake.last_reply()["content"] == t("en", "service.no_lobby")
         await dispatch(client, slash("newgame", 1, game="deal"))
-        await dispatch(client, slash("join", 2))
         row = await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")
+        lobby = service.table(row.id).messages["dc_lobby"]
+        await dispatch(client, slash("join", 2))
         assert [s["user"] for s in service.table(row.id).seats] == ["dc:1", "dc:2"]
-        assert "Bob" in fake.last_reply()["content"]  # the lobby again, with Bob in it
+        edited = [p for m, u, p in fake.calls if m == "PATCH" and u.endswith(f"/messages/{lobby}")]
+        assert edited and "Bob" in edited[-1]["content"]  # the lobby message itself, not a copy
         await dispatch(client, slash("leave", 2))
         assert [s["user"] for s in service.table(row.id).seats] == ["dc:1"]
         await dispatch(client, slash("join", 2))
@@ -415,9 +433,11 @@ async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp
             await play_one(client, fake, service, table)
         else:
             pytest.fail("seed 0 deals a Just-Say-No window")
-        name = service.table(table).seats[decision.seat]["name"]
+        uid = int(service.table(table).seats[decision.seat]["user"][3:])
         asked = next(p for m, u, p in reversed(fake.calls) if m == "POST" and f"/channels/{CHANNEL}/messages" in u
-                     and "message_reference" in p and p["content"].startswith(f"{name}:"))
+                     and "message_reference" in p and p["content"].startswith(f"<@{uid}>:"))
+        pinged = asked["allowed_mentions"]
+        assert [int(u) for u in pinged["users"]] == [uid] and not pinged["parse"], "the target is pinged, nobody else"
         assert asked["message_reference"]["message_id"] == service.table(table).messages["dc"]
         assert f"<t:{int(service.clock()) + 20}:R>" in asked["content"] or "<t:" in asked["content"]
         tokens = {tok for _, tok in service.buttons(table, decision.seat)}
@@ -426,7 +446,6 @@ async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp
         table_message = next(p for m, u, p in reversed(fake.calls)
                              if f"/channels/{CHANNEL}/messages" in u and "message_reference" not in p)
         assert not set(fake.custom_ids([("", "", table_message)])) & set(f"g:{tok}" for tok in shown)
-        uid = int(service.table(table).seats[decision.seat]["user"][3:])
         version = service.table(table).version
         await dispatch(client, click(f"g:{shown[-1]}", uid))
         assert service.table(table).version > version
@@ -522,12 +541,13 @@ async def test_a_player_who_left_gets_the_seat_back_with_my_hand(tmp_path, monke
         if service.table(table).status != "running":
             pytest.skip("the AI finished the game first")
         await dispatch(client, click(f"h:{table}", 2))
-        reply = fake.last_reply()
+        reply = fake.last_reply("POST")
         assert reply["flags"] == 64 and t("en", "service.welcome_back") in reply["content"]
         assert "hand.png" in reply.get("files", []) or reply.get("attachments") is not None
         assert service.table(table).seats[1]["ai"] is False
         await dispatch(client, slash("hand", 2))  # /hand too: his screen, no second welcome
-        assert fake.last_reply()["flags"] == 64 and t("en", "service.welcome_back") not in fake.last_reply()["content"]
+        reply = fake.last_reply("POST")
+        assert reply["flags"] == 64 and t("en", "service.welcome_back") not in reply["content"]
         back = t("en", "service.seat_back", name="Bob")
         await play_one(client, fake, service, table)  # Ann moves; the table shows Bob is back
         assert any(back in (p.get("content") or "") for p in fake.public())

@@ -11,10 +11,12 @@ from bot.discord_app.frontend import (
     GAME_CHOICES,
     LANG_CHOICES,
     RULESET_CHOICES,
+    EndButton,
     Front,
     HandButton,
     LobbyButton,
     MoveButton,
+    SeatBackButton,
     SignUpButton,
     chat_key,
 )
@@ -47,7 +49,9 @@ class CatalogueTranslator(app_commands.Translator):
 class TycoonBot(commands.Bot):
     def __init__(self, service: GameService, lang: str = "zh-Hans", seed: int | None = None,
                  sync_commands: bool = False) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        # no message of ours notifies anyone unless it says whom (a player's turn, a prompt)
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         allowed_mentions=discord.AllowedMentions.none())
         self.front = Front(service, lang, seed, client=self)
         self.tournaments = TournamentFront(self.front)
         self.sync_commands = sync_commands  # the real process syncs at start; tests read the payload
@@ -58,7 +62,8 @@ class TycoonBot(commands.Bot):
             return
         self._set_up = True
         # buttons sent before a restart parse back from their ids
-        self.add_dynamic_items(MoveButton, LobbyButton, HandButton, SignUpButton, TournamentButton)
+        self.add_dynamic_items(MoveButton, LobbyButton, HandButton, SeatBackButton, EndButton, SignUpButton,
+                               TournamentButton)
         await self.tree.set_translator(CatalogueTranslator())
         front = self.front
         tree = self.tree

@@ -1,11 +1,13 @@
 """Discord interactions in, service calls and screens out.
 
 Button ids: ``g:<token>`` (a game move, the service's token), ``l:<table>:<op>`` (lobby),
-``h:<table>`` (my hand), ``s:<schedule>`` (sign up for a scheduled match). They are
-``DynamicItem`` templates, so a button keeps working after a restart: its id carries everything,
-the state comes from the database. Every interaction is answered or deferred at once (Discord
-allows 3 s). Public messages go to the table's own channel (from its chat key), wherever the
-press came from, so a button pressed in a DM never posts the table there.
+``h:<table>[:<seat>]`` (my hand, my options, a player's answers), ``b:<table>`` (take my seat
+back), ``e:<table>:y|n`` (end the game: the confirmation), ``s:<schedule>`` (sign up for a
+scheduled match). They are ``DynamicItem`` templates, so a button keeps working after a restart:
+its id carries everything, the state comes from the database. Every interaction is answered or
+deferred at once (Discord allows 3 s). The service's table updates become messages in
+``messages.py``, always in the table's own channel or thread, wherever the press came from.
+The lobby message is edited as players come and go and loses its buttons at Start.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from collections.abc import Awaitable
 import discord
 from discord import app_commands
 
-from bot.presenter import alert_text, hand_line, hand_of, start_time, table_of, table_screens_with_pictures
-from bot.updates import damaged_text, update_screens
+from bot.discord_app.messages import NOBODY, PAGE, TEXT, DiscordMessages
+from bot.presenter import Button, alert_text, start_time, table_of, table_screens_with_pictures
+from bot.updates import damaged_text
 from engine.games import GAMES
 from engine.service import keyvalue
 from engine.service.loop import TableUpdate
@@ -40,9 +43,6 @@ def thread_key(thread_id: int) -> str:
 GAME_NAMES = {"deal": "大富翁纸牌 Monopoly Deal", "board": "地产大亨 Monopoly"}
 LOBBY_OPS = [("join", "tg.btn.join"), ("leave", "tg.btn.leave"), ("ai", "tg.btn.add_ai"),
              ("noai", "tg.btn.remove_ai"), ("start", "tg.btn.start"), ("cancel", "tg.btn.cancel")]
-PAGE = 25  # Discord: 5 rows of 5 buttons in one message
-TEXT = 1900  # Discord allows 2000 characters in a message
-DMS_CLOSED = 50007  # "Cannot send messages to this user"
 
 
 def chat_key(interaction: discord.Interaction) -> str:
@@ -74,8 +74,8 @@ class Front:
         self.lang = normalise_lang(lang)
         self.seed = seed
         self.client = client
-        self._hands: dict[tuple[int, int], tuple] = {}  # the hand last sent by DM, per table and seat
         self._langs: dict[str, str] = {}  # a channel's server language, learnt from its interactions
+        self.messages = DiscordMessages(self)
         service.subscribe(self.on_update, self.on_notice)
 
     async def chat_lang(self, interaction: discord.Interaction) -> str:
@@ -150,7 +150,25 @@ class Front:
 
     # -- lobby -----------------------------------------------------------------------------------
 
-    def lobby_view(self, table_id: int, lang: str) -> discord.ui.View:
+    def view_of(self, buttons: list[Button]) -> discord.ui.View:
+        """A message's buttons, each the persistent item its id belongs to."""
+        view = discord.ui.View(timeout=None)
+        for b in buttons:
+            kind, _, rest = b.token.partition(":")
+            if kind == "h":
+                table, _, seat = rest.partition(":")
+                view.add_item(HandButton(int(table), b.label, int(seat) if seat else None))
+            elif kind == "b":
+                view.add_item(SeatBackButton(int(rest), b.label))
+            elif kind == "e":
+                view.add_item(EndButton(b.token, b.label))
+            else:
+                view.add_item(MoveButton(b.token, b.label))
+        return view
+
+    def lobby_view(self, table_id: int, lang: str) -> discord.ui.View | None:
+        if self.service.table(table_id).status != "lobby":
+            return None  # started or ended: the lobby's buttons have nothing left to do
         view = discord.ui.View(timeout=None)
         for op, label in LOBBY_OPS:
             view.add_item(LobbyButton(table_id, op, t(lang, label)))
@@ -158,8 +176,26 @@ class Front:
 
     def lobby_text(self, table_id: int, lang: str) -> str:
         row = self.service.table(table_id)
-        seats = "\n".join(f"{i + 1}. {s['name']}" for i, s in enumerate(row.seats))
-        return t(lang, "tg.lobby", game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
+        seats = discord.utils.escape_markdown("\n".join(f"{i + 1}. {s['name']}" for i, s in enumerate(row.seats)))
+        key = "tg.lobby" if row.status == "lobby" else "tg.lobby_started"
+        return t(lang, key, game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
+
+    async def show_lobby(self, table_id: int, lang: str) -> None:
+        """The lobby's one message edited (for /join and /leave typed in the channel); posted again
+        only when it can no longer be edited."""
+        row = self.service.table(table_id)
+        channel = self.table_channel(row)
+        message = (row.messages or {}).get("dc_lobby")
+        if message is not None:
+            try:
+                await channel.get_partial_message(message).edit(content=self.lobby_text(table_id, lang),
+                                                                view=self.lobby_view(table_id, lang))
+                return
+            except discord.HTTPException as e:
+                log.info("lobby message %s not edited (%s): a new one", message, e)
+        sent = await channel.send(content=self.lobby_text(table_id, lang), view=self.lobby_view(table_id, lang),
+                                  allowed_mentions=NOBODY)
+        await self.service.lobby.set_messages(table_id, dc_lobby=sent.id)
 
     async def newgame(self, interaction: discord.Interaction, game: str, ruleset: str | None,
                       thread: bool = False) -> None:
@@ -176,17 +212,19 @@ class Front:
             await interaction.response.defer()  # making the thread is one more call to Discord
             home = await self.open_thread(interaction.channel_id, out.table,
                                           t(lang, "dc.thread_name", game=GAME_NAMES[game], table=out.table))
-            if home is None:
-                await interaction.followup.send(t(lang, "dc.no_thread"), ephemeral=True)
         if home is None:
+            text, view = self.lobby_text(out.table, lang), self.lobby_view(out.table, lang)
             if interaction.response.is_done():
-                await interaction.followup.send(self.lobby_text(out.table, lang), view=self.lobby_view(out.table, lang))
+                sent = await interaction.followup.send(text, view=view, wait=True)
+                await interaction.followup.send(t(lang, "dc.no_thread"), ephemeral=True)  # for the asker only
+                lobby = sent.id
             else:
-                await interaction.response.send_message(self.lobby_text(out.table, lang),
-                                                        view=self.lobby_view(out.table, lang))
+                lobby = (await interaction.response.send_message(text, view=view)).message_id
+            await self.service.lobby.set_messages(out.table, dc_lobby=lobby)
             return
-        await self.table_channel(self.service.table(out.table)).send(
-            content=self.lobby_text(out.table, lang), view=self.lobby_view(out.table, lang))
+        sent = await self.table_channel(self.service.table(out.table)).send(
+            content=self.lobby_text(out.table, lang), view=self.lobby_view(out.table, lang), allowed_mentions=NOBODY)
+        await self.service.lobby.set_messages(out.table, dc_lobby=sent.id)
         await interaction.followup.send(t(lang, "dc.game_in_thread", thread=f"<#{home}>"))
 
     async def lobby_press(self, interaction: discord.Interaction, table_id: int, op: str) -> None:
@@ -194,26 +232,36 @@ class Front:
         lang = await self.chat_lang(interaction)
         user, name = user_of(interaction)
         service = self.service
+        live = await service.live(table_id)
+        if live is not None and live.row.status != "lobby":  # a lobby message from before the start
+            await self._reply(interaction, t(lang, "tg.lobby_closed"))
+            await interaction.edit_original_response(content=self.lobby_text(table_id, lang), view=None)
+            return
         out = await service.lobby.op(table_id, op, user, name, is_admin=can_manage(interaction), seed=self.seed)
         if not out.ok:
             await self._reply(interaction, t(lang, out.key, **out.params))
             return
-        row = service.table(table_id)
-        if row.status == "lobby":
+        if service.table(table_id).status in ("lobby", "running", "over"):  # the game is shown by its updates
             await interaction.edit_original_response(content=self.lobby_text(table_id, lang),
                                                      view=self.lobby_view(table_id, lang))
-        elif row.status not in ("running", "over"):  # a started game is shown by its first update
+        else:
             await interaction.edit_original_response(content=t(lang, "tg.cancelled"), view=None)
 
     async def command_op(self, interaction: discord.Interaction, op: str) -> None:
         """/join, /leave and /endgame: the lobby's operations on this channel's (or thread's) table;
-        /join in a running game gives a player back the seat the AI kept for them."""
+        /join in a running game gives a player back the seat the AI kept for them; /endgame of a
+        running game asks first."""
         lang = await self.chat_lang(interaction)
         row = await self.table_here(interaction)
         if row is None:
             await self._reply(interaction, t(lang, "service.no_lobby"))
             return
         user, name = user_of(interaction)
+        if op == "cancel" and row.status == "running":  # a running game ends only when asked twice
+            confirm = [Button(t(lang, "tg.btn.endgame_yes"), f"e:{row.id}:y", -1),
+                       Button(t(lang, "tg.btn.endgame_no"), f"e:{row.id}:n", -1)]
+            await self._reply(interaction, t(lang, "dc.endgame_confirm"), view=self.view_of(confirm))
+            return
         out = await self.service.lobby.op(row.id, op, user, name, is_admin=can_manage(interaction))
         if not out.ok:  # e.g. /endgame by someone who neither opened the game nor manages the server
             await self._reply(interaction, t(lang, out.key, **out.params))
@@ -221,12 +269,36 @@ class Front:
         row = self.service.table(row.id)
         if out.key == "service.seat_back":
             await self._reply(interaction, t(lang, "service.welcome_back"))
-        elif row.status == "lobby":
-            await interaction.response.send_message(self.lobby_text(row.id, lang), view=self.lobby_view(row.id, lang))
+        elif row.status == "lobby":  # the lobby message shows who is in
+            await self._reply(interaction, t(lang, "tg.done"))
+            await self.show_lobby(row.id, lang)
         elif row.status == "running":  # the table's update says who left; the AI plays the seat at once
             await self._reply(interaction, t(lang, "tg.done"))
         else:
             await interaction.response.send_message(t(lang, "tg.cancelled"))
+            if (row.messages or {}).get("dc_lobby"):
+                await self.show_lobby(row.id, lang)
+
+    async def end_press(self, interaction: discord.Interaction, table_id: int, answer: str) -> None:
+        """The answer to /endgame's question: only the game's creator or a manager ends it."""
+        lang = await self.chat_lang(interaction)
+        if answer != "y":
+            await interaction.response.edit_message(content=t(lang, "tg.game_goes_on"), view=None)
+            return
+        await interaction.response.defer()
+        user, name = user_of(interaction)
+        out = await self.service.lobby.cancel(table_id, user, is_admin=can_manage(interaction), name=name)
+        if not out.ok:
+            await self._reply(interaction, t(lang, out.key, **out.params))
+            return
+        await interaction.edit_original_response(content=t(lang, "service.ended_by", by=name), view=None)
+
+    async def seat_back(self, interaction: discord.Interaction, table_id: int) -> None:
+        await interaction.response.defer(ephemeral=True)
+        lang = normalise_lang(str(interaction.locale)) if interaction.locale else self.lang
+        user, _ = user_of(interaction)
+        out = await self.service.lobby.back(table_id, user)
+        await self._reply(interaction, t(lang, "service.welcome_back") if out.ok else t(lang, out.key, **out.params))
 
     # -- moves -----------------------------------------------------------------------------------
 
@@ -259,17 +331,22 @@ class Front:
         snap = await self.service.snapshot(table_id)
         screens = await table_screens_with_pictures(self.service, snap, (), lang, seats=[seat])
         screen = screens.private[seat]
-        buttons = [(b.label, b.token) for b in screen.buttons]
-        pages = [buttons[i:i + PAGE] for i in range(0, len(buttons), PAGE)] or [[]]
         notes = [t(lang, "service.welcome_back")] if back else []
         if snap.row.seats[seat].get("dm") is False:
             notes.append(t(lang, "dc.dm_closed"))
         note = "\n".join(notes)
         text = screen.text[-(TEXT - len(note) - 2):] + (f"\n\n{note}" if note else "")
         files = [discord.File(io.BytesIO(screen.picture), "hand.png")] if screen.picture else []
-        await interaction.followup.send(text, files=files, view=_moves(pages[0]), ephemeral=True)
+        pages = [screen.buttons[i:i + PAGE] for i in range(0, len(screen.buttons), PAGE)] or [[]]
+        sent = await interaction.followup.send(text, files=files, view=self.view_of(pages[0]), ephemeral=True,
+                                               wait=True)
+        # kept current while Discord lets it be edited (its later pages are not: they are rare)
+        self.messages.shown.shown(("eph", table_id, seat), text, [(b.label, b.token) for b in pages[0]],
+                                  screen.picture)
+        if len(pages) == 1:
+            self.messages.remember_ephemeral(table_id, seat, sent)
         for n, page in enumerate(pages[1:], 2):  # more choices than one message holds
-            await interaction.followup.send(f"({n}/{len(pages)})", view=_moves(page), ephemeral=True)
+            await interaction.followup.send(f"({n}/{len(pages)})", view=self.view_of(page), ephemeral=True)
 
     # -- the service's table updates ---------------------------------------------------------------
 
@@ -279,73 +356,10 @@ class Front:
             return
         lang = await self.key_lang(update.chat_key)
         if update.kind == "damaged":
-            await self.channel(update.chat_key).send(content=damaged_text(update, lang)[:TEXT])
+            await self.channel(update.chat_key).send(content=damaged_text(update, lang)[:TEXT],
+                                                     allowed_mentions=NOBODY)
             return
-        await self.publish(update, lang)
-
-    async def publish(self, update: TableUpdate, lang: str) -> None:
-        """Edit the table's one public message (posted anew only at the start, or when it is gone);
-        then ask Just Say No under it and send changed hands by DM."""
-        screens = await update_screens(self.service, update, lang)
-        snap = update.snapshot
-        row = snap.row
-        table_id = update.table
-        public = screens.public
-        # a seat facing two decisions may see one answer twice; Discord refuses a repeated id
-        shown = {b.token: b.label for b in public.buttons}
-        view = _moves([(label, token) for token, label in shown.items()][:PAGE - 1])
-        if not screens.ended:
-            view.add_item(HandButton(table_id, t(lang, "tg.btn.my_hand" if snap.game == "deal"
-                                                 else "dc.btn.my_options")))
-        file = discord.File(io.BytesIO(public.picture), "table.png")
-        text = public.text[-TEXT:]
-        channel = self.table_channel(row)
-        message_id = (row.messages or {}).get("dc")
-        edited = False
-        if message_id and update.kind != "started":
-            try:
-                await channel.get_partial_message(message_id).edit(content=text, attachments=[file], view=view)
-                edited = True
-            except discord.HTTPException:
-                file = discord.File(io.BytesIO(public.picture), "table.png")  # the failed edit read it
-        if not edited:
-            sent = await channel.send(content=text, file=file, view=view)
-            message_id = sent.id
-            await self.service.lobby.set_messages(table_id, dc=message_id)
-        for answer in screens.answers:  # D-13: a Just Say No window, answered right under the attack
-            when = f"<t:{int(answer.due_at or self.service.clock() + 20)}:R>"
-            await channel.send(content=t(lang, "dc.answer_now", name=answer.name, when=when),
-                               view=_moves([(b.label, b.token) for b in answer.buttons][:PAGE]),
-                               reference=discord.MessageReference(message_id=message_id, channel_id=channel.id,
-                                                                  fail_if_not_exists=False))
-        if snap.game == "deal" and not screens.ended:
-            await self.send_hands(update, screens.private, lang)
-
-    async def send_hands(self, update: TableUpdate, private: dict, lang: str) -> None:
-        """A changed hand goes to its player by DM, once; closed DMs are remembered, not retried."""
-        snap = update.snapshot
-        for seat, screen in private.items():
-            info = snap.row.seats[seat]
-            if info["ai"] or info.get("dm") is False or not info["user"].startswith("dc:"):
-                continue
-            hand = hand_of(snap, seat)
-            if self._hands.get((update.table, seat)) == hand:
-                continue
-            self._hands[(update.table, seat)] = hand
-            files = [discord.File(io.BytesIO(screen.picture), "hand.png")] if screen.picture else []
-            try:
-                dm = await self.client.create_dm(discord.Object(id=int(info["user"][3:])))
-                await dm.send(content=hand_line(snap, seat, lang)[:TEXT], files=files)
-            except discord.Forbidden as e:
-                if e.code == DMS_CLOSED:  # the ephemeral "My hand" carries on, with a note
-                    await self.service.lobby.set_dm(update.table, info["user"], False)
-                else:
-                    log.warning("DM to %s refused: %s", info["user"], e)
-            except discord.HTTPException as e:  # the game goes on; the next change tries again
-                log.warning("DM to %s failed: %s", info["user"], e)
-        if update.over or update.kind == "cancelled":
-            for seat in range(len(snap.row.seats)):
-                self._hands.pop((update.table, seat), None)
+        await self.messages.show(update, lang)
 
     async def on_notice(self, outcome: Outcome) -> None:
         """What the clocks did outside a table: a scheduled match announced or called off."""
@@ -440,13 +454,6 @@ class Front:
         await self._reply(interaction, t(lang, "tg.signed_up") if out.ok else t(lang, out.key, **out.params))
 
 
-def _moves(buttons: list[tuple[str, str]]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for label, token in buttons:
-        view.add_item(MoveButton(token, label))
-    return view
-
-
 # -- persistent buttons: the id is the whole story -------------------------------------------------
 
 
@@ -487,9 +494,29 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"l:(?P<ta
         await guarded(interaction, interaction.client.front.lobby_press(interaction, self.table, self.op))
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"h:(?P<table>\d+)"):
+class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"h:(?P<table>\d+)(?::(?P<seat>\d+))?"):
+    """"My hand" / "My options"; with a seat, that player's answers when they did not fit the table."""
+
+    def __init__(self, table: int, label: str = "·", seat: int | None = None) -> None:
+        custom_id = f"h:{table}" if seat is None else f"h:{table}:{seat}"
+        super().__init__(discord.ui.Button(label=label[:80], custom_id=custom_id,
+                                           style=discord.ButtonStyle.success))
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match):
+        return cls(int(match["table"]), seat=int(match["seat"]) if match["seat"] else None)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, interaction.client.front.my_hand(interaction, self.table))
+
+
+class SeatBackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"b:(?P<table>\d+)"):
+    """Take my seat back (from the AI that kept it while I was away)."""
+
     def __init__(self, table: int, label: str = "·") -> None:
-        super().__init__(discord.ui.Button(label=label, custom_id=f"h:{table}", style=discord.ButtonStyle.success))
+        super().__init__(discord.ui.Button(label=label[:80], custom_id=f"b:{table}",
+                                           style=discord.ButtonStyle.success))
         self.table = table
 
     @classmethod
@@ -497,7 +524,24 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"h:(?P<tab
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, interaction.client.front.my_hand(interaction, self.table))
+        await guarded(interaction, interaction.client.front.seat_back(interaction, self.table))
+
+
+class EndButton(discord.ui.DynamicItem[discord.ui.Button], template=r"e:(?P<table>\d+):(?P<answer>[yn])"):
+    """/endgame's question: end the running game, or keep playing."""
+
+    def __init__(self, data: str, label: str = "·") -> None:
+        style = discord.ButtonStyle.danger if data.endswith(":y") else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=label[:80], custom_id=data, style=style))
+        _, table, answer = data.split(":")
+        self.table, self.answer = int(table), answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match):
+        return cls(match.group(0))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, interaction.client.front.end_press(interaction, self.table, self.answer))
 
 
 class SignUpButton(discord.ui.DynamicItem[discord.ui.Button], template=r"s:(?P<schedule>\d+)"):

@@ -56,7 +56,7 @@ def where(key: str) -> tuple[int, int | None]:
 
 def mention(seat: dict) -> str:
     """A player named so that Telegram notifies them (a text mention by user id); others by name."""
-    name = html.escape(seat["name"])
+    name = html.escape(seat["name"], quote=False)
     user = seat["user"]
     return f'<a href="tg://user?id={user[3:]}">{name}</a>' if user.startswith("tg:") else name
 
@@ -64,7 +64,7 @@ def mention(seat: dict) -> str:
 def with_mentions(lang: str, key: str, seats: list[dict], **params) -> str:
     """A catalogue sentence as HTML, the players in it mentioned (``{name}`` or ``{names}``)."""
     marks = {"name": "\x00N\x00", "names": "\x00L\x00"}
-    text = html.escape(t(lang, key, **marks, **params))
+    text = html.escape(t(lang, key, **marks, **params), quote=False)
     return (text.replace(marks["name"], mention(seats[0]) if seats else "")
             .replace(marks["names"], ", ".join(mention(s) for s in seats)))
 
@@ -161,7 +161,7 @@ class TelegramMessages:
         seats = row.seats
         chat_id, thread = where(row.chat_key)
         thread = record.get("tg_thread", thread)
-        caption = html.escape(public.text[-CAPTION:])
+        caption = html.escape(public.text[-CAPTION:], quote=False)
         if screens.ping and not update.over:
             due = next((w.due_at for w in update.waiting if w.seat == screens.ping[0]), None)
             caption += "\n" + with_mentions(lang, "tg.your_turn", [seats[screens.ping[0]]],
@@ -197,7 +197,7 @@ class TelegramMessages:
             elif not open_:
                 if prompt.get("buttons"):
                     await self.edit_text(bot, chat_id, prompt["id"], prompt["text"] + "\n" + html.escape(
-                        t(lang, "tg.answered")), None)
+                        t(lang, "tg.answered"), quote=False), None)
                 continue
             kept.append(prompt)
         for prompt in screens.prompts:
@@ -242,7 +242,7 @@ class TelegramMessages:
         pages = [buttons[i:i + PAGE] for i in range(0, len(buttons), PAGE)] or [[]]
         dms = dict(record.get("tg_dm", {}))
         ids = list(dms.get(str(seat), []))
-        text = html.escape(screen.text[-(CAPTION if screen.picture else TEXT):])
+        text = html.escape(screen.text[-(CAPTION if screen.picture else TEXT):], quote=False)
         try:
             new_ids = [await self._page(bot, user_id, ids[0] if ids else None, text, keyboard(pages[0]),
                                         screen.picture)]
