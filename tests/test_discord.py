@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import itertools
 import json
 import logging
@@ -22,7 +23,7 @@ from engine.service.tables import GameService
 from words.deal_text import card_name
 from words.i18n import t
 
-CHANNEL, GUILD, DM_BASE = 10, 20, 5000
+CHANNEL, GUILD, DM_BASE = 10, 20, 900_000_000  # DM channels far above the ids the fake hands out
 MANAGE_GUILD, MANAGE_EVENTS = 1 << 5, 1 << 33
 _ids = itertools.count(1000)
 
@@ -61,13 +62,73 @@ def check_message(payload: dict) -> None:
         raise discord.HTTPException(_BadRequest(), {"code": 50035, "message": "; ".join(problems)})
 
 
+class _Post:
+    """Where a message posted through an interaction's webhook lands, for ``FakeDiscord._keep``."""
+
+    method = "POST"
+
+    def __init__(self, channel: int) -> None:
+        self.channel_id, self.url = channel, f"/channels/{channel}/messages"
+
+
+class _Edit:
+    method = "PATCH"
+
+    def __init__(self, channel: int, message: int) -> None:
+        self.channel_id, self.url = channel, f"/channels/{channel}/messages/{message}"
+
+
 class FakeDiscord:
-    """Records every REST call and interaction response; answers like Discord would."""
+    """Records every REST call and interaction response; answers like Discord would. It also keeps
+    what each channel message shows now (text, button ids, picture), and counts edits that change
+    nothing (``identical``) and pictures uploaded again unchanged (``reuploads``)."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, dict]] = []
         self.closed_dms: set[int] = set()  # users whose DMs refuse the bot (error 50007)
         self.events_forbidden = False  # the bot lacks Manage Events in the guild
+        self.messages: dict[tuple[int, int], dict] = {}
+        self.identical: list[tuple[str, dict]] = []
+        self.reuploads = 0
+
+    @staticmethod
+    def _ids(components) -> list[str]:
+        return [c["custom_id"] for row in components or [] for c in row.get("components", []) if "custom_id" in c]
+
+    @staticmethod
+    def _picture(files) -> str | None:
+        for f in files or []:
+            return hashlib.sha1(f.fp.getvalue()).hexdigest()
+        return None
+
+    def _keep(self, route, payload: dict, files, answer: dict) -> None:
+        """What a channel message shows after a post or an edit."""
+        if route.channel_id is None or "/messages" not in route.url:
+            return
+        channel = int(route.channel_id)
+        if route.method == "POST" and route.url.endswith("/messages"):
+            self.messages[(channel, int(answer["id"]))] = {"content": payload.get("content") or "",
+                                                           "ids": self._ids(payload.get("components")),
+                                                           "picture": self._picture(files)}
+        elif route.method == "PATCH":
+            key = (channel, int(route.url.rsplit("/", 1)[1]))
+            old = self.messages.get(key, {"content": "", "ids": [], "picture": None})
+            new = dict(old)
+            if "content" in payload:
+                new["content"] = payload["content"] or ""
+            if "components" in payload:
+                new["ids"] = self._ids(payload["components"])
+            picture = self._picture(files)
+            if picture is not None:
+                self.reuploads += picture == old["picture"]
+                new["picture"] = picture
+            if new == old:
+                self.identical.append((route.url, payload))
+            self.messages[key] = new
+
+    def live(self, channel: int) -> dict[int, list[str]]:
+        """The messages of ``channel`` that have buttons now: message id -> their ids."""
+        return {mid: m["ids"] for (c, mid), m in self.messages.items() if c == channel and m["ids"]}
 
     async def http(self, route, *args, **kwargs):
         payload = kwargs.get("json") or {}
@@ -76,7 +137,8 @@ class FakeDiscord:
                 payload = json.loads(part["value"])
         if isinstance(payload, list):  # the command tree: the whole list at once
             payload = {"commands": payload}
-        payload = {**payload, "files": [f.filename for f in kwargs.get("files") or []]}
+        files = kwargs.get("files")
+        payload = {**payload, "files": [f.filename for f in files or []]}
         self.calls.append((route.method, route.url, payload))
         check_message(payload)
         if route.url.endswith("/users/@me/channels"):
@@ -91,7 +153,9 @@ class FakeDiscord:
             if self.events_forbidden:
                 raise discord.Forbidden(_Response(), {"code": 50013, "message": "Missing Permissions"})
             return {"id": str(next(_ids)), **payload}
-        return _message(int(route.channel_id or CHANNEL), components=payload.get("components"))
+        answer = _message(int(route.channel_id or CHANNEL), components=payload.get("components"))
+        self._keep(route, payload, files, answer)
+        return answer
 
     async def webhook(self, route, *args, **kwargs):
         payload = kwargs.get("payload") or {}
@@ -100,11 +164,24 @@ class FakeDiscord:
                            payload)
         self.calls.append((route.method, route.url, payload))
         check_message(payload)
-        message = _message(components=(payload.get("data") or payload).get("components"))
+        data = payload.get("data") if isinstance(payload.get("data"), dict) else payload
+        message = _message(components=data.get("components"))
+        token = route.url.split("/interactions/")[-1].split("/")[1] if "/interactions/" in route.url else \
+            route.url.split("/webhooks/")[-1].split("/")[1]
+        public = not (data.get("flags") or 0) & 64
         if route.url.endswith("/callback"):  # the interaction response
+            if payload.get("type") == 7 and token in ORIGINS:  # it edits the message pressed
+                self._keep(_Edit(*ORIGINS[token]), data, kwargs.get("files"), message)
+            elif payload.get("type") == 4 and public:
+                ORIGINS[token] = (CHANNEL, int(message["id"]))
+                self._keep(_Post(CHANNEL), data, kwargs.get("files"), message)
             return {"interaction": {"id": "1", "type": 2, "response_message_id": message["id"],
                                     "response_message_loading": False, "response_message_ephemeral": False},
                     "resource": {"type": payload.get("type", 4), "message": message}}
+        if route.method == "PATCH" and route.url.endswith("/messages/@original") and token in ORIGINS:
+            self._keep(_Edit(*ORIGINS[token]), data, kwargs.get("files"), message)
+        elif route.method == "POST" and public:  # a public follow-up is a message of the channel
+            self._keep(_Post(CHANNEL), data, kwargs.get("files"), message)
         return message
 
     def custom_ids(self, calls=None) -> list[str]:
@@ -169,11 +246,20 @@ def slash(name: str, uid: int, permissions: int = 0, **options) -> dict:
     return {**_base(uid, 2, permissions), "data": data}
 
 
-def click(custom_id: str, uid: int, permissions: int = 0) -> dict:
-    """A press on a button of a message that carries it (discord.py finds the button there)."""
+ORIGINS: dict[str, tuple[int, int]] = {}  # interaction token -> the message its button is on
+
+
+def click(custom_id: str, uid: int, permissions: int = 0, message: int | None = None,
+          channel: int = CHANNEL) -> dict:
+    """A press on a button of a message that carries it (discord.py finds the button there);
+    ``message``: which message of ours it is (so the fake knows what an edit of it changes)."""
     row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": custom_id}]}
-    return {**_base(uid, 3, permissions), "data": {"custom_id": custom_id, "component_type": 2},
-            "message": _message(components=[row])}
+    payload = {**_base(uid, 3, permissions), "data": {"custom_id": custom_id, "component_type": 2},
+               "message": _message(channel, components=[row])}
+    if message is not None:
+        payload["message"]["id"] = str(message)
+        ORIGINS[payload["token"]] = (channel, message)
+    return payload
 
 
 class _Errors(logging.Handler):
@@ -572,3 +658,123 @@ async def test_a_game_that_cannot_be_restored_is_announced_in_its_channel_once(t
                     (p.get("content") or "")]
             assert len(told) == (1 if _ == 0 else 0)
             assert (await service.lobby.new_table(f"dc:{GUILD}:{CHANNEL}", "deal", None, "dc:1", "Ann")).ok or _
+
+
+def _one_life(fake: FakeDiscord, service, table: int, members) -> None:
+    """Only the current table message, the open prompts and each player's one DM have buttons;
+    a Deal player's DM shows the hand they hold now."""
+    from bot.presenter import hand_line
+
+    record = service.table(table).messages or {}
+    current = {record.get("dc")} | {p["id"] for p in record.get("dc_prompts", []) if p["buttons"]}
+    assert set(fake.live(CHANNEL)) <= current, (fake.live(CHANNEL).keys(), current)
+    dms = record.get("dc_dm", {})
+    for seat, uid in enumerate(members):
+        mine = set(dms[str(seat)][1]) if str(seat) in dms else set()
+        assert set(fake.live(DM_BASE + uid)) <= mine, (uid, fake.live(DM_BASE + uid).keys(), mine)
+        if service.table(table).game == "deal" and mine:
+            snap = service.loop.snapshot_of(service.cache.peek(table))
+            shown = fake.messages[(DM_BASE + uid, dms[str(seat)][1][0])]["content"]
+            assert hand_line(snap, seat, "en") in shown, "the private hand is current"
+
+
+@pytest.mark.parametrize("game", ["deal", "board"])
+async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp_path, monkeypatch, game):
+    """Four people, one of whom leaves and comes back: one new table message per turn (plus the
+    start and the result), nothing but the current messages with buttons, no edit that changes
+    nothing and no picture sent twice, every private hand current after every move."""
+    members = (1, 2, 3, 4)
+    new_messages: list[str] = []
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        async def heard(update):
+            if update.kind == "started" or update.turn_passed or update.over:
+                new_messages.append(update.kind)
+
+        service.subscribe(heard)
+        await dispatch(client, slash("newgame", 1, game=game))
+        table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
+        for uid in members[1:]:
+            await dispatch(client, slash("join", uid))
+        lobby = service.table(table).messages["dc_lobby"]
+        assert "U4" in fake.messages[(CHANNEL, lobby)]["content"], "/join updates the lobby message"
+        await dispatch(client, click(f"l:{table}:start", 1, message=lobby))
+        assert not fake.messages[(CHANNEL, lobby)]["ids"], "the lobby lost its buttons at Start"
+        rules, presses, left, back = GAMES[game], 0, False, False
+        while service.table(table).status == "running" and presses < 4000:
+            _one_life(fake, service, table, members)
+            if presses == 8 and not left:
+                await dispatch(client, slash("leave", 3))  # Cy has to go; the AI keeps the seat
+                left = True
+                continue
+            if left and not back and presses == 20:
+                offered = [i for ids in fake.live(DM_BASE + 3).values() for i in ids]
+                assert f"b:{table}" in offered, "Cy is offered the seat back in his DM"
+                await dispatch(client, click(f"b:{table}", 3))
+                back = service.table(table).seats[2]["ai"] is False
+                assert back
+                continue
+            state = service.state(table)
+            decision = rules.waiting_for(state)[0]
+            uid = members[decision.seat]
+            wanted = PLUGS[game].choose(state, decision.seat)
+            token = f"g:{next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)}"
+            reachable = [i for c in (CHANNEL, DM_BASE + uid) for ids in fake.live(c).values() for i in ids]
+            if token not in reachable:  # "My hand" / "My options" (or "Name: answer…") opens the rest
+                seen = len(fake.calls)
+                await dispatch(client, click(f"h:{table}", uid))
+                reachable = fake.custom_ids([c for c in fake.calls[seen:] if c[0] == "POST" and "/webhooks/" in c[1]])
+            assert token in reachable, (decision, "every choice is one or two presses away")
+            await dispatch(client, click(token, uid))
+            presses += 1
+        assert service.table(table).status == "over" and left and back
+        assert fake.identical == [], fake.identical[:3]
+        assert fake.reuploads == 0
+        tables = [p for m, u, p in fake.calls if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")
+                  and "table.png" in p.get("files", [])]
+        assert len(tables) == len(new_messages) <= service.state(table).turn_number + 2
+        assert new_messages[0] == "started" and new_messages[-1] == "over"
+        assert not fake.live(CHANNEL) and not any(fake.live(DM_BASE + uid) for uid in members)
+        result = tables[-1]
+        assert all(f"<@{uid}>" in result["content"] for uid in members), "the result mentions everyone"
+        assert sorted(int(u) for u in result["allowed_mentions"]["users"]) == list(members)
+        turns = [p for p in tables[1:-1] if "<@" in p["content"]]
+        assert all(len(p["allowed_mentions"]["users"]) == 1 for p in turns), "a turn pings one player"
+
+
+async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path, monkeypatch):
+    """Eight bidders need more buttons than a Discord message holds: each gets one that opens
+    their own bids, and every bid is there."""
+    members = tuple(range(1, 9))
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("newgame", 1, game="board"))
+        table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
+        for uid in members[1:]:
+            await dispatch(client, slash("join", uid))
+        await dispatch(client, click(f"l:{table}:start", 1))
+        rules = GAMES["board"]
+        for _ in range(400):
+            decisions = rules.waiting_for(service.state(table))
+            bidders = [d.seat for d in decisions if d.kind == "bid"]
+            if len(bidders) >= 7:
+                break
+            if decisions[0].kind == "buy":  # the player declines: the street goes to auction
+                seat = decisions[0].seat
+                token = next(tok for a, tok in service.buttons(table, seat) if a == decisions[0].timeout)
+                await dispatch(client, click(f"g:{token}", members[seat]))
+            else:
+                await play_one(client, fake, service, table)
+        else:
+            pytest.fail("a declined street goes to an auction among everyone")
+        shown = [i for ids in fake.live(CHANNEL).values() for i in ids]
+        for seat in bidders:
+            uid = members[seat]
+            bids = {f"g:{tok}" for a, tok in service.buttons(table, seat)
+                    if a in rules.answers(rules.waiting_for(service.state(table))[0], [a])}
+            if not bids <= set(shown):
+                assert f"h:{table}:{seat}" in shown, "a button that opens this bidder's own answers"
+                await dispatch(client, click(f"h:{table}:{seat}", uid))
+                mine = set(fake.custom_ids([("", "", fake.last_reply("POST"))]))
+                answers = {f"g:{tok}" for a, tok in service.buttons(table, seat)
+                           if any(a in rules.answers(d, [a]) for d in rules.waiting_for(service.state(table))
+                                  if d.seat == seat)}
+                assert answers and answers <= mine, "every bid of this bidder, one press away"

@@ -525,5 +525,5 @@ def test_every_service_refusal_is_in_all_three_catalogues():
     for lang in CATALOGUE_LANGS:
         for key in keys:
             text = translate(lang, key, table=3, max=5, min=2, game="chess", ruleset="x", choices="a, b", name="Ann",
-                             policies="turn")
+                             by="Bob", policies="turn")
             assert text != key and "{" not in text, (lang, key)

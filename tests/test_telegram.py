@@ -858,3 +858,38 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             assert all(f'tg://user?id={uid}' in result for uid in members), "the result mentions everyone"
     finally:
         await service.close()
+
+
+async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path):
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = _app(service, api, lang="en", seed=1)
+    members = tuple(range(1, 9))
+    rules = GAMES["board"]
+    try:
+        async with app:
+            await _send(app, command("/newgame board", 1))
+            table = int(api.keyboards(GROUP)[0].split(":")[1])
+            for uid in members[1:]:
+                await _send(app, command("/join", uid))
+            await _send(app, press(f"l:{table}:start", 1))
+            for _ in range(400):
+                decisions = rules.waiting_for(service.state(table))
+                if sum(d.kind == "bid" for d in decisions) >= 7:
+                    break
+                seat = decisions[0].seat
+                wanted = decisions[0].timeout if decisions[0].kind == "buy" else PLUGS["board"].choose(
+                    service.state(table), seat)  # a declined street goes to auction
+                token = next(tok for a, tok in service.buttons(table, seat) if a == wanted)
+                await _send(app, press(token, members[seat]))
+            else:
+                pytest.fail("a declined street goes to an auction among everyone")
+            for d in [d for d in decisions if d.kind == "bid"]:
+                answers = {tok for a, tok in service.buttons(table, d.seat) if a in rules.answers(d, [a])}
+                reachable = set(shown_now(api, GROUP)) | set(shown_now(api, members[d.seat]))
+                if not answers <= reachable:
+                    await _send(app, press(f"h:{table}", members[d.seat]))
+                    reachable |= set(shown_now(api, members[d.seat]))
+                assert answers and answers <= reachable, f"every bid of seat {d.seat}, one or two presses away"
+    finally:
+        await service.close()
