@@ -501,11 +501,11 @@ async def test_closed_dms_fall_back_to_the_ephemeral_hand_and_are_not_retried(tm
         tries = [u for _, u, _ in fake.calls if f"/channels/{DM_BASE + 2}/messages" in u]
         assert len(tries) == 1, "a closed DM is tried once, not again and again"
         await dispatch(client, click(f"h:{table}", 2))
-        reply = fake.last_reply()
+        reply = fake.last_reply("POST")
         assert reply["flags"] == 64 and t("en", "dc.dm_closed") in reply["content"]
         assert t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0] in reply["content"]
         await dispatch(client, click(f"h:{table}", 1))
-        assert t("en", "dc.dm_closed") not in fake.last_reply()["content"]
+        assert t("en", "dc.dm_closed") not in fake.last_reply("POST")["content"]
 
 
 async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp_path, monkeypatch):
@@ -778,3 +778,21 @@ async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path, monkeyp
                            if any(a in rules.answers(d, [a]) for d in rules.waiting_for(service.state(table))
                                   if d.seat == seat)}
                 assert answers and answers <= mine, "every bid of this bidder, one press away"
+
+
+async def test_my_hand_is_kept_current_and_an_older_reply_loses_its_buttons(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        table = await open_table(client, fake, service, "deal", ai=False)
+        seat = service.waiting_for(table)[0].seat
+        uid = int(service.table(table).seats[seat]["user"][3:])
+        await dispatch(client, click(f"h:{table}", uid))
+        first = next(u for m, u, p in reversed(fake.calls) if m == "POST" and "/webhooks/" in u)
+        await play_one(client, fake, service, table)  # a move: the reply shows the new choices
+        kept = [p for m, u, p in fake.calls if m == "PATCH" and "/webhooks/" in u and "/messages/" in u
+                and "@original" not in u]
+        assert kept and kept[-1]["components"], "the My hand reply was edited to the current buttons"
+        tokens = {f"g:{tok}" for _, tok in service.buttons(table, seat)}
+        assert set(fake.custom_ids([("", "", kept[-1])])) <= tokens | {f"b:{table}"}
+        await dispatch(client, click(f"h:{table}", uid))  # pressed again: the older reply goes inert
+        stripped = [p for m, u, p in fake.calls if m == "PATCH" and "/webhooks/" in u and p.get("components") == []]
+        assert stripped and first

@@ -332,6 +332,10 @@ async def test_a_game_in_a_thread_of_its_own(tmp_path, monkeypatch, threads):
             assert home is None
             assert any(p.get("content") == t("en", "dc.no_thread") and p.get("flags") == 64
                        for _, u, p in fake.calls if "/webhooks/" in u)
+            # the first follow-up takes the place of the public "thinking…" (its own ephemeral flag is not
+            # honoured by Discord): that is the lobby, and the notice for the asker alone comes after it
+            followups = [p for m, u, p in fake.calls if m == "POST" and "/webhooks/" in u]
+            assert any(c.startswith("l:") for c in fake.custom_ids([("", "", followups[0])]))
         for press in (click(f"l:{table}:join", 2), click(f"l:{table}:ai", 1), click(f"l:{table}:start", 1)):
             await dispatch(client, press)
         assert service.table(table).status == "running"

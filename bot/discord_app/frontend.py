@@ -344,7 +344,7 @@ class Front:
         self.messages.shown.shown(("eph", table_id, seat), text, [(b.label, b.token) for b in pages[0]],
                                   screen.picture)
         if len(pages) == 1:
-            self.messages.remember_ephemeral(table_id, seat, sent)
+            await self.messages.remember_ephemeral(table_id, seat, sent)
         for n, page in enumerate(pages[1:], 2):  # more choices than one message holds
             await interaction.followup.send(f"({n}/{len(pages)})", view=self.view_of(page), ephemeral=True)
 

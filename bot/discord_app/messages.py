@@ -245,8 +245,15 @@ class DiscordMessages:
             record["dc_dm"] = dms
             await self.service.lobby.set_messages(table_id, dc_dm=dms)
 
-    def remember_ephemeral(self, table_id: int, seat: int, message: discord.WebhookMessage) -> None:
+    async def remember_ephemeral(self, table_id: int, seat: int, message: discord.WebhookMessage) -> None:
+        """The player's newest "My hand" reply is the one kept current; an older one loses its buttons."""
+        older = self._ephemeral.get((table_id, seat))
         self._ephemeral[(table_id, seat)] = (message, time.monotonic() + EPHEMERAL_SECONDS)
+        if older is not None and time.monotonic() < older[1]:
+            try:
+                await older[0].edit(view=None)
+            except discord.HTTPException as e:  # dismissed by the player, or expired
+                log.info("an older My hand reply kept its buttons: %s", e)
 
     async def _ephemeral_reply(self, table_id: int, seat: int, screen: Screen) -> None:
         """A "My hand" reply kept current while its interaction can still edit it."""
