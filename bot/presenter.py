@@ -14,6 +14,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from bot.inputs import number
 from engine.core.errors import RuleError
 from engine.service import tokens
 from engine.service.lobby import is_ai_user
@@ -199,27 +200,31 @@ def alert_text(outcome, lang: str, game: str, ruleset: str, names: dict[int, str
 
 
 def table_of(data: str, secret: bytes) -> int | None:
-    """The table a button is about (``l:<table>:<op>``, ``h:<table>``, a move token, on Discord
-    behind ``g:``), for the log when its press failed; None when it names none."""
-    prefix, _, rest = data.partition(":")
-    if prefix in ("l", "h") and rest.split(":")[0].isdigit():
-        return int(rest.split(":")[0])
+    """The table a button is about (signed ``l:``/``h:``/``b:``/``e:`` data, or a move token, on
+    Discord behind ``g:``), for the log when its press failed; None when it names none."""
+    signed = tokens.unsign(secret, data)
+    if signed is not None:
+        table = signed.split(":")[1]
+        return int(table) if signed[0] in "lhbe" and table.isascii() and table.isdigit() else None
     try:
-        return tokens.decode(secret, rest if prefix == "g" else data).table
+        return tokens.decode(secret, data[2:] if data.startswith("g:") else data).table
     except tokens.TokenError:
         return None
 
 
 def start_time(text: str, now: float) -> float | None:
-    """When a match typed by an admin starts: "+30" is thirty minutes from now; "20:30" the next
-    20:30 Beijing time (UTC+8, where most players are). ``None`` when the text is neither."""
+    """When a match typed by an admin starts: "+30" is thirty minutes from now (at most a week);
+    "20:30" the next 20:30 Beijing time (UTC+8, where most players are). ``None`` when the text is
+    neither (only plain ASCII digits count: "²" or "٣" are not a time)."""
     text = text.strip()
-    if text.startswith("+") and text[1:].isdigit():
-        return now + 60 * int(text[1:])
+    if text.startswith("+"):
+        minutes = number(text[1:], 1, 7 * 24 * 60)
+        return None if minutes is None else now + 60 * minutes
     hours, _, minutes = text.partition(":")
-    if not (hours.isdigit() and minutes.isdigit() and int(hours) < 24 and int(minutes) < 60):
+    h, m = number(hours, 0, 23), number(minutes, 0, 59)
+    if h is None or m is None or len(minutes) != 2:
         return None
     day, offset = 86400, 8 * 3600
     local = (now + offset) % day
-    target = int(hours) * 3600 + int(minutes) * 60
+    target = h * 3600 + m * 60
     return now + (target - local) % day or now + day

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
+from bot.inputs import number, parse_press
 from bot.presenter import Button, Screen
 from engine.games import GAMES
 from engine.service.tables import GameService, Outcome
@@ -47,23 +48,23 @@ def parse_create(args: list[str], when) -> CreateRequest | None:
     """``<deal|board> <solo|team> <rounds> <+minutes|HH:MM> [match minutes] [rule set] [no_trading]
     [turn=S] [card=S] [signup=M] [every=M]``; ``when`` turns the start into a time (the adapter's own
     reading of "+30" and "20:30")."""
-    if len(args) < 4 or args[0] not in GAMES or args[1] not in ("solo", "team") or not args[2].isdigit():
+    if len(args) < 4 or args[0] not in GAMES or args[1] not in ("solo", "team") or number(args[2], 1, 999) is None:
         return None
     start = when(args[3])
     if start is None:
         return None
-    request = CreateRequest(args[0], args[1], int(args[2]), start)
+    request = CreateRequest(args[0], args[1], number(args[2]), start)
     for word in args[4:]:
         setting, _, value = word.partition("=")
         if setting in SETTINGS and value:
-            if not value.isdigit():
+            if number(value, 1, 10**6) is None:  # plain digits within reason (the service checks the range)
                 return None
             if SETTINGS[setting] == "clocks":
-                request.clocks[setting] = int(value)
+                request.clocks[setting] = number(value)
             else:
-                setattr(request, SETTINGS[setting], int(value))
-        elif word.isdigit():
-            request.match_minutes = int(word)
+                setattr(request, SETTINGS[setting], number(value))
+        elif number(word, 1, 10**6) is not None:
+            request.match_minutes = number(word)
         elif word in GAMES[args[0]].rulesets:
             request.ruleset = word
         else:  # a rule option switched on, e.g. no_trading (the service says if it is unknown)
@@ -109,18 +110,23 @@ async def signup_screen(tours: Tournaments, tid: int, lang: str, now: float) -> 
     return Screen("\n".join(lines), buttons)
 
 
-async def press(tours: Tournaments, data: str, user: str, name: str) -> Outcome:
-    """A tournament button: players only ever act for themselves here."""
-    parts = data.split(":")
-    if len(parts) < 3 or parts[0] != "T" or not parts[1].isdigit():
+async def press(tours: Tournaments, data: str, user: str, name: str, chat: str | None = None) -> Outcome:
+    """A tournament button (its data checked and unsigned by the adapter): players only ever act
+    for themselves here, and only in the chat the tournament belongs to (``chat``)."""
+    parsed = parse_press(data)
+    if parsed is None or parsed.kind != "T":
         return Outcome(False, "service.bad_token")
-    tid, op = int(parts[1]), parts[2]
+    tid, op = parsed.id("tournament"), parsed.fields["op"]
+    if chat is not None:
+        row = await tours.get(tid)
+        if row is None or base_chat(row.chat_key) != base_chat(chat):
+            return Outcome(False, "service.other_chat")
     if op == "s":
         return await tours.sign_up(tid, user, name)
     if op == "w":
         return await tours.withdraw(tid, user)
-    if op == "j" and len(parts) == 4 and parts[3].isdigit():
-        return await tours.join_team(tid, int(parts[3]), user, name)
+    if op == "j" and parsed.id("team") is not None:
+        return await tours.join_team(tid, parsed.id("team"), user, name)
     return Outcome(False, "service.bad_token")
 
 
@@ -151,10 +157,12 @@ async def rep_command(tours: Tournaments, chat_key: str, user: str, args: list[s
     if team is None:
         return t(lang, "tour.captain_only", team="?")
     listing = ", ".join(f"{i}. {m['name']}" for i, m in enumerate(team.members, 1))
-    if len(args) != 2 or not all(a.isdigit() for a in args) or not 1 <= int(args[1]) <= len(team.members):
+    match = number(args[0], 1, 999) if len(args) == 2 else None
+    member_no = number(args[1], 1, len(team.members)) if len(args) == 2 else None
+    if match is None or member_no is None:
         return t(lang, "tour.rep_usage", members=listing)
-    member = team.members[int(args[1]) - 1]
-    out = await tours.name_representative(row.id, user, team.id, int(args[0]), member["user"])
+    member = team.members[member_no - 1]
+    out = await tours.name_representative(row.id, user, team.id, match, member["user"])
     if not out.ok:
         return t(lang, out.key, **out.params)
     return t(lang, "tour.rep_named", name=member["name"], round=out.params["round"], team=team.name)
@@ -169,24 +177,25 @@ async def admin_command(tours: Tournaments, chat_key: str, user: str, is_admin: 
     row = await current(tours, chat_key, active_only=op != "correct")  # results stay correctable after the end
     if row is None:
         return Outcome(False, "tour.no_tournament"), t(lang, "tour.no_tournament")
-    if op == "cancel" and len(args) > 1 and args[1].isdigit():
-        out = await tours.cancel_table(row.id, user, is_admin, int(args[1]), " ".join(args[2:]))
+    if op == "cancel" and len(args) > 1 and number(args[1]) is not None:
+        out = await tours.cancel_table(row.id, user, is_admin, number(args[1]), " ".join(args[2:]))
         return out, (t(lang, "tour.table_cancelled", match=args[1]) if out.ok else t(lang, out.key, **out.params))
     if op == "replace":
         ai = len(args) == 4 and args[3].lower() == "ai"
-        if len(args) not in (3, 4) or not (args[1].isdigit() and args[2].isdigit()) or not (ai or substitute):
+        match, seat = (number(args[1]), number(args[2], 1, 8)) if len(args) in (3, 4) else (None, None)
+        if match is None or seat is None or not (ai or substitute):
             return Outcome(False, "tour.replace_usage"), t(lang, "tour.replace_usage")
         sub_user, sub_name = (None, t(lang, "tour.ai")) if ai else substitute
-        out = await tours.replace(row.id, user, is_admin, int(args[1]), int(args[2]) - 1, sub_user, sub_name)
+        out = await tours.replace(row.id, user, is_admin, match, seat - 1, sub_user, sub_name)
         text = t(lang, "tour.replaced", seat=args[2], match=args[1], name=sub_name)
         return out, (text if out.ok else t(lang, out.key, **out.params))
     if op == "correct":
         winners = args[2].split(",") if len(args) > 2 else []
-        if len(args) < 4 or not args[1].isdigit() or not (args[2] == "-" or all(w.isdigit() for w in winners)):
+        ids = [number(w) for w in winners]
+        if len(args) < 4 or number(args[1]) is None or not (args[2] == "-" or None not in ids):
             return Outcome(False, "tour.correct_usage"), t(lang, "tour.correct_usage")
         reason = " ".join(args[3:])
-        out = await tours.correct(row.id, user, is_admin, int(args[1]),
-                                  [] if args[2] == "-" else [int(w) for w in winners], reason)
+        out = await tours.correct(row.id, user, is_admin, number(args[1]), [] if args[2] == "-" else ids, reason)
         done = t(lang, "tour.corrected", match=args[1], reason=reason)
     elif op == "cancel":
         out = await tours.cancel(row.id, user, is_admin, " ".join(args[1:]))

@@ -93,7 +93,8 @@ class FakeDiscord:
 
     @staticmethod
     def _ids(components) -> list[str]:
-        return [c["custom_id"] for row in components or [] for c in row.get("components", []) if "custom_id" in c]
+        return [plain(c["custom_id"]) for row in components or [] for c in row.get("components", [])
+                if "custom_id" in c]
 
     @staticmethod
     def _picture(files) -> str | None:
@@ -191,7 +192,7 @@ class FakeDiscord:
         def walk(node):
             if isinstance(node, dict):
                 if "custom_id" in node:
-                    out.append(node["custom_id"])
+                    out.append(plain(node["custom_id"]))
                 for v in node.values():
                     walk(v)
             elif isinstance(node, list):
@@ -247,12 +248,22 @@ def slash(name: str, uid: int, permissions: int = 0, **options) -> dict:
 
 
 ORIGINS: dict[str, tuple[int, int]] = {}  # interaction token -> the message its button is on
+SIGNER: dict = {}  # the running bot's service signs what ``click`` carries, as the bot signs what it shows
+SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:")
+
+
+def plain(custom_id: str) -> str:
+    """A button id as the tests name it: lobby, hand, sign-up… ids without the bot's signature."""
+    return custom_id.rsplit(".", 1)[0] if custom_id[:2] in SIGNED else custom_id
 
 
 def click(custom_id: str, uid: int, permissions: int = 0, message: int | None = None,
-          channel: int = CHANNEL) -> dict:
+          channel: int = CHANNEL, signed: bool = True) -> dict:
     """A press on a button of a message that carries it (discord.py finds the button there);
-    ``message``: which message of ours it is (so the fake knows what an edit of it changes)."""
+    ``message``: which message of ours it is (so the fake knows what an edit of it changes);
+    ``signed=False``: the id exactly as given, as a forger would send it."""
+    if signed and custom_id[:2] in SIGNED and "." not in custom_id and "sign" in SIGNER:
+        custom_id = SIGNER["sign"](custom_id)
     row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": custom_id}]}
     payload = {**_base(uid, 3, permissions), "data": {"custom_id": custom_id, "component_type": 2},
                "message": _message(channel, components=[row])}
@@ -277,6 +288,7 @@ class _Errors(logging.Handler):
 async def running_bot(tmp_path, monkeypatch, fake: FakeDiscord | None = None):
     fake = fake or FakeDiscord()
     service = await GameService.open(f"sqlite:///{tmp_path / 'dc.db'}")
+    SIGNER["sign"] = service.sign
     client = TycoonBot(service, lang="en", seed=0)
     monkeypatch.setattr(webhook_async.AsyncWebhookAdapter, "request", fake.webhook)
     errors = _Errors()

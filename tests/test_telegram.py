@@ -137,8 +137,12 @@ USERS = {1: "Ann", 2: "Bob"}
 _update_id = [0]
 
 
+SIGNER: dict = {}  # the service of the application under test signs what ``press`` carries
+
+
 def _app(service, api, **options):
     """The real application over the fake Bot API, flood limits off (tests need no real waits)."""
+    SIGNER["sign"] = service.sign
     return build_application(service, "123:TEST", request=api, rate_limit=False, **options)
 
 
@@ -154,7 +158,11 @@ def command(text: str, uid: int) -> dict:
         "text": text, "entities": [{"type": "bot_command", "offset": 0, "length": len(word)}]}}
 
 
-def press(data: str, uid: int, chat: int = GROUP) -> dict:
+def press(data: str, uid: int, chat: int = GROUP, signed: bool = True) -> dict:
+    """A press of a button whose data is ``data``; lobby, hand, sign-up… data is signed as the bot
+    signs what it shows (``signed=False``: exactly as given, as a forger would send it)."""
+    if signed and data[:2] in ("l:", "h:", "b:", "e:", "s:", "T:") and "." not in data and "sign" in SIGNER:
+        data = SIGNER["sign"](data)
     _update_id[0] += 1
     return {"update_id": _update_id[0], "callback_query": {
         "id": str(_update_id[0]), "from": _user(uid), "chat_instance": "c", "data": data,
@@ -163,8 +171,10 @@ def press(data: str, uid: int, chat: int = GROUP) -> dict:
 
 
 def shown_now(api: FakeBotAPI, chat: int) -> list[str]:
-    """The buttons ``chat`` can press now (on messages that still have them)."""
-    return [data for buttons in api.live(chat).values() for data in buttons]
+    """The buttons ``chat`` can press now (on messages that still have them), lobby, hand, seat…
+    data without the bot's signature (``press`` signs it again)."""
+    return [data.rsplit(".", 1)[0] if data[:2] in ("l:", "h:", "b:", "e:", "s:", "T:") else data
+            for buttons in api.live(chat).values() for data in buttons]
 
 
 def caption_of(params: dict) -> str:
@@ -483,9 +493,10 @@ async def test_forum_topics_each_have_their_own_table(tmp_path):
             assert await service.lobby.table_in_chat(f"tg:{GROUP}:7") is not None
             assert await service.lobby.table_in_chat(f"tg:{GROUP}:8") is not None
             row = await service.lobby.table_in_chat(f"tg:{GROUP}:7")
-            start = press(f"l:{row.id}:start", 1)
-            start["callback_query"]["message"].update({"message_thread_id": 7, "is_topic_message": True})
-            await _send(app, press(f"l:{row.id}:join", 2))
+            start, join = press(f"l:{row.id}:start", 1), press(f"l:{row.id}:join", 2)
+            for update in (start, join):  # the lobby's buttons are pressed in its topic
+                update["callback_query"]["message"].update({"message_thread_id": 7, "is_topic_message": True})
+            await _send(app, join)
             await _send(app, start)
             photos = [p for name, p in api.calls if name == "sendPhoto" and int(p["chat_id"]) == GROUP]
             assert photos and all(int(p["message_thread_id"]) == 7 for p in photos)
@@ -534,7 +545,7 @@ async def test_a_tournament_from_the_chat_sign_up_round_start_and_standings(tmp_
             await _send(app, command("/tournament deal solo 2 +30 20", 1))
             assert "sign up now" in api.calls[-1][1]["text"]
             signup = api.keyboards(GROUP)[0]
-            assert signup.startswith("T:") and signup.endswith(":s")
+            assert signup.startswith("T:") and signup.rsplit(".", 1)[0].endswith(":s")  # signed by the bot
             for uid in (1, 2, 3, 4, 5, 6, 7):
                 await _send(app, press(signup, uid))
             assert api.calls[-1][0] == "editMessageText" and "Entered (7)" in api.calls[-1][1]["text"]

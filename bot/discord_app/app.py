@@ -11,16 +11,13 @@ from bot.discord_app.frontend import (
     GAME_CHOICES,
     LANG_CHOICES,
     RULESET_CHOICES,
-    EndButton,
     Front,
-    HandButton,
-    LobbyButton,
     MoveButton,
-    SeatBackButton,
-    SignUpButton,
+    ServiceButton,
     chat_key,
 )
-from bot.discord_app.tournaments import TournamentButton, TournamentFront
+from bot.discord_app.messages import md
+from bot.discord_app.tournaments import TournamentFront
 from engine.games import GAMES
 from engine.service.tables import GameService
 from words.i18n import CATALOGUES, t
@@ -62,8 +59,7 @@ class TycoonBot(commands.Bot):
             return
         self._set_up = True
         # buttons sent before a restart parse back from their ids
-        self.add_dynamic_items(MoveButton, LobbyButton, HandButton, SeatBackButton, EndButton, SignUpButton,
-                               TournamentButton)
+        self.add_dynamic_items(MoveButton, ServiceButton)
         await self.tree.set_translator(CatalogueTranslator())
         front = self.front
         tree = self.tree
@@ -119,7 +115,7 @@ class TycoonBot(commands.Bot):
             lang = await front.chat_lang(interaction)
             table = await front.service.chats.standings(chat_key(interaction))
             lines = [f"{i + 1}. {e['name']}: {e['wins']}/{e['games']}" for i, e in enumerate(table[:20])]
-            await interaction.response.send_message("\n".join([t(lang, "tg.standings"), *lines]) if lines
+            await interaction.response.send_message(md("\n".join([t(lang, "tg.standings"), *lines])) if lines
                                                     else t(lang, "tg.no_results"))
 
         @tree.command(name=_("dc.cmd.schedule"), description=_("dc.cmd.schedule.desc"))

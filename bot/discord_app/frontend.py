@@ -21,7 +21,8 @@ from collections.abc import Awaitable
 import discord
 from discord import app_commands
 
-from bot.discord_app.messages import NOBODY, PAGE, TEXT, DiscordMessages
+from bot.discord_app.messages import NOBODY, PAGE, TEXT, DiscordMessages, md
+from bot.inputs import SIGNED, clean_name, parse_press
 from bot.presenter import Button, alert_text, start_time, table_of, table_screens_with_pictures
 from bot.updates import damaged_text
 from engine.games import GAMES
@@ -50,8 +51,9 @@ def chat_key(interaction: discord.Interaction) -> str:
 
 
 def user_of(interaction: discord.Interaction) -> tuple[str, str]:
+    """Who pressed or typed: their id (who they are) and their name, cleaned for screens."""
     u = interaction.user
-    return f"dc:{u.id}", getattr(u, "display_name", None) or u.name
+    return f"dc:{u.id}", clean_name(getattr(u, "display_name", None) or u.name, str(u.id))
 
 
 def lang_of(interaction: discord.Interaction, default: str) -> str:
@@ -127,11 +129,13 @@ class Front:
         return row if row is not None and row.status in ("lobby", "running", "paused") else None
 
     async def _reply(self, interaction: discord.Interaction, text: str, ephemeral: bool = True, **kwargs) -> None:
-        """Answer the interaction, or follow up when it was deferred already."""
+        """Answer the interaction, or follow up when it was deferred already (the text shown as it
+        is: a player's name never turns into markdown)."""
+        text = md(text)[:TEXT]
         if interaction.response.is_done():
-            await interaction.followup.send(text[:TEXT], ephemeral=ephemeral, **kwargs)
+            await interaction.followup.send(text, ephemeral=ephemeral, **kwargs)
         else:
-            await interaction.response.send_message(text[:TEXT], ephemeral=ephemeral, **kwargs)
+            await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
 
     async def on_error(self, interaction: discord.Interaction, error: BaseException) -> None:
         """Every press and command gets an answer, also when handling it broke: a short "something
@@ -151,17 +155,11 @@ class Front:
     # -- lobby -----------------------------------------------------------------------------------
 
     def view_of(self, buttons: list[Button]) -> discord.ui.View:
-        """A message's buttons, each the persistent item its id belongs to."""
+        """A message's buttons: moves carry the service's token, everything else signed data."""
         view = discord.ui.View(timeout=None)
         for b in buttons:
-            kind, _, rest = b.token.partition(":")
-            if kind == "h":
-                table, _, seat = rest.partition(":")
-                view.add_item(HandButton(int(table), b.label, int(seat) if seat else None))
-            elif kind == "b":
-                view.add_item(SeatBackButton(int(rest), b.label))
-            elif kind == "e":
-                view.add_item(EndButton(b.token, b.label))
+            if b.token[:2] in SIGNED:
+                view.add_item(ServiceButton(self.service.sign(b.token), b.label))
             else:
                 view.add_item(MoveButton(b.token, b.label))
         return view
@@ -169,14 +167,11 @@ class Front:
     def lobby_view(self, table_id: int, lang: str) -> discord.ui.View | None:
         if self.service.table(table_id).status != "lobby":
             return None  # started or ended: the lobby's buttons have nothing left to do
-        view = discord.ui.View(timeout=None)
-        for op, label in LOBBY_OPS:
-            view.add_item(LobbyButton(table_id, op, t(lang, label)))
-        return view
+        return self.view_of([Button(t(lang, label), f"l:{table_id}:{op}", -1) for op, label in LOBBY_OPS])
 
     def lobby_text(self, table_id: int, lang: str) -> str:
         row = self.service.table(table_id)
-        seats = discord.utils.escape_markdown("\n".join(f"{i + 1}. {s['name']}" for i, s in enumerate(row.seats)))
+        seats = md("\n".join(f"{i + 1}. {s['name']}" for i, s in enumerate(row.seats)))
         key = "tg.lobby" if row.status == "lobby" else "tg.lobby_started"
         return t(lang, key, game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
 
@@ -302,6 +297,40 @@ class Front:
 
     # -- moves -----------------------------------------------------------------------------------
 
+    async def service_press(self, interaction: discord.Interaction, custom_id: str) -> None:
+        """A button other than a move: signed data of a known shape (``bot.inputs``), taken only
+        in the chat its table, match or tournament belongs to; anything else gets a clear private
+        notice and changes nothing."""
+        data = self.service.unsign(custom_id)
+        press = parse_press(data) if data is not None else None
+        lang = lang_of(interaction, self.lang)
+        if press is None:
+            await self._reply(interaction, t(lang, "service.bad_token"))
+            return
+        table = press.id("table")
+        if press.kind in ("l", "e") and not await self._in_chat(interaction, table):
+            await self._reply(interaction, t(lang, "service.other_chat"))
+        elif press.kind == "l":
+            await self.lobby_press(interaction, table, press.fields["op"])
+        elif press.kind == "h":
+            await self.my_hand(interaction, table)
+        elif press.kind == "b":
+            await self.seat_back(interaction, table)
+        elif press.kind == "e":
+            await self.end_press(interaction, table, press.fields["answer"])
+        elif press.kind == "s":
+            await self.sign_up(interaction, press.id("schedule"))
+        else:
+            await interaction.client.tournaments.press(interaction, data)
+
+    async def _in_chat(self, interaction: discord.Interaction, table_id: int) -> bool:
+        """Whether a table belongs to the channel (or the table's own thread) a press came from."""
+        live = await self.service.live(table_id)
+        if live is None:
+            return False
+        thread = (live.row.messages or {}).get("dc_thread")
+        return live.row.chat_key == chat_key(interaction) or (thread is not None and thread == interaction.channel_id)
+
     async def press(self, interaction: discord.Interaction, token: str) -> None:
         """A move button: deferred at once (the move, the AI's answers and the picture may take
         a moment); a refusal is followed up privately; the table update shows the move."""
@@ -335,7 +364,7 @@ class Front:
         if snap.row.seats[seat].get("dm") is False:
             notes.append(t(lang, "dc.dm_closed"))
         note = "\n".join(notes)
-        text = screen.text[-(TEXT - len(note) - 2):] + (f"\n\n{note}" if note else "")
+        text = md(screen.text[-(TEXT - len(note) - 100):]) + (f"\n\n{md(note)}" if note else "")
         files = [discord.File(io.BytesIO(screen.picture), "hand.png")] if screen.picture else []
         pages = [screen.buttons[i:i + PAGE] for i in range(0, len(screen.buttons), PAGE)] or [[]]
         sent = await interaction.followup.send(text, files=files, view=self.view_of(pages[0]), ephemeral=True,
@@ -371,8 +400,7 @@ class Front:
             await self._drop_calendar_event(outcome.params["schedule"])
         elif outcome.key == "service.match_announced":
             lang = await self.key_lang(chat)
-            view = discord.ui.View(timeout=None)
-            view.add_item(SignUpButton(outcome.params["schedule"], t(lang, "tg.btn.sign_up")))
+            view = self.view_of([Button(t(lang, "tg.btn.sign_up"), f"s:{outcome.params['schedule']}", -1)])
             await self.channel(chat).send(content=t(lang, "service.match_announced"), view=view)
 
     # -- settings and scheduled matches ------------------------------------------------------------
@@ -408,8 +436,7 @@ class Front:
         text = t(lang, "dc.scheduled", game=GAME_NAMES[game], when=when, length=minutes)
         if not await self._calendar_event(interaction, lang, game, begins, minutes, out.params["schedule"]):
             text += "\n" + t(lang, "dc.no_event")
-        view = discord.ui.View(timeout=None)
-        view.add_item(SignUpButton(out.params["schedule"], t(lang, "tg.btn.sign_up")))
+        view = self.view_of([Button(t(lang, "tg.btn.sign_up"), f"s:{out.params['schedule']}", -1)])
         await interaction.followup.send(text, view=view)
 
     async def _calendar_event(self, interaction: discord.Interaction, lang: str, game: str, begins: float,
@@ -450,6 +477,10 @@ class Front:
     async def sign_up(self, interaction: discord.Interaction, schedule_id: int) -> None:
         lang = await self.chat_lang(interaction)
         user, name = user_of(interaction)
+        chat = await self.service.schedules.chat_of(schedule_id)
+        if chat is not None and chat != chat_key(interaction):
+            await self._reply(interaction, t(lang, "service.other_chat"))
+            return
         out = await self.service.schedules.sign_up(schedule_id, user, name)
         await self._reply(interaction, t(lang, "tg.signed_up") if out.ok else t(lang, out.key, **out.params))
 
@@ -480,82 +511,27 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<tok
         await guarded(interaction, interaction.client.front.press(interaction, self.token))
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"l:(?P<table>\d+):(?P<op>[a-z]+)"):
-    def __init__(self, table: int, op: str, label: str = "·") -> None:
-        super().__init__(discord.ui.Button(label=label, custom_id=f"l:{table}:{op}",
-                                           style=discord.ButtonStyle.secondary))
-        self.table, self.op = table, op
+class ServiceButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"(?P<data>[lhbesT]:[0-9a-z:]{1,40})(?:\.(?P<mac>[0-9a-f]{8}))?"):
+    """Every button that is not a move: lobby, my hand, seat back, end game, sign-up, tournament.
+    Its id is the signed data (``GameService.sign``); an id without a valid signature is refused
+    when pressed, never trusted."""
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match):
-        return cls(int(match["table"]), match["op"])
+    STYLES = {"l": discord.ButtonStyle.secondary, "e": discord.ButtonStyle.danger}
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, interaction.client.front.lobby_press(interaction, self.table, self.op))
-
-
-class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"h:(?P<table>\d+)(?::(?P<seat>\d+))?"):
-    """"My hand" / "My options"; with a seat, that player's answers when they did not fit the table."""
-
-    def __init__(self, table: int, label: str = "·", seat: int | None = None) -> None:
-        custom_id = f"h:{table}" if seat is None else f"h:{table}:{seat}"
-        super().__init__(discord.ui.Button(label=label[:80], custom_id=custom_id,
-                                           style=discord.ButtonStyle.success))
-        self.table = table
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match):
-        return cls(int(match["table"]), seat=int(match["seat"]) if match["seat"] else None)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, interaction.client.front.my_hand(interaction, self.table))
-
-
-class SeatBackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"b:(?P<table>\d+)"):
-    """Take my seat back (from the AI that kept it while I was away)."""
-
-    def __init__(self, table: int, label: str = "·") -> None:
-        super().__init__(discord.ui.Button(label=label[:80], custom_id=f"b:{table}",
-                                           style=discord.ButtonStyle.success))
-        self.table = table
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match):
-        return cls(int(match["table"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, interaction.client.front.seat_back(interaction, self.table))
-
-
-class EndButton(discord.ui.DynamicItem[discord.ui.Button], template=r"e:(?P<table>\d+):(?P<answer>[yn])"):
-    """/endgame's question: end the running game, or keep playing."""
-
-    def __init__(self, data: str, label: str = "·") -> None:
-        style = discord.ButtonStyle.danger if data.endswith(":y") else discord.ButtonStyle.secondary
-        super().__init__(discord.ui.Button(label=label[:80], custom_id=data, style=style))
-        _, table, answer = data.split(":")
-        self.table, self.answer = int(table), answer
+    def __init__(self, custom_id: str, label: str = "·") -> None:
+        style = self.STYLES.get(custom_id[0], discord.ButtonStyle.success)
+        if custom_id.startswith("e:") and ":n." in custom_id:
+            style = discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=label[:80], custom_id=custom_id, style=style))
+        self.data = custom_id
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match):
         return cls(match.group(0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, interaction.client.front.end_press(interaction, self.table, self.answer))
-
-
-class SignUpButton(discord.ui.DynamicItem[discord.ui.Button], template=r"s:(?P<schedule>\d+)"):
-    def __init__(self, schedule: int, label: str = "·") -> None:
-        super().__init__(discord.ui.Button(label=label, custom_id=f"s:{schedule}",
-                                           style=discord.ButtonStyle.success))
-        self.schedule = schedule
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match):
-        return cls(int(match["schedule"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, interaction.client.front.sign_up(interaction, self.schedule))
+        await guarded(interaction, interaction.client.front.service_press(interaction, self.data))
 
 
 # the choices of /newgame; their names are translated by the tree's translator (``key``)

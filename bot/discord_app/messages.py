@@ -39,6 +39,11 @@ EPHEMERAL_SECONDS = 14 * 60  # an interaction's token lasts 15 minutes
 NOBODY = discord.AllowedMentions.none()
 
 
+def md(text: str) -> str:
+    """Text shown as it is: names and words never turn into Discord markdown (bold, spoilers, …)."""
+    return discord.utils.escape_markdown(text)
+
+
 def mention(seat: dict) -> str:
     user = seat["user"]
     return f"<@{user[3:]}>" if user.startswith("dc:") else discord.utils.escape_markdown(seat["name"])
@@ -131,7 +136,7 @@ class DiscordMessages:
         update, public = screens.update, screens.public
         row = update.snapshot.row
         channel = self.front.table_channel(row)
-        text = public.text[-TEXT:]
+        text = md(public.text[-(TEXT - 100):])
         mentions = NOBODY
         if screens.ping:
             people = [row.seats[s] for s in screens.ping]
@@ -179,9 +184,10 @@ class DiscordMessages:
             when = f"<t:{int(prompt.due_at or self.service.clock() + 20)}:R>"
             names = ", ".join(mention(p) for p in people)
             if prompt.where == "answer":
-                text = t(lang, "dc.answer_now", name=names, when=when)
+                text = md(t(lang, "dc.answer_now", name=names, when=when))
             else:
-                text = t(lang, "dc.asked_private" if prompt.where == "private" else "dc.asked", names=names, when=when)
+                text = md(t(lang, "dc.asked_private" if prompt.where == "private" else "dc.asked", names=names,
+                            when=when))
             message = await self.send(channel, lambda mid: (channel.id, mid), text, prompt.buttons[:PAGE], None,
                                       mentions=only(people), reference=reference)
             kept.append({"id": message, "asks": prompt.asks, "buttons": bool(prompt.buttons), "text": text})
@@ -218,7 +224,7 @@ class DiscordMessages:
             channel = self.front.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             new_ids = []
             for n, page in enumerate(pages):
-                text = screen.text[-TEXT:] if n == 0 else f"({n + 1}/{len(pages)})"
+                text = md(screen.text[-(TEXT - 100):]) if n == 0 else f"({n + 1}/{len(pages)})"
                 picture = screen.picture if n == 0 else None
                 old = ids[n] if len(ids) > n else None
                 if old is not None and await self.edit(channel.get_partial_message(old), (channel_id, old), text,
@@ -261,7 +267,7 @@ class DiscordMessages:
         if held is None:
             return
         message, until = held
-        if time.monotonic() > until or not await self.edit(
-                message, ("eph", table_id, seat), screen.text[-TEXT:], screen.buttons[:PAGE], screen.picture,
-                "hand.png"):
+        text = md(screen.text[-(TEXT - 100):])
+        if time.monotonic() > until or not await self.edit(message, ("eph", table_id, seat), text,
+                                                           screen.buttons[:PAGE], screen.picture, "hand.png"):
             self._ephemeral.pop((table_id, seat), None)

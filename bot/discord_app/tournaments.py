@@ -11,12 +11,12 @@ by a ``DynamicItem`` after a restart.
 from __future__ import annotations
 
 import io
-import re
 
 import discord
 
 from bot import tournament_screens as tour_screens
-from bot.discord_app.frontend import TEXT, Front, can_manage, guarded, user_of
+from bot.discord_app.frontend import TEXT, Front, ServiceButton, can_manage, user_of
+from bot.discord_app.messages import md
 from bot.presenter import start_time
 from engine.service.outcome import Outcome
 from engine.service.tournaments import Tournaments, base_chat
@@ -46,12 +46,13 @@ class TournamentFront:
         return await self.front.key_lang(tour_key(interaction))
 
     async def _say(self, interaction: discord.Interaction, text: str, ephemeral: bool = True, **kwargs) -> None:
-        await interaction.response.send_message(text[:TEXT], ephemeral=ephemeral, **kwargs)
+        """An answer shown as it is: entrants' and teams' names never turn into markdown."""
+        await interaction.response.send_message(md(text)[:TEXT], ephemeral=ephemeral, **kwargs)
 
     def signup_view(self, screen) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
         for button in screen.buttons[:25]:
-            view.add_item(TournamentButton(button.token, button.label))
+            view.add_item(ServiceButton(self.service.sign(button.token), button.label))
         return view
 
     # -- setting up and running (Manage Server or Manage Events) -----------------------------------
@@ -103,12 +104,12 @@ class TournamentFront:
         """A sign-up, withdraw or join-team button: whoever presses acts for themselves only."""
         lang = await self._lang(interaction)
         user, name = user_of(interaction)
-        out = await tour_screens.press(self.tours, data, user, name)
+        out = await tour_screens.press(self.tours, data, user, name, chat=tour_key(interaction))
         if not out.ok:
             await self._say(interaction, t(lang, out.key, **out.params))
             return
         screen = await tour_screens.signup_screen(self.tours, int(data.split(":")[1]), lang, self.service.clock())
-        await interaction.response.edit_message(content=screen.text[:TEXT], view=self.signup_view(screen))
+        await interaction.response.edit_message(content=md(screen.text)[:TEXT], view=self.signup_view(screen))
         done = t(lang, "tour.signed_up") if data.split(":")[2] != "w" else t(lang, "tg.done")
         await interaction.followup.send(done, ephemeral=True)
 
@@ -143,7 +144,7 @@ class TournamentFront:
         if screen is None:
             await interaction.followup.send(t(lang, "tour.none"))
             return
-        await interaction.followup.send(screen.text[:TEXT],
+        await interaction.followup.send(md(screen.text)[:TEXT],
                                         file=discord.File(io.BytesIO(screen.picture), "standings.png"))
 
     # -- the clock ----------------------------------------------------------------------------------
@@ -162,7 +163,7 @@ class TournamentFront:
             await self.round_over(outcome)
         else:  # called off for too few entrants, or a round waiting for the last one
             lang = await self.front.key_lang(chat)
-            await self.front.channel(chat).send(content=t(lang, outcome.key, **outcome.params)[:TEXT])
+            await self.front.channel(chat).send(content=md(t(lang, outcome.key, **outcome.params))[:TEXT])
 
     async def round_started(self, outcome: Outcome) -> None:
         """One announcement in the channel, then a thread for every table; when the bot may not
@@ -171,7 +172,7 @@ class TournamentFront:
         lang = await self.front.key_lang(chat)
         row = await self.tours.get(outcome.params["tournament"])
         channel = self.front.channel(chat)
-        await channel.send(content=tour_screens.round_text(self.service, outcome, row, lang)[:TEXT])
+        await channel.send(content=md(tour_screens.round_text(self.service, outcome, row, lang))[:TEXT])
         for n, table in enumerate(outcome.params["tables"], 1):
             if not (self.service.table(table).messages or {}).get("dc_thread"):
                 title = tour_screens.topic_title(row, outcome.params["round"], n, lang)
@@ -183,20 +184,5 @@ class TournamentFront:
         chat = base_chat(outcome.params["chat"])
         screen = await tour_screens.round_over_screen(self.tours, outcome, await self.front.key_lang(chat))
         if screen is not None:
-            await self.front.channel(chat).send(content=screen.text[:TEXT],
+            await self.front.channel(chat).send(content=md(screen.text)[:TEXT],
                                                 file=discord.File(io.BytesIO(screen.picture), "standings.png"))
-
-
-class TournamentButton(discord.ui.DynamicItem[discord.ui.Button],
-                       template=r"T:(?P<tid>\d+):(?P<op>[swj])(?::(?P<team>\d+))?"):
-    def __init__(self, data: str, label: str = "·") -> None:
-        style = discord.ButtonStyle.secondary if data.endswith(":w") else discord.ButtonStyle.success
-        super().__init__(discord.ui.Button(label=label[:80], custom_id=data, style=style))
-        self.data = data
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match):
-        return cls(match.group(0))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, interaction.client.tournaments.press(interaction, self.data))

@@ -19,8 +19,9 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot import tournament_screens as tour_screens
+from bot.inputs import clean_name, number, parse_press
 from bot.presenter import alert_text, hand_line, start_time, table_of, table_screens_with_pictures
-from bot.telegram_app.messages import CAPTION, TelegramMessages, keyboard, where
+from bot.telegram_app.messages import CAPTION, SIGNED, TelegramMessages, where
 from bot.updates import damaged_text
 from engine.service.loop import TableUpdate
 from engine.service.outcome import Outcome
@@ -42,8 +43,9 @@ def chat_key(update: Update) -> str:
 
 
 def _user(update: Update) -> tuple[str, str]:
+    """Who pressed or typed: their id (who they are) and their name, cleaned for screens."""
     u = update.effective_user
-    return f"tg:{u.id}", u.full_name or u.username or str(u.id)
+    return f"tg:{u.id}", clean_name(u.full_name or u.username, str(u.id))
 
 
 class TelegramFrontEnd:
@@ -69,7 +71,7 @@ class TelegramFrontEnd:
         if not args:
             await update.effective_message.reply_text(
                 t(lang, "tg.choose_game"),
-                reply_markup=keyboard([(GAME_NAMES[g], f"n:{g}") for g in ("deal", "board")]))
+                reply_markup=self.messages.keyboard([(GAME_NAMES[g], f"n:{g}") for g in ("deal", "board")]))
             return
         await self._open_lobby(update, key, lang, args[0], args[1] if len(args) > 1 else None)
 
@@ -96,7 +98,7 @@ class TelegramFrontEnd:
             return None  # started or ended: the lobby's buttons have nothing left to do
         ops = [("join", "tg.btn.join"), ("leave", "tg.btn.leave"), ("ai", "tg.btn.add_ai"),
                ("noai", "tg.btn.remove_ai"), ("start", "tg.btn.start"), ("cancel", "tg.btn.cancel")]
-        return keyboard([(t(lang, label), f"l:{table_id}:{op}") for op, label in ops], per_row=3)
+        return self.messages.keyboard([(t(lang, label), f"l:{table_id}:{op}") for op, label in ops], per_row=3)
 
     async def _show_lobby(self, update: Update, table_id: int, lang: str, new: bool = False) -> None:
         """The lobby's one message: posted when the lobby opens, edited as it changes (also for
@@ -115,38 +117,51 @@ class TelegramFrontEnd:
     # -- buttons -------------------------------------------------------------------------------
 
     async def button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A button press: a move token, or signed data of a known shape (``bot.inputs``); anything
+        else, and a press carried into another chat, gets a clear private notice and changes nothing."""
         query = update.callback_query
         data = query.data or ""
         user, name = _user(update)
         key = chat_key(update)
         lang = await self._chat_lang(key)
-        if data.startswith("n:"):
+        if data in ("n:deal", "n:board"):
             await query.answer()
             await self._open_lobby(update, key, lang, data[2:], None)
             return
-        if data.startswith("l:"):
-            await self._lobby_press(update, data, user, name, lang)
+        if data[:2] not in SIGNED:  # a move: the service checks its token
+            await self._move(query, user, data, lang)
             return
-        if data.startswith("h:"):
-            await self._my_hand(update, context, int(data[2:]), user, lang)
+        unsigned = self.service.unsign(data)
+        press = parse_press(unsigned) if unsigned is not None else None
+        if press is None:
+            await query.answer(t(lang, "service.bad_token")[:200], show_alert=True)
             return
-        if data.startswith("b:"):
-            out = await self.service.lobby.back(int(data[2:]), user)
+        table = press.id("table")
+        if press.kind in ("l", "e") and not await self._in_chat(table, key):
+            await query.answer(t(lang, "service.other_chat")[:200], show_alert=True)
+            return
+        if press.kind == "l":
+            await self._lobby_press(update, table, press.fields["op"], user, name, lang)
+        elif press.kind == "h":
+            await self._my_hand(update, context, table, user, lang)
+        elif press.kind == "b":
+            out = await self.service.lobby.back(table, user)
             await query.answer(t(lang, "service.welcome_back") if out.ok else t(lang, out.key, **out.params)[:200],
                                show_alert=not out.ok)
-            return
-        if data.startswith("e:"):
-            await self._end_press(update, data, user, name, lang)
-            return
-        if data.startswith("T:"):
-            await self._tournament_press(update, data, user, name, lang)
-            return
-        if data.startswith("s:"):
-            out = await self.service.schedules.sign_up(int(data[2:]), user, name)
-            await query.answer(t(lang, "tg.signed_up") if out.ok else t(lang, out.key, **out.params)[:200],
-                               show_alert=not out.ok)
-            return
-        outcome = await self.service.act(user, data)
+        elif press.kind == "e":
+            await self._end_press(update, table, press.fields["answer"], user, name, lang)
+        elif press.kind == "T":
+            await self._tournament_press(update, press, user, name, lang)
+        else:
+            await self._sign_up(query, press.id("schedule"), user, name, key, lang)
+
+    async def _in_chat(self, table_id: int, key: str) -> bool:
+        """Whether a table belongs to the chat (or forum topic) a press came from."""
+        live = await self.service.live(table_id)
+        return live is not None and live.row.chat_key == key
+
+    async def _move(self, query, user: str, token: str, lang: str) -> None:
+        outcome = await self.service.act(user, token)
         if not outcome.ok:
             names = self._names(outcome.table) if outcome.table else {}
             row = self.service.table(outcome.table) if outcome.table else None
@@ -155,10 +170,17 @@ class TelegramFrontEnd:
             return
         await query.answer()  # the table update that follows shows the move to everyone
 
-    async def _lobby_press(self, update: Update, data: str, user: str, name: str, lang: str) -> None:
+    async def _sign_up(self, query, schedule_id: int, user: str, name: str, key: str, lang: str) -> None:
+        chat = await self.service.schedules.chat_of(schedule_id)
+        if chat is not None and base_chat(chat) != base_chat(key):
+            await query.answer(t(lang, "service.other_chat")[:200], show_alert=True)
+            return
+        out = await self.service.schedules.sign_up(schedule_id, user, name)
+        await query.answer(t(lang, "tg.signed_up") if out.ok else t(lang, out.key, **out.params)[:200],
+                           show_alert=not out.ok)
+
+    async def _lobby_press(self, update: Update, table_id: int, op: str, user: str, name: str, lang: str) -> None:
         query = update.callback_query
-        _, table, op = data.split(":", 2)
-        table_id = int(table)
         service = self.service
         live = await service.live(table_id)
         if live is not None and live.row.status != "lobby":  # a lobby message from before the start
@@ -176,15 +198,14 @@ class TelegramFrontEnd:
         else:
             await query.edit_message_text(t(lang, "tg.cancelled"))
 
-    async def _end_press(self, update: Update, data: str, user: str, name: str, lang: str) -> None:
+    async def _end_press(self, update: Update, table: int, answer: str, user: str, name: str, lang: str) -> None:
         """The answer to /endgame's question: only the game's creator or a chat admin ends it."""
         query = update.callback_query
-        _, table, answer = data.split(":", 2)
         if answer != "y":
             await query.answer()
             await query.edit_message_text(t(lang, "tg.game_goes_on"))
             return
-        out = await self.service.lobby.cancel(int(table), user, is_admin=await self._is_admin(update), name=name)
+        out = await self.service.lobby.cancel(table, user, is_admin=await self._is_admin(update), name=name)
         if not out.ok:
             await query.answer(t(lang, out.key, **out.params)[:200], show_alert=True)
             return
@@ -230,10 +251,10 @@ class TelegramFrontEnd:
         user, _ = _user(update)
         lang = normalise_lang(update.effective_user.language_code)
         args = context.args or []
-        if not args or not args[0].startswith("t") or not args[0][1:].isdigit():
+        table_id = number(args[0][1:]) if args and args[0].startswith("t") else None
+        if table_id is None:  # /start on its own, or a deep link that is not one of ours
             await update.effective_message.reply_text(t(lang, "tg.help"))
             return
-        table_id = int(args[0][1:])
         await self.service.lobby.set_dm(table_id, user, True)
         if await self._back_in_person(table_id, user):
             await update.effective_message.reply_text(t(lang, "service.welcome_back"))
@@ -263,8 +284,10 @@ class TelegramFrontEnd:
             return
         user, name = _user(update)
         if op == "cancel" and row.status == "running":  # a running game ends only when asked twice
-            await update.effective_message.reply_text(t(lang, "tg.endgame_confirm"), reply_markup=keyboard(
-                [(t(lang, "tg.btn.endgame_yes"), f"e:{row.id}:y"), (t(lang, "tg.btn.endgame_no"), f"e:{row.id}:n")]))
+            answers = [(t(lang, "tg.btn.endgame_yes"), f"e:{row.id}:y"),
+                       (t(lang, "tg.btn.endgame_no"), f"e:{row.id}:n")]
+            await update.effective_message.reply_text(t(lang, "tg.endgame_confirm"),
+                                                      reply_markup=self.messages.keyboard(answers))
             return
         if op == "join":  # in a running game: a player whose seat the AI kept takes it back
             out = await self.service.lobby.join(row.id, user, name)
@@ -319,13 +342,15 @@ class TelegramFrontEnd:
             return
         args = context.args or []
         start = start_time(args[1], self.service.clock()) if len(args) >= 3 else None
-        if start is None or not args[2].isdigit():
+        length = number(args[2], 1, 24 * 60) if len(args) >= 3 else None
+        extra = args[3:]
+        ai = number(extra[-1], 0, 8) if extra else None
+        ruleset = extra[0] if extra and number(extra[0]) is None else None
+        if start is None or length is None or (extra and ai is None and ruleset is None) or len(extra) > 2:
             await update.effective_message.reply_text(t(lang, "tg.schedule_usage"))
             return
-        ruleset = args[3] if len(args) > 3 and not args[3].isdigit() else None
-        ai = int(args[-1]) if len(args) > 3 and args[-1].isdigit() else 0
         user, _ = _user(update)
-        out = await self.service.schedules.schedule(key, user, args[0], ruleset, start, int(args[2]), ai_fill=ai)
+        out = await self.service.schedules.schedule(key, user, args[0], ruleset, start, length, ai_fill=ai or 0)
         if not out.ok:
             await update.effective_message.reply_text(t(lang, out.key, **out.params))
             return
@@ -333,7 +358,7 @@ class TelegramFrontEnd:
         minutes = max(0, int(start - self.service.clock()) // 60)
         await update.effective_message.reply_text(
             t(lang, "tg.scheduled", game=GAME_NAMES[args[0]], minutes=minutes, length=args[2]),
-            reply_markup=keyboard([(t(lang, "tg.btn.sign_up"), f"s:{sid}")]))
+            reply_markup=self.messages.keyboard([(t(lang, "tg.btn.sign_up"), f"s:{sid}")]))
 
     # -- tournaments (the screens are shared with the other adapters: bot/tournament_screens.py) --
 
@@ -378,20 +403,21 @@ class TelegramFrontEnd:
             await reply(t(lang, out.key, **out.params))
             return
         screen = await tour_screens.signup_screen(self.tours, out.params["tournament"], lang, self.service.clock())
-        await reply(screen.text, reply_markup=keyboard([(b.label, b.token) for b in screen.buttons]))
+        await reply(screen.text, reply_markup=self.messages.keyboard([(b.label, b.token) for b in screen.buttons]))
 
-    async def _tournament_press(self, update: Update, data: str, user: str, name: str, lang: str) -> None:
+    async def _tournament_press(self, update: Update, press, user: str, name: str, lang: str) -> None:
         query = update.callback_query
-        out = await tour_screens.press(self.tours, data, user, name)
+        data = ":".join(["T", press.fields["tournament"], press.fields["op"]] +
+                        ([press.fields["team"]] if "team" in press.fields else []))
+        out = await tour_screens.press(self.tours, data, user, name, chat=chat_key(update))
         if not out.ok:
             await query.answer(t(lang, out.key, **out.params)[:200], show_alert=True)
             return
-        await query.answer(t(lang, "tour.signed_up") if data.split(":")[2] != "w" else t(lang, "tg.done"))
-        tid = int(data.split(":")[1])
-        screen = await tour_screens.signup_screen(self.tours, tid, lang, self.service.clock())
+        await query.answer(t(lang, "tour.signed_up") if press.fields["op"] != "w" else t(lang, "tg.done"))
+        screen = await tour_screens.signup_screen(self.tours, press.id("tournament"), lang, self.service.clock())
         with contextlib.suppress(BadRequest):  # "message is not modified"
-            await query.edit_message_text(screen.text, reply_markup=keyboard([(b.label, b.token)
-                                                                               for b in screen.buttons]))
+            await query.edit_message_text(screen.text, reply_markup=self.messages.keyboard(
+                [(b.label, b.token) for b in screen.buttons]))
 
     async def team_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/team <name>: a captain signs a team up."""
@@ -403,7 +429,7 @@ class TelegramFrontEnd:
         row = await tour_screens.current(self.tours, key)
         if row is not None and row.mode == "team" and row.status == "signup":
             screen = await tour_screens.signup_screen(self.tours, row.id, lang, self.service.clock())
-            await update.effective_message.reply_text(screen.text, reply_markup=keyboard(
+            await update.effective_message.reply_text(screen.text, reply_markup=self.messages.keyboard(
                 [(b.label, b.token) for b in screen.buttons]))
 
     async def rep_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -459,7 +485,7 @@ class TelegramFrontEnd:
                 await bot.send_photo(chat_id, screen.picture, caption=screen.text[:CAPTION], message_thread_id=thread)
         elif outcome.key == "service.match_announced":
             await bot.send_message(chat_id, t(lang, "service.match_announced"), message_thread_id=thread,
-                                   reply_markup=keyboard([(t(lang, "tg.btn.sign_up"),
+                                   reply_markup=self.messages.keyboard([(t(lang, "tg.btn.sign_up"),
                                                             f"s:{outcome.params['schedule']}")]))
         elif outcome.key and (outcome.key.startswith("tour.") or outcome.key == "service.schedule_too_few"):
             # called off for too few entrants, or a round waiting for the last one

@@ -25,6 +25,7 @@ import logging
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from bot.inputs import SIGNED
 from bot.presenter import Screen
 from bot.updates import MessageRecord, UpdateScreens, seconds_left, update_screens
 from engine.service.lobby import is_ai_user
@@ -40,9 +41,13 @@ PAGE = 40  # buttons in one message; Telegram refuses keyboards much past a hund
 HTML = "HTML"
 
 
-def keyboard(buttons: list[tuple[str, str]], per_row: int = 2) -> InlineKeyboardMarkup | None:
+
+def keyboard(buttons: list[tuple[str, str]], per_row: int = 2, sign=None) -> InlineKeyboardMarkup | None:
+    """Inline buttons; data other than a move token is signed with ``sign`` (the service's)."""
     if not buttons:
         return None
+    if sign is not None:
+        buttons = [(label, sign(data) if data[:2] in SIGNED else data) for label, data in buttons]
     rows = [buttons[i:i + per_row] for i in range(0, len(buttons), per_row)]
     return InlineKeyboardMarkup([[InlineKeyboardButton(label[:60], callback_data=data) for label, data in row]
                                  for row in rows])
@@ -79,6 +84,9 @@ class TelegramMessages:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.shown = MessageRecord()
+
+    def keyboard(self, buttons: list[tuple[str, str]], per_row: int = 2) -> InlineKeyboardMarkup | None:
+        return keyboard(buttons, per_row, sign=self.service.sign)
 
     def _record(self, table_id: int, update: TableUpdate | None = None) -> dict:
         """The table's stored message ids (the live row's: the snapshot's may be older)."""
@@ -168,7 +176,7 @@ class TelegramMessages:
                                             seconds=seconds_left(due, self.service.clock(), 60))
         elif screens.ping:
             caption += "\n" + with_mentions(lang, "tg.result_players", [seats[s] for s in screens.ping])
-        markup = keyboard([(b.label, b.token) for b in public.buttons] + ([] if screens.ended else extra))
+        markup = self.keyboard([(b.label, b.token) for b in public.buttons] + ([] if screens.ended else extra))
         current = record.get("tg")
         if current and not screens.new_message and await self.edit_photo(bot, chat_id, current, caption, markup,
                                                                            public.picture):
@@ -192,7 +200,7 @@ class TelegramMessages:
             if open_ and prompt.get("buttons"):  # still open: its answers at the current version
                 seat = prompt["asks"][0][0]
                 buttons = [(b.label, b.token) for b in screens.answers_of(seat)]
-                if not await self.edit_text(bot, chat_id, prompt["id"], prompt["text"], keyboard(buttons)):
+                if not await self.edit_text(bot, chat_id, prompt["id"], prompt["text"], self.keyboard(buttons)):
                     continue
             elif not open_:
                 if prompt.get("buttons"):
@@ -208,7 +216,7 @@ class TelegramMessages:
             else:
                 text = with_mentions(lang, "tg.asked_private" if prompt.where == "private" else "tg.asked", people,
                                      seconds=seconds)
-            markup = keyboard([(b.label, b.token) for b in prompt.buttons])
+            markup = self.keyboard([(b.label, b.token) for b in prompt.buttons])
             message = await self.send_text(bot, chat_id, text, markup, reply_to_message_id=record.get("tg"),
                                            message_thread_id=thread)
             kept.append({"id": message, "asks": prompt.asks, "buttons": bool(prompt.buttons), "text": text})
@@ -244,11 +252,11 @@ class TelegramMessages:
         ids = list(dms.get(str(seat), []))
         text = html.escape(screen.text[-(CAPTION if screen.picture else TEXT):], quote=False)
         try:
-            new_ids = [await self._page(bot, user_id, ids[0] if ids else None, text, keyboard(pages[0]),
+            new_ids = [await self._page(bot, user_id, ids[0] if ids else None, text, self.keyboard(pages[0]),
                                         screen.picture)]
             for n, page in enumerate(pages[1:], 2):
                 old = ids[n - 1] if len(ids) >= n else None
-                new_ids.append(await self._page(bot, user_id, old, f"({n}/{len(pages)})", keyboard(page), None))
+                new_ids.append(await self._page(bot, user_id, old, f"({n}/{len(pages)})", self.keyboard(page), None))
             for old in ids[len(pages):]:  # fewer pages now: the extra ones go
                 with contextlib.suppress(TelegramError):
                     await bot.delete_message(user_id, old)

@@ -50,6 +50,12 @@ class Schedules:
             await session.commit()
         return Outcome(True, params={"schedule": schedule_id})
 
+    async def chat_of(self, schedule_id: int) -> str | None:
+        """The chat a scheduled match belongs to (its sign-up is pressed there only)."""
+        async with AsyncSession(self.engine) as session:
+            row = await session.get(store.ScheduleRow, schedule_id)
+        return row.chat_key if row is not None else None
+
     async def sign_up(self, schedule_id: int, user: str, name: str) -> Outcome:
         async with AsyncSession(self.engine) as session:
             row = await session.get(store.ScheduleRow, schedule_id)

@@ -157,6 +157,16 @@ class GameService:
     def subscribe(self, on_update=None, on_notice=None) -> None:
         self.loop.subscribe(on_update, on_notice)
 
+    # -- buttons -------------------------------------------------------------------------------
+
+    def sign(self, data: str) -> str:
+        """Button data that is not a move (lobby, sign-up, …), signed with this database's secret."""
+        return tokens.sign(self._secret, data)
+
+    def unsign(self, text: str) -> str | None:
+        """The data of a button this service signed; None when garbled, forged or unsigned."""
+        return tokens.unsign(self._secret, text)
+
     # -- moves ---------------------------------------------------------------------------------
 
     def buttons(self, table: int | Snapshot, seat: int) -> list[tuple[Any, str]]:
