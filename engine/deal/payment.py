@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.core.errors import RuleError
 from engine.deal.area import is_complete
-from engine.deal.cards import IS_MULTI, VALUE
+from engine.deal.cards import IS_MULTI, N_CARDS, VALUE
 from engine.deal.model import DealOptions, Player
 
 BANK, HOTEL, HOUSE, PROPERTY = range(4)
@@ -55,6 +55,8 @@ def check_selection(player: Player, selected: list[int], amount: int, options: D
         raise RuleError("D-14", "deal.err.pay_duplicate")
     for c in selected:
         if c not in cats:
+            if not 0 <= c < N_CARDS:
+                raise RuleError("D-14", "deal.err.no_such_card", card=c)
             if IS_MULTI[c]:
                 raise RuleError("D-06", "deal.err.pay_multicolour", card=c)
             raise RuleError("D-14", "deal.err.pay_not_on_table", card=c)

@@ -563,6 +563,7 @@ def _h_move(state: DealState, seat: int, action: MoveProperty, events: list) -> 
         or action.colour != target.colour
         or (allowed is not None and target.colour not in allowed)
         or (target.house is None and target.hotel is None)
+        or not area.is_complete(target, state.options)  # as offered: a built set that lost a card just grows
     ):
         raise RuleError("D-06", "deal.err.bad_replacement", card=card, replace=action.replace)
     out_card = action.replace
@@ -846,6 +847,8 @@ def _place_or_bank(state: DealState, d: Demand, events: list) -> None:
 
 def _h_toggle(state: DealState, seat: int, action: TogglePayment, events: list) -> None:
     d = _require_answer(state, seat, action.demand, ("pay",))
+    if not 0 <= action.card < N_CARDS:  # no such card: nothing to look up (IS_MULTI[-1] is a real card)
+        raise RuleError("D-14", "deal.err.no_such_card", card=action.card)
     if action.card not in payment.payable(state.players[seat]):
         key = "deal.err.pay_multicolour" if IS_MULTI[action.card] else "deal.err.pay_not_on_table"
         raise RuleError("D-06" if IS_MULTI[action.card] else "D-14", key, card=action.card)
