@@ -11,7 +11,7 @@ import pytest
 from engine.core.errors import RuleError
 from engine.deal import DEAL
 from engine.deal.cards import KEY, N_CARDS
-from engine.deal.model import DealState, Group
+from engine.deal.model import Accept, DealState, Group
 from engine.deal.rules import new_game
 
 
@@ -86,6 +86,17 @@ def rejects(state: DealState, seat: int, action, rule: str) -> RuleError:
 
 def legal(state: DealState, seat: int, action) -> bool:
     return action in DEAL.legal_actions(state, seat)
+
+
+def accept_windows(state: DealState) -> None:
+    """D-13 (``open_answers``): every target asked about an action who holds no Just Say No
+    answers the only way they can, by accepting it; those who hold one are left to choose."""
+    while True:
+        d = next((d for d in state.pending if d.stage == "respond"
+                  and not any(KEY[c] == "just_say_no" for c in state.players[d.target].hand)), None)
+        if d is None or state.phase == "over":
+            return
+        DEAL.apply(state, d.target, Accept(demand=d.id))
 
 
 def settle(state: DealState) -> None:

@@ -6,9 +6,11 @@ import pytest
 
 from engine.core.errors import RuleError
 from engine.deal import DEAL, area
+from engine.deal.ai import choose
 from engine.deal.cards import KEY, N_CARDS, VALUE
 from engine.deal.invariants import card_locations
 from engine.deal.model import (
+    RULESETS,
     SYSTEM,
     Accept,
     AutoPay,
@@ -31,8 +33,8 @@ from engine.deal.model import (
     PlaySlyDeal,
     TogglePayment,
 )
-from engine.deal.rules import current_seat, new_game, timeout_action, view, waiting_for
-from tests.builders import Table, card_of, legal, rejects, settle
+from engine.deal.rules import current_seat, event_for, new_game, timeout_action, view, waiting_for
+from tests.builders import Table, accept_windows, card_of, legal, rejects, settle
 
 # -- D-01 set-up ----------------------------------------------------------------------------------
 
@@ -261,6 +263,7 @@ def test_D06_multicolour_never_pays():
     s = (Table(2).group(1, None, "wild_any").group(1, "red", "property_kentucky")
          .hand(0, "debt_collector").state())
     DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=1))
+    accept_windows(s)
     # 3M payable (Kentucky) is below the 5M debt: everything payable goes, the wild stays
     assert [KEY[c] for g in s.players[1].groups for c in g.cards] == ["wild_any"]
     wild = s.players[1].groups[0].cards[0]
@@ -430,6 +433,7 @@ def test_D09_double_the_rent_is_never_played_alone():
 def test_D10_debt_collector_takes_5m_from_one_player():
     s = Table(3).bank(1, "money_5").bank(2, "money_5").hand(0, "debt_collector").state()
     DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=2))
+    accept_windows(s)
     assert s.players[2].bank == [] and len(s.players[1].bank) == 1
     assert sum(VALUE[c] for c in s.players[0].bank) == 5
 
@@ -437,6 +441,7 @@ def test_D10_debt_collector_takes_5m_from_one_player():
 def test_D10_birthday_takes_2m_from_everyone_else():
     s = Table(3).bank(1, "money_2").bank(2, "money_2").hand(0, "birthday").state()
     DEAL.apply(s, 0, PlayBirthday(card=card_of(s, 0, "birthday")))
+    accept_windows(s)
     assert sum(VALUE[c] for c in s.players[0].bank) == 4
 
 
@@ -470,6 +475,7 @@ def test_D11_sly_deal_takes_one_property_not_from_a_complete_set():
     rejects(s, 0, PlaySlyDeal(card=sly, target=1, take=boardwalk), "D-11")
     kentucky = card_of(s, 1, "property_kentucky", where="area")
     DEAL.apply(s, 0, PlaySlyDeal(card=sly, target=1, take=kentucky))
+    accept_windows(s)
     assert any(kentucky in g.cards and g.colour == "red" for g in s.players[0].groups)
     assert all(kentucky not in g.cards for g in s.players[1].groups)
 
@@ -479,6 +485,7 @@ def test_D11_forced_deal_swaps_two_properties():
     give = card_of(s, 0, "property_pacific", where="area")
     take = card_of(s, 1, "property_kentucky", where="area")
     DEAL.apply(s, 0, PlayForcedDeal(card=card_of(s, 0, "forced_deal"), give=give, target=1, take=take))
+    accept_windows(s)
     assert any(take in g.cards for g in s.players[0].groups)
     assert any(give in g.cards for g in s.players[1].groups)
 
@@ -498,6 +505,7 @@ def test_D11_deal_breaker_takes_a_complete_set_with_its_house():
     db = card_of(s, 0, "deal_breaker")
     rejects(s, 0, PlayDealBreaker(card=db, target=1, group=0), "D-11")  # red is not complete
     DEAL.apply(s, 0, PlayDealBreaker(card=db, target=1, group=1))
+    accept_windows(s)
     taken = next(g for g in s.players[0].groups if g.colour == "dark_blue")
     assert len(taken.cards) == 2 and taken.house is not None
     assert all(g.colour != "dark_blue" for g in s.players[1].groups)
@@ -508,6 +516,7 @@ def test_D11_a_taken_wild_takes_its_new_owners_colour():
          .hand(0, "sly_deal").state())
     wild = s.players[1].groups[0].cards[0]
     DEAL.apply(s, 0, PlaySlyDeal(card=card_of(s, 0, "sly_deal"), target=1, take=wild))
+    accept_windows(s)
     g = next(g for g in s.players[0].groups if wild in g.cards)
     assert g.colour == "yellow" and area.is_complete(g, s.options)
 
@@ -551,12 +560,15 @@ def test_D13_just_say_no_cancels_for_that_player_only():
     s = (Table(3).bank(1, "money_2").bank(2, "money_2").hand(1, "just_say_no")
          .hand(0, "birthday").state())
     DEAL.apply(s, 0, PlayBirthday(card=card_of(s, 0, "birthday")))
-    # seat 2 holds no Just Say No: paid at once; seat 1 has a window of its own
-    assert [d.target for d in s.pending] == [1]
-    assert s.players[2].bank == []
-    d = s.pending[0]
-    DEAL.apply(s, 1, JustSayNo(demand=d.id, card=card_of(s, 1, "just_say_no")))
-    assert s.pending == [] and len(s.players[1].bank) == 1
+    # both targets are asked, each about their own share
+    assert sorted(d.target for d in s.pending) == [1, 2]
+    d1, d2 = sorted(s.pending, key=lambda d: d.target)
+    DEAL.apply(s, 1, JustSayNo(demand=d1.id, card=card_of(s, 1, "just_say_no")))
+    assert d1.stage == "counter"  # the attacker is asked, though it holds no Just Say No
+    assert DEAL.legal_actions(s, 0) == [Accept(demand=d1.id)]
+    DEAL.apply(s, 0, Accept(demand=d1.id))  # the No stands: cancelled for seat 1 only
+    DEAL.apply(s, 2, Accept(demand=d2.id))
+    assert s.pending == [] and len(s.players[1].bank) == 1 and s.players[2].bank == []
     assert sum(VALUE[c] for c in s.players[0].bank) == 2
 
 
@@ -570,7 +582,9 @@ def test_D13_chains_odd_cancels_even_goes_through():
     DEAL.apply(s, 0, JustSayNo(demand=d.id, card=card_of(s, 0, "just_say_no")))
     assert d.stage == "respond" and d.refusals == 2
     DEAL.apply(s, 1, JustSayNo(demand=d.id, card=card_of(s, 1, "just_say_no")))
-    # three refusals (odd): cancelled; the attacker has no more
+    # three refusals (odd): the attacker, out of Just Say Nos, can only let it stand
+    assert d.stage == "counter" and DEAL.legal_actions(s, 0) == [Accept(demand=d.id)]
+    DEAL.apply(s, 0, Accept(demand=d.id))
     assert s.pending == [] and len(s.players[1].bank) == 1
 
 
@@ -580,13 +594,131 @@ def test_D13_even_chain_lets_the_action_through():
     d = s.pending[0]
     DEAL.apply(s, 1, JustSayNo(demand=d.id, card=card_of(s, 1, "just_say_no")))
     DEAL.apply(s, 0, JustSayNo(demand=d.id, card=card_of(s, 0, "just_say_no")))
+    assert d.stage == "respond" and DEAL.legal_actions(s, 1) == [Accept(demand=d.id)]
+    DEAL.apply(s, 1, Accept(demand=d.id))
     assert s.pending == [] and s.players[1].bank == []
+
+
+def test_D13_every_target_answers_whether_or_not_they_hold_a_just_say_no():
+    s = (Table(4).bank(1, "money_2").bank(2, "money_2").hand(2, "just_say_no")
+         .hand(0, "birthday").state())  # seat 3 has nothing on the table: nothing to answer (D-14)
+    assert s.options.open_answers and RULESETS["standard"].open_answers and RULESETS["tournament"].open_answers
+    events = DEAL.apply(s, 0, PlayBirthday(card=card_of(s, 0, "birthday")))
+    assert sorted(d.target for d in s.pending) == [1, 2]
+    assert all(d.stage == "respond" for d in s.pending)
+    decisions = waiting_for(s)
+    assert sorted(w.seat for w in decisions) == [1, 2]
+    assert {(w.kind, w.policy) for w in decisions} == {("respond", "response")}
+    assert [type(e).__name__ for e in events].count("Paid") == 1  # seat 3 paid nothing at once
+    for d in list(s.pending):
+        offered = DEAL.legal_actions(s, d.target)
+        if d.target == 1:  # no Just Say No: accepting is the only answer, and the AI gives it
+            assert offered == [Accept(demand=d.id)]
+            assert choose(s, 1) == Accept(demand=d.id)
+        else:
+            assert JustSayNo(demand=d.id, card=card_of(s, 2, "just_say_no")) in offered
+            assert Accept(demand=d.id) in offered
+    for seat in (1, 2):
+        d = next(d for d in s.pending if d.target == seat)
+        DEAL.apply(s, seat, Accept(demand=d.id))
+    assert s.pending == [] and sum(VALUE[c] for c in s.players[0].bank) == 4
+    # the same holds for a steal: the target is asked, with or without a card
+    s = Table(2).group(1, "red", "property_kentucky").hand(0, "sly_deal").state()
+    DEAL.apply(s, 0, PlaySlyDeal(card=card_of(s, 0, "sly_deal"), target=1,
+                                 take=card_of(s, 1, "property_kentucky", where="area")))
+    assert [(d.target, d.stage) for d in s.pending] == [(1, "respond")]
+
+
+def test_D13_option_open_answers_off_asks_only_who_holds_a_just_say_no():
+    """``open_answers=False`` (the games stored before the option): the old windows."""
+    s = (Table(3, {"ruleset": "standard", "open_answers": False}).bank(1, "money_2").bank(2, "money_2")
+         .hand(1, "just_say_no").hand(0, "birthday", "debt_collector", "just_say_no").state())
+    assert not s.options.open_answers
+    DEAL.apply(s, 0, PlayBirthday(card=card_of(s, 0, "birthday")))
+    # seat 2 holds no Just Say No: paid at once; seat 1 has a window of its own
+    assert [d.target for d in s.pending] == [1]
+    assert s.players[2].bank == []
+    d = s.pending[0]
+    DEAL.apply(s, 1, JustSayNo(demand=d.id, card=card_of(s, 1, "just_say_no")))
+    assert d.stage == "counter"  # the attacker holds one: asked
+    DEAL.apply(s, 0, JustSayNo(demand=d.id, card=card_of(s, 0, "just_say_no")))
+    # seat 1 has no more: the action goes straight through
+    assert s.pending == [] and s.players[1].bank == []
+    assert sum(VALUE[c] for c in s.players[0].bank) == 4
+
+
+def _redeal(s, r, keep: int | None = None) -> None:
+    """Shuffle the hidden cards (every hand but ``keep``'s, and the draw pile) among their places."""
+    hands = [p for p in s.players if p.seat != keep]
+    hidden = [c for p in hands for c in p.hand] + s.draw_pile
+    r.shuffle(hidden)
+    for p in hands:
+        p.hand, hidden = hidden[:len(p.hand)], hidden[len(p.hand):]
+    s.draw_pile = hidden
+
+
+def _public(s, events=()) -> tuple:
+    return (view(s, None), [(w.seat, w.kind, w.policy) for w in waiting_for(s)],
+            [event_for(e, None) for e in events])
+
+
+def _leaks(options, seeds: range) -> tuple[int, int]:
+    """(attacks checked, attacks whose public outcome changed when the hidden cards were redealt)
+    over AI games: each attack is applied again after redeals of the other players' hands."""
+    import random
+
+    r = random.Random(13)
+    checked = changed = 0
+    for seed in seeds:
+        s = new_game(4, options, seed)
+        for _ in range(400):
+            waiting = waiting_for(s)
+            if not waiting:
+                break
+            seat = waiting[0].seat
+            action = choose(s, seat)
+            if not s.pending and type(action).__name__.startswith("Play"):
+                saved = DEAL.encode_state(s)
+                events = DEAL.apply(s, seat, action)
+                if s.pending:
+                    before = _public(s, events)
+                    for _ in range(4):
+                        twin = DEAL.decode_state(saved)
+                        _redeal(twin, r, keep=seat)
+                        changed += _public(twin, DEAL.apply(twin, seat, action)) != before
+                        checked += 1
+                    # and while the windows are open, redealing changes nothing public either
+                    twin = DEAL.decode_state(DEAL.encode_state(s))
+                    _redeal(twin, r)
+                    changed += _public(twin) != _public(s)
+                continue
+            DEAL.apply(s, seat, action)
+    return checked, changed
+
+
+def test_D13_the_public_view_and_waiting_for_are_the_same_whoever_holds_the_card():
+    """Redeal the hidden cards (the other hands and the draw pile) before an attack and while its
+    windows are open: the public view, the public events and who is waiting, for what and on which
+    clock, do not change. Every target answers, and one without a Just Say No can accept."""
+    checked, changed = _leaks("standard", range(30))
+    assert checked > 100 and changed == 0
+    s = (Table(3).bank(1, "money_2").bank(2, "money_2").hand(2, "just_say_no").hand(0, "birthday").state())
+    DEAL.apply(s, 0, PlayBirthday(card=card_of(s, 0, "birthday")))
+    for w in waiting_for(s):
+        assert w.timeout in DEAL.legal_actions(s, w.seat)
+
+
+def test_D13_without_open_answers_a_window_tells_who_holds_the_card():
+    """The reason for ``open_answers``: with the old windows the same redeal shows publicly."""
+    checked, changed = _leaks({"open_answers": False}, range(30))
+    assert checked > 100 and changed > 0
 
 
 def test_D13_just_say_no_is_not_a_play():
     s = (Table(2).bank(1, "money_5").hand(1, "just_say_no").hand(0, "debt_collector", "just_say_no",
                                                                     "money_1").state())
     DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=1))
+    accept_windows(s)
     d = s.pending[0]
     DEAL.apply(s, 1, JustSayNo(demand=d.id, card=card_of(s, 1, "just_say_no")))
     DEAL.apply(s, 0, Accept(demand=d.id))  # the attacker lets the No stand
@@ -596,6 +728,7 @@ def test_D13_just_say_no_is_not_a_play():
 def test_D13_only_the_target_may_answer():
     s = Table(3).bank(1, "money_5").hand(1, "just_say_no").hand(2, "just_say_no").hand(0, "debt_collector").state()
     DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=1))
+    accept_windows(s)
     d = s.pending[0]
     rejects(s, 2, JustSayNo(demand=d.id, card=card_of(s, 2, "just_say_no")), "D-13")
     rejects(s, 0, Accept(demand=d.id), "D-13")
@@ -635,6 +768,7 @@ def _pay_table(ruleset: str = "standard") -> Table:
 def test_D14_payer_chooses_cards_and_gets_no_change():
     s = _pay_table().hand(0, "debt_collector").state()
     DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=1))
+    accept_windows(s)
     d = s.pending[0]
     assert d.stage == "pay" and waiting_for(s)[0].seat == 1
     assert not legal(s, 1, ConfirmPayment(demand=d.id))
@@ -652,6 +786,7 @@ def test_D14_payer_chooses_cards_and_gets_no_change():
 def test_D14_hand_never_pays():
     s = Table(2).hand(1, "money_10").bank(1, "money_1").hand(0, "debt_collector").state()
     DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=1))
+    accept_windows(s)
     assert len(s.players[1].hand) == 1 and s.players[1].bank == []
     assert sum(VALUE[c] for c in s.players[0].bank) == 1
 
@@ -667,6 +802,7 @@ def test_D14_auto_pay_loses_the_least():
     s = (Table(2).bank(1, "money_1", "money_2", "money_5", "money_10")
          .group(1, "red", "property_kentucky").hand(0, "debt_collector").state())
     DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=1))
+    accept_windows(s)
     d = s.pending[0]
     assert legal(s, 1, AutoPay(demand=d.id))
     DEAL.apply(s, 1, AutoPay(demand=d.id))
@@ -679,6 +815,7 @@ def test_D14_received_house_goes_on_a_complete_set_or_the_bank():
          .group(0, "brown", "property_mediterranean", "property_baltic")
          .hand(0, "debt_collector").state())
     DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=1))
+    accept_windows(s)
     d = s.pending[0]
     house = s.players[1].groups[0].house
     DEAL.apply(s, 1, TogglePayment(demand=d.id, card=house))
@@ -694,6 +831,7 @@ def test_D14_received_house_with_nowhere_to_go_is_banked():
     s = (Table(2).group(1, "red", "property_kentucky", "property_indiana", "property_illinois", house=True)
          .hand(0, "debt_collector").state())
     DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=1))
+    accept_windows(s)
     d = s.pending[0]
     house = s.players[1].groups[0].house
     DEAL.apply(s, 1, TogglePayment(demand=d.id, card=house))
@@ -708,6 +846,7 @@ def test_D14_tournament_pays_bank_then_hotels_houses_properties():
                 house=True, hotel=True)
          .hand(0, "debt_collector").state())
     DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=1))
+    accept_windows(s)
     d = s.pending[0]
     g = s.players[1].groups[0]
     # skipping the bank or the Hotel is refused
@@ -723,6 +862,7 @@ def test_D14_a_house_leaves_only_after_its_hotel():
     s = (Table(2).group(1, "green", "property_pacific", "property_north_carolina", "property_pennsylvania_ave",
                         house=True, hotel=True).hand(0, "debt_collector").state())
     DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=1))
+    accept_windows(s)
     d = s.pending[0]
     g = s.players[1].groups[0]
     DEAL.apply(s, 1, TogglePayment(demand=d.id, card=g.house))
@@ -733,6 +873,9 @@ def test_D14_a_house_leaves_only_after_its_hotel():
 def test_D14_timeout_pays_automatically():
     s = _pay_table().hand(0, "debt_collector").state()
     DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=1))
+    action = timeout_action(s, 1)
+    assert isinstance(action, Accept)  # D-13: the window first, then the payment
+    DEAL.apply(s, 1, action)
     action = timeout_action(s, 1)
     assert isinstance(action, AutoPay)
     DEAL.apply(s, 1, action)
@@ -763,6 +906,7 @@ def test_D15_win_on_someone_elses_turn():
     DEAL.apply(s, 1, PlayForcedDeal(card=card_of(s, 1, "forced_deal"),
                                     give=card_of(s, 1, "property_water_works", where="area"), target=0,
                                     take=card_of(s, 0, "property_kentucky", where="area")))
+    accept_windows(s)
     assert s.phase == "over" and s.winners == [0]
 
 
@@ -788,6 +932,7 @@ def test_D15_one_action_completing_two_players_third_set_the_player_on_turn_wins
     DEAL.apply(s, 0, PlayForcedDeal(card=card_of(s, 0, "forced_deal"),
                                     give=card_of(s, 0, "property_kentucky", where="area"), target=1,
                                     take=card_of(s, 1, "property_water_works", where="area")))
+    accept_windows(s)
     assert area.complete_set_count(s.players[1], s.options) == 3
     assert area.complete_set_count(s.players[0], s.options) == 3
     assert s.winners == [0]
@@ -849,6 +994,7 @@ def test_D17_house_stays_on_a_broken_set_without_bonus_and_can_pay():
     s = (Table(2).group(1, "brown", "property_mediterranean", "property_baltic", house=True)
          .bank(1, "money_10", "money_5").hand(0, "debt_collector", "debt_collector").state())
     DEAL.apply(s, 0, PlayDebtCollector(card=s.players[0].hand[0], target=1))
+    accept_windows(s)
     d = s.pending[0]
     DEAL.apply(s, 1, TogglePayment(demand=d.id, card=card_of(s, 1, "property_baltic", where="area")))
     DEAL.apply(s, 1, TogglePayment(demand=d.id, card=s.players[1].groups[0].house))
@@ -860,6 +1006,7 @@ def test_D17_house_stays_on_a_broken_set_without_bonus_and_can_pay():
     assert g.house is not None and len(g.cards) == 1
     assert area.group_rent(g, s.options) == 1  # no House bonus while incomplete
     DEAL.apply(s, 0, PlayDebtCollector(card=s.players[0].hand[0], target=1))
+    accept_windows(s)
     d = s.pending[0]
     assert legal(s, 1, TogglePayment(demand=d.id, card=g.house))
 

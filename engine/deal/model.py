@@ -70,6 +70,10 @@ class DealOptions(msgspec.Struct, frozen=True):
     dice_order: bool = False  # D-01: turn order by a 2d6 roll
     match_minutes: int = 0  # D-16: 0 = no match clock
     card_seconds: int = 0  # D-16: per card play; 0 = the chat's turn clock
+    # D-13: every target of an action answers (say no, or accept) whether or not they hold a Just
+    # Say No, so nobody can tell who holds one; after a target says no, the attacker is asked the
+    # same way. False: a window opens only for a player who holds one (games stored before 0005).
+    open_answers: bool = True
 
 
 RULESETS: dict[str, DealOptions] = {

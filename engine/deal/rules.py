@@ -10,8 +10,13 @@ Decisions recorded here where the seeds are silent:
 - a turn ends by itself once the third play has resolved and the hand holds 7 cards or fewer;
 - a property received as payment or taken by Sly/Forced Deal/Deal Breaker is placed where it
   serves its new owner best (completing a set first); the owner may re-arrange on their turn;
-- a Just-Say-No window opens only for a target (or attacker) who holds one, and not at all for a
-  payment the target could not pay anything towards;
+- D-13 ``open_answers`` (the default): every target of an action is asked to answer it (say no,
+  or accept), whether or not they hold a Just Say No, and after a no the other side is asked the
+  same way (a player without one can only accept), so neither the public view nor who is waiting
+  tells who holds one; the only action that goes straight through is a payment the target could
+  not pay anything towards, since what lies on the table is public anyway. With
+  ``open_answers=False`` (games stored before it existed) a window opens only for a target (or
+  attacker) who holds a Just Say No;
 - at the D-16 time-out, equal value and equal complete sets share the win.
 """
 
@@ -722,10 +727,15 @@ def _open(state: DealState, events: list, kind: str, attacker: int, target: int,
     t = state.players[target]
     if kind in PAY_KINDS and not payment.payable_total(t):
         _go_through(state, d, events)  # nothing on the table: nothing to say no to (D-14)
-    elif _has_jsn(t):
+    elif _asked(state, t):
         d.stage = "respond"
     else:
         _go_through(state, d, events)
+
+
+def _asked(state: DealState, p: Player) -> bool:
+    """D-13: does ``p`` get a window to say no? Always with ``open_answers``, else only with a card."""
+    return state.options.open_answers or _has_jsn(p)
 
 
 def _find_demand(state: DealState, demand_id: int) -> Demand:
@@ -754,11 +764,11 @@ def _h_jsn(state: DealState, seat: int, action: JustSayNo, events: list) -> None
     events.append(SaidNo(demand=d.id, seat=seat, card=action.card, refusals=d.refusals))
     other = state.players[d.attacker if d.stage == "respond" else d.target]
     if d.stage == "respond":
-        if _has_jsn(other):
+        if _asked(state, other):
             d.stage = "counter"
         else:
             _cancel(state, d, events)
-    elif _has_jsn(other):
+    elif _asked(state, other):
         d.stage = "respond"
     else:
         _go_through(state, d, events)
