@@ -26,8 +26,10 @@ from render.png import png_bytes
 from words import board_text, deal_text
 from words.i18n import normalise_lang, t
 
-# In the card game, decisions answered in front of everyone: Just Say No windows (D-13). In the
-# board game nothing is hidden, so every decision of the stage is answered publicly.
+# In the card game, the decisions asked right under the table: Just Say No windows (D-13). Their
+# answers stay private (who holds a Just Say No is hidden: every target is asked the same way and
+# answers in their own screen). In the board game nothing is hidden: every decision of the stage
+# is answered on the table message.
 PUBLIC_DEAL_DECISIONS = ("respond", "counter")
 LOG_LINES = 8
 
@@ -122,7 +124,7 @@ def table_screens(service: GameService, table: int | Snapshot, events: Iterable 
     public_view = rules.view(state, None)
     if snap.game == "deal":
         text = deal_text.render_table(public_view, lang, names)
-        public_seats = {d.seat for d in decisions if d.kind in PUBLIC_DEAL_DECISIONS}
+        public_seats: set[int] = set()  # a Deal answer would show what the hand holds
     else:
         text = board_text.render_board(public_view, lang, names, row.ruleset)
         public_seats = {d.seat for d in decisions}

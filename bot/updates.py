@@ -10,8 +10,9 @@ they talk to their platform, and ``update_screens`` gives them:
   the turn passes (the player to act is mentioned: the one ping a turn) or the game ends (everyone
   is mentioned); every other change edits the current message, which notifies nobody;
 - the prompts: a player asked to answer out of turn is pinged once, right under the table. A Just
-  Say No window (D-13) carries its target's answers; other answers are given on the table message
-  (the board) or in the player's private message (the card game);
+  Say No window (D-13) carries one "answer…" button that opens the player's own choices (the same
+  for every target, so nothing public tells who holds a Just Say No); other answers are given on
+  the table message (the board) or in the player's private message (the card game);
 - every person's private screen (their hand, what they are asked, their buttons), to keep one
   private message per player current.
 
@@ -70,11 +71,6 @@ class UpdateScreens:
     ping: list[int] = field(default_factory=list)  # people to mention in the new table message
     prompts: list[Prompt] = field(default_factory=list)
     ended: bool = False  # over or cancelled: no buttons any more
-    public_all: list[Button] = field(default_factory=list)  # every public button, answers included
-
-    def answers_of(self, seat: int) -> list[Button]:
-        """A seat's answers to an open Just Say No window (for its prompt, as the tokens move on)."""
-        return [b for b in self.public_all if b.seat == seat]
 
 
 def damaged_text(update: TableUpdate, lang: str) -> str:
@@ -95,10 +91,8 @@ def _draw(service: GameService, update: TableUpdate, lang: str, lang_of, clock: 
         public.text = "\n".join([public.text, *notes])
     ended = update.over or update.kind == "cancelled"
     seats = snap.row.seats
-    everything = list(public.buttons)
-    answering = {w.seat for w in update.waiting if w.kind in PUBLIC_DEAL_DECISIONS and not w.ai} \
-        if snap.game == "deal" else set()
-    public.buttons = [] if ended else [b for b in public.buttons if b.seat not in answering]
+    if ended:
+        public.buttons = []
     new_message = update.kind == "started" or update.turn_passed or update.over
     ping: list[int] = []
     if update.over:
@@ -108,9 +102,9 @@ def _draw(service: GameService, update: TableUpdate, lang: str, lang_of, clock: 
     prompts: list[Prompt] = []
     if not ended:
         for w in update.asked:
-            if w.seat in answering and w.kind in PUBLIC_DEAL_DECISIONS:
-                prompts.append(Prompt([w.seat], "answer", w.due_at, [b for b in everything if b.seat == w.seat],
-                                      kind=w.kind))
+            if snap.game == "deal" and w.kind in PUBLIC_DEAL_DECISIONS:
+                answer = Button(t(lang, "tg.btn.answer", name=snap.names[w.seat]), f"h:{update.table}:{w.seat}", w.seat)
+                prompts.append(Prompt([w.seat], "answer", w.due_at, [answer], kind=w.kind))
         others = [w for w in update.asked if w.kind not in PUBLIC_DEAL_DECISIONS and w.seat != update.current
                   and w.seat not in ping]
         if others:
@@ -124,7 +118,7 @@ def _draw(service: GameService, update: TableUpdate, lang: str, lang_of, clock: 
     return UpdateScreens(
         update=update, public=public, private=screens.private,
         must_act={w.seat for w in update.waiting if not w.ai}, new_message=new_message, ping=ping,
-        prompts=prompts, ended=ended, public_all=everything)
+        prompts=prompts, ended=ended)
 
 
 async def update_screens(service: GameService, update: TableUpdate, lang: str,

@@ -538,14 +538,19 @@ async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp
         assert [int(u) for u in pinged["users"]] == [uid] and not pinged["parse"], "the target is pinged, nobody else"
         assert asked["message_reference"]["message_id"] == service.table(table).messages["dc"]
         assert f"<t:{int(service.clock()) + 20}:R>" in asked["content"] or "<t:" in asked["content"]
+        # the prompt opens the target's own choices: the same one button for every target, so nothing
+        # public tells who holds a Just Say No
+        assert fake.custom_ids([("POST", "", asked)]) == [f"h:{table}:{decision.seat}"]
+        seen = len(fake.calls)
+        await dispatch(client, click(f"h:{table}:{decision.seat}", uid))
         tokens = {tok for _, tok in service.buttons(table, decision.seat)}
-        shown = [c[2:] for c in fake.custom_ids([("POST", "", asked)])]
-        assert shown and set(shown) <= tokens, "the target's own answers"
+        own = [c[2:] for c in fake.custom_ids([c for c in fake.calls[seen:] if c[0] == "POST"]) if c.startswith("g:")]
+        assert own and set(own) <= tokens, "the target's own answers, privately"
         table_message = next(p for m, u, p in reversed(fake.calls)
                              if f"/channels/{CHANNEL}/messages" in u and "message_reference" not in p)
-        assert not set(fake.custom_ids([("", "", table_message)])) & set(f"g:{tok}" for tok in shown)
+        assert not set(fake.custom_ids([("", "", table_message)])) & set(f"g:{tok}" for tok in own)
         version = service.table(table).version
-        await dispatch(client, click(f"g:{shown[-1]}", uid))
+        await dispatch(client, click(f"g:{own[-1]}", uid))
         assert service.table(table).version > version
 
 

@@ -164,19 +164,12 @@ class DiscordMessages:
         channel = self.front.table_channel(update.snapshot.row)
         waiting = {(w.seat, w.kind) for w in update.waiting}
         kept = []
-        for prompt in record.get("dc_prompts", []):
-            open_ = not screens.ended and any(tuple(a) in waiting for a in prompt["asks"])
-            key = (channel.id, prompt["id"])
-            message = channel.get_partial_message(prompt["id"])
-            if open_ and prompt.get("buttons"):  # still open: its answers at the current version
-                answers = screens.answers_of(prompt["asks"][0][0])[:PAGE]
-                if not await self.edit(message, key, prompt["text"], answers, None):
-                    continue
-            elif not open_:
-                if prompt.get("buttons"):
-                    await self.edit(message, key, prompt["text"] + "\n" + t(lang, "tg.answered"), [], None)
-                continue
-            kept.append(prompt)
+        for prompt in record.get("dc_prompts", []):  # answered or expired: its button goes
+            if not screens.ended and any(tuple(a) in waiting for a in prompt["asks"]):
+                kept.append(prompt)
+            elif prompt.get("buttons"):
+                await self.edit(channel.get_partial_message(prompt["id"]), (channel.id, prompt["id"]),
+                                prompt["text"] + "\n" + md(t(lang, "tg.answered")), [], None)
         reference = discord.MessageReference(message_id=record["dc"], channel_id=channel.id,
                                              fail_if_not_exists=False) if record.get("dc") else None
         for prompt in screens.prompts:

@@ -12,6 +12,7 @@ into messages. The lobby message is edited as players come and go and loses its 
 from __future__ import annotations
 
 import contextlib
+import html
 import logging
 
 from telegram import Update
@@ -104,7 +105,7 @@ class TelegramFrontEnd:
         """The lobby's one message: posted when the lobby opens, edited as it changes (also for
         /join and /leave typed in the chat), posted again only when it can no longer be edited."""
         bot = update.get_bot()
-        text = self._lobby_text(bot, table_id, lang)
+        text = html.escape(self._lobby_text(bot, table_id, lang), quote=False)  # sent as HTML: names stay text
         markup = self._lobby_markup(table_id, lang)
         row = self.service.table(table_id)
         message = None if new else (row.messages or {}).get("tg_lobby")
@@ -305,7 +306,8 @@ class TelegramFrontEnd:
             await update.effective_message.reply_text(t(lang, "tg.cancelled"))
             message = (self.service.table(row.id).messages or {}).get("tg_lobby")
             if message:
-                await self.messages.edit_text(update.get_bot(), where(key)[0], message, t(lang, "tg.cancelled"), None)
+                await self.messages.edit_text(update.get_bot(), where(key)[0], message,
+                                              html.escape(t(lang, "tg.cancelled"), quote=False), None)
 
     async def help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await update.effective_message.reply_text(t(await self._chat_lang(chat_key(update)), "tg.help"))

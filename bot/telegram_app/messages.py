@@ -195,19 +195,12 @@ class TelegramMessages:
         waiting = {(w.seat, w.kind) for w in update.waiting}
         now = self.service.clock()
         kept = []
-        for prompt in record.get("tg_prompts", []):  # answered or expired: its buttons go
-            open_ = not screens.ended and any(tuple(a) in waiting for a in prompt["asks"])
-            if open_ and prompt.get("buttons"):  # still open: its answers at the current version
-                seat = prompt["asks"][0][0]
-                buttons = [(b.label, b.token) for b in screens.answers_of(seat)]
-                if not await self.edit_text(bot, chat_id, prompt["id"], prompt["text"], self.keyboard(buttons)):
-                    continue
-            elif not open_:
-                if prompt.get("buttons"):
-                    await self.edit_text(bot, chat_id, prompt["id"], prompt["text"] + "\n" + html.escape(
-                        t(lang, "tg.answered"), quote=False), None)
-                continue
-            kept.append(prompt)
+        for prompt in record.get("tg_prompts", []):  # answered or expired: its button goes
+            if not screens.ended and any(tuple(a) in waiting for a in prompt["asks"]):
+                kept.append(prompt)
+            elif prompt.get("buttons"):
+                await self.edit_text(bot, chat_id, prompt["id"], prompt["text"] + "\n" + html.escape(
+                    t(lang, "tg.answered"), quote=False), None)
         for prompt in screens.prompts:
             people = [seats[s] for s in prompt.seats]
             seconds = seconds_left(prompt.due_at, now)
