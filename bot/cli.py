@@ -176,6 +176,25 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return run_console("deal", 4, 4, args.seed, args.lang, "standard")
 
 
+def _cmd_rotate_secret(args: argparse.Namespace) -> int:
+    """A new secret for buttons and move tokens (see README, "Security"); restart the bots after."""
+    import asyncio
+
+    from engine.service import migrate, store
+
+    async def rotate() -> None:
+        engine = store.make_engine(os.environ.get("DATABASE_URL"))
+        try:
+            await migrate.upgrade(engine)
+            await store.rotate_secret(engine)
+        finally:
+            await engine.dispose()
+
+    asyncio.run(rotate())
+    print("tycoon: a new button secret is stored; restart every bot process so that it reads it")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tycoon", description="Monopoly and Monopoly Deal for group chats")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -220,6 +239,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--view", default="public", help="'public' or 'seat:N'")
     p.add_argument("--out", required=True)
     p.set_defaults(func=_cmd_render)
+
+    p = sub.add_parser("rotate-secret", help="a new secret for buttons (DATABASE_URL's database); then restart")
+    p.set_defaults(func=_cmd_rotate_secret)
 
     p = sub.add_parser("run", help="the bots from TELEGRAM_TOKEN / DISCORD_TOKEN; without: a local game")
     p.add_argument("--seed", type=int, default=int(time.time()) % 100000)

@@ -497,3 +497,23 @@ async def test_a_failure_inside_the_transaction_loses_nothing(db_url, monkeypatc
         assert GAMES["deal"].encode_state(service.state(table)) == GAMES["deal"].encode_state(expected)
     finally:
         await service.close()
+
+
+async def test_rotating_the_secret_refuses_every_button_signed_before(db_url, monkeypatch):
+    from bot import cli
+
+    service = await GameService.open(db_url)
+    table = await lobby(service, "deal", humans=2, ais=0, seed=3)
+    seat = GAMES["deal"].waiting_for(service.state(table))[0].seat
+    old_move, old_lobby = service.buttons(table, seat)[0][1], service.sign(f"h:{table}")
+    await service.close()
+    monkeypatch.setenv("DATABASE_URL", db_url)
+    await asyncio.to_thread(cli.main, ["rotate-secret"])
+    fresh = await GameService.open(db_url)
+    try:
+        user = fresh.table(table).seats[seat]["user"]
+        assert (await fresh.act(user, old_move)).key == "service.bad_token"
+        assert fresh.unsign(old_lobby) is None and fresh.unsign(fresh.sign(f"h:{table}")) == f"h:{table}"
+        assert (await fresh.act(user, fresh.buttons(table, seat)[0][1])).ok  # the buttons shown anew work
+    finally:
+        await fresh.close()

@@ -262,6 +262,19 @@ async def secret(engine: AsyncEngine) -> bytes:
         return bytes.fromhex(row.value)
 
 
+async def rotate_secret(engine: AsyncEngine) -> None:
+    """A new token secret: every button signed with the old one is refused from now on (the next
+    update of each table shows buttons signed anew). Processes read the secret when they start."""
+    async with AsyncSession(engine) as session:
+        row = await session.get(SettingRow, "token_secret")
+        if row is None:
+            session.add(SettingRow(key="token_secret", value=secrets.token_hex(32)))
+        else:
+            row.value = secrets.token_hex(32)
+            session.add(row)
+        await session.commit()
+
+
 def _retire_clocks(table_id: int, keep_match: bool):
     query = delete(DeadlineRow).where(DeadlineRow.table_id == table_id, DeadlineRow.status.in_(LIVE_CLOCKS))
     return query.where(DeadlineRow.kind != "match") if keep_match else query
