@@ -517,3 +517,41 @@ async def test_rotating_the_secret_refuses_every_button_signed_before(db_url, mo
         assert (await fresh.act(user, fresh.buttons(table, seat)[0][1])).ok  # the buttons shown anew work
     finally:
         await fresh.close()
+
+
+async def test_a_press_that_loses_the_race_to_another_player_is_applied_on_the_fresh_state(db_url):
+    """Two processes, two players pressing at the same moment between rolls: one move wins the
+    version race, the other player's button was current when pressed and their choice is still
+    there, so it is applied on the fresh state. Nobody's current button is refused."""
+    first = await GameService.open(db_url)
+    second = await GameService.open(db_url)
+    try:
+        table = await lobby(first, "board", humans=3, ais=0, seed=5)
+        rules = GAMES["board"]
+        mortgage = None
+        for _ in range(400):  # play on until two players who are not on turn may each mortgage a street
+            state = first.state(table)
+            if state.stage == "roll":
+                current = rules.waiting_for(state)[0].seat
+                options = {seat: [a for a in rules.legal_actions(state, seat) if type(a).__name__ == "Mortgage"]
+                           for seat in range(3) if seat != current}
+                if all(options.values()):
+                    mortgage = options
+                    break
+            assert await step(first, table)
+        assert mortgage, "players own streets by now"
+        await second.live(table)  # the other process is at the same version
+        users = [s["user"] for s in first.table(table).seats]
+        (a, acts_a), (b, acts_b) = mortgage.items()
+        tok_a = next(t for x, t in first.buttons(table, a) if x == acts_a[0])
+        tok_b = next(t for x, t in second.buttons(table, b) if x == acts_b[0])
+        version = first.table(table).version
+        out_a, out_b = await asyncio.gather(first.act(users[a], tok_a), second.act(users[b], tok_b))
+        assert out_a.ok and out_b.ok, (out_a, out_b)
+        log = await store.load_log(first.engine, table)
+        assert len(log) == version + 2 and {x.seat for x in log[-2:]} == {a, b}
+        again = await second.act(users[b], tok_b)  # the same press once more: not applied twice
+        assert again.key == "service.out_of_date"
+    finally:
+        await first.close()
+        await second.close()

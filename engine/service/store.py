@@ -331,6 +331,13 @@ async def load_log(engine: AsyncEngine, table_id: int) -> list[ActionRow]:
         return list(rows)
 
 
+async def seat_of_move(engine: AsyncEngine, table_id: int, seq: int) -> int | None:
+    """Who made the move that took a table to version ``seq``."""
+    async with AsyncSession(engine) as session:
+        row = await session.get(ActionRow, (table_id, seq))
+        return row.seat if row is not None else None
+
+
 async def claim(engine: AsyncEngine, ids: list[int], owner: str, now: float, lease: float) -> set[int]:
     """Take due clocks for this process: each still pending, or leased by a process whose lease ran
     out. The ids this process now holds (another process may have taken some first)."""

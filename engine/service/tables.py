@@ -210,14 +210,29 @@ class GameService:
             legal = live.rules.legal_actions(live.state, seat)
             if tok.index >= len(legal):
                 return Outcome(False, "service.bad_token", table=tok.table)
-            # a press by a player whose seat the AI kept (or who missed clocks) takes it back
-            seats, notes = live.row.seats, []
-            if live.row.seats[seat]["ai"] and not is_ai_user(user):
-                seats = [dict(s) for s in live.row.seats]
-                seats[seat]["ai"] = False
-                notes.append(Outcome(True, "service.seat_back", params={"seat": seat}))
-            missed = {k: v for k, v in live.row.missed.items() if k != str(seat)}
-            return await self.apply(live, seat, legal[tok.index], seats=seats, missed=missed, notes=notes)
+            action = legal[tok.index]
+            outcome = await self._press(live, user, seat, action)
+            if outcome.key == "service.out_of_date" and not outcome.rule:
+                # another process moved first: once more on the fresh state when another player
+                # made that move and the same choice is still there (a build between rolls, say);
+                # the same player's own move first means this press came twice
+                live = await self.cache.get(tok.table)
+                if live is not None and live.row.status == "running" and live.state is not None \
+                        and live.row.version == tok.version + 1 \
+                        and await store.seat_of_move(self.engine, tok.table, live.row.version) != seat \
+                        and action in live.rules.legal_actions(live.state, seat):
+                    outcome = await self._press(live, user, seat, action)
+            return outcome
+
+    async def _press(self, live: LiveTable, user: str, seat: int, action: Any) -> Outcome:
+        """A person's move: a seat the AI kept (or that missed clocks) is theirs again with it."""
+        seats, notes = live.row.seats, []
+        if live.row.seats[seat]["ai"] and not is_ai_user(user):
+            seats = [dict(s) for s in live.row.seats]
+            seats[seat]["ai"] = False
+            notes.append(Outcome(True, "service.seat_back", params={"seat": seat}))
+        missed = {k: v for k, v in live.row.missed.items() if k != str(seat)}
+        return await self.apply(live, seat, action, seats=seats, missed=missed, notes=notes)
 
     async def act_as(self, table_id: int, seat: int, action: Any) -> Outcome:
         """A move made for a seat by the service itself (the match's end, the turn cap, tests)."""
