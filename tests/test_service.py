@@ -6,6 +6,7 @@ Runs on SQLite always and on PostgreSQL when ``TEST_DATABASE_URL`` is set (CI se
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
 from sqlmodel import SQLModel
@@ -552,6 +553,33 @@ async def test_a_press_that_loses_the_race_to_another_player_is_applied_on_the_f
         assert len(log) == version + 2 and {x.seat for x in log[-2:]} == {a, b}
         again = await second.act(users[b], tok_b)  # the same press once more: not applied twice
         assert again.key == "service.out_of_date"
+    finally:
+        await first.close()
+        await second.close()
+
+
+@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"), reason="LISTEN/NOTIFY needs PostgreSQL")
+async def test_on_postgresql_the_other_process_hears_which_table_moved(db_url):
+    if not db_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL only")
+    first = await GameService.open(db_url)
+    second = await GameService.open(db_url)
+    try:
+        table = await lobby(first, "deal", humans=2, ais=0, seed=9)
+        await second.live(table)
+        await second.startup()
+        await asyncio.wait_for(second.notices.ready.wait(), 10)  # listening
+        version = second.table(table).version
+        await step(first, table)  # a move in the other process
+        for _ in range(100):
+            if second.cache.peek(table) is None:
+                break
+            await asyncio.sleep(0.05)
+        assert second.notices.heard >= 1 and second.cache.peek(table) is None, "the stale copy was dropped"
+        assert (await second.live(table)).row.version == first.table(table).version > version  # read again
+        await step(second, table)  # its own moves are not news to itself
+        await asyncio.sleep(0.2)
+        assert second.cache.peek(table) is not None
     finally:
         await first.close()
         await second.close()

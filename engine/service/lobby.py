@@ -157,7 +157,8 @@ class Lobby:
         """Store the seats (the caller holds the table's lock), re-derive the clocks (an AI seat
         answers at once, a person gets their clock), and let the loop settle and show it."""
         missed = {k: v for k, v in live.row.missed.items() if k != str(note.params["seat"])}
-        await store.update_table(self.engine, live.row.id, seats=seats, missed=missed)
+        await store.update_table(self.engine, live.row.id, notify=self.service.clocks.owner, seats=seats,
+                                 missed=missed)
         live.row.seats, live.row.missed = seats, missed
         await self.service.clocks.reconcile(live)
         self.service.loop.kick(live.row.id, notes=[note], kind="seats")

@@ -22,6 +22,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlmodel import JSON, Field, SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from engine.service import notices
+
 
 class TableRow(SQLModel, table=True):
     __tablename__ = "tables"
@@ -283,7 +285,7 @@ def _retire_clocks(table_id: int, keep_match: bool):
 async def append_move(engine: AsyncEngine, table_id: int, old_version: int, seat: int, action_json: str,
                       snapshot: str, status: str, deadlines: list[DeadlineRow] | None = None,
                       result: ResultRow | None = None, row_values: dict | None = None,
-                      fired: tuple[int, str] | None = None) -> bool:
+                      fired: tuple[int, str] | None = None, notify: str | None = None) -> bool:
     """One move, one transaction: the log line, the snapshot at ``version + 1`` (only if the version
     is still ``old_version``), other columns of the table that change with it (``row_values``: seats,
     missed clocks), the old clocks retired and the new ones set. ``fired`` (deadline id, owner): the
@@ -315,6 +317,8 @@ async def append_move(engine: AsyncEngine, table_id: int, old_version: int, seat
             await session.exec(insert(DeadlineRow).values([_clock_values(row) for row in deadlines]))
         if result is not None:
             session.add(result)
+        if notify is not None:  # the other processes drop their copy once this commits
+            await notices.send(session, table_id, old_version + 1, notify)
         await session.commit()
         return True
 
@@ -448,10 +452,13 @@ async def purge(engine: AsyncEngine, before: float) -> int:
         return result.rowcount or 0
 
 
-async def update_table(engine: AsyncEngine, table_id: int, **values) -> None:
-    """Change named columns of a table only: never write back a snapshot or version read earlier."""
+async def update_table(engine: AsyncEngine, table_id: int, notify: str | None = None, **values) -> None:
+    """Change named columns of a table only: never write back a snapshot or version read earlier.
+    ``notify``: this process's name, to tell the others (a change of seats, say)."""
     async with AsyncSession(engine) as session:
         await session.exec(update(TableRow).where(TableRow.id == table_id).values(**values))
+        if notify is not None:
+            await notices.send(session, table_id, -1, notify)
         await session.commit()
 
 

@@ -49,6 +49,7 @@ from engine.service.chats import Chats
 from engine.service.clocks import MISSES_BEFORE_AI, Clocks, wanted_clocks
 from engine.service.lobby import Lobby, is_ai_user
 from engine.service.loop import Snapshot, TableLoop, TableUpdate
+from engine.service.notices import Listener
 from engine.service.outcome import LIVE, Outcome
 from engine.service.schedules import Schedules
 
@@ -69,6 +70,7 @@ class GameService:
         self.chats = Chats(engine)
         self.lobby = Lobby(self)
         self.schedules = Schedules(self)
+        self.notices = Listener(self)
 
     @classmethod
     async def open(cls, url: str | None, clock: Callable[[], float] = time.time) -> GameService:
@@ -88,6 +90,7 @@ class GameService:
         return service
 
     async def close(self) -> None:
+        await self.notices.stop()
         await self.loop.stop()
         await self.engine.dispose()
 
@@ -107,8 +110,9 @@ class GameService:
 
     async def startup(self) -> None:
         """Before the first sweep: every running table gets exactly the clocks its state implies
-        (a crash may have left some missing or stale), AI seats that owe a move make it, and the
-        chats of damaged tables are told."""
+        (a crash may have left some missing or stale), AI seats that owe a move make it, the chats
+        of damaged tables are told, and (on PostgreSQL) the other processes' moves are listened for."""
+        self.notices.start()
         for live in list(self.cache.running()):
             async with self.cache.lock(live.row.id):
                 await self.clocks.reconcile(live)
@@ -277,7 +281,7 @@ class GameService:
                 changed["missed"] = missed
             stored = await store.append_move(self.engine, row.id, old_version, seat,
                                              rules.encode_action(action).decode(), snapshot, status, clocks, result,
-                                             row_values=changed, fired=fired)
+                                             row_values=changed, fired=fired, notify=self.clocks.owner)
         except BaseException:
             self.cache.drop(row.id)  # not stored (or not known to be): the database is right, not our copy
             raise

@@ -1,0 +1,106 @@
+"""Telling the other processes on one PostgreSQL which table moved (``LISTEN/NOTIFY``).
+
+Every move's transaction sends ``NOTIFY tycoon_tables, '<table>:<version>:<process>'`` (delivered
+when it commits), and so does a change of seats. Each process listens on a connection of its own
+and drops its copy of a table another process changed: the next press, clock or screen reads the
+table again (from its snapshot, cheaply). Nothing depends on a notice arriving: a press with a
+newer token than the copy reads the table again anyway, and a move on a stale copy loses the
+version race and is tried once more on the fresh state. Notices only make that rare.
+
+On SQLite (one process) there is nobody to tell: nothing is sent or listened for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from sqlalchemy import text
+
+if TYPE_CHECKING:
+    from engine.service.tables import GameService
+
+log = logging.getLogger(__name__)
+CHANNEL = "tycoon_tables"
+RETRY_MAX = 30.0
+
+
+def payload(table_id: int, version: int, owner: str) -> str:
+    return f"{table_id}:{version}:{owner}"
+
+
+async def send(session, table_id: int, version: int, owner: str) -> None:
+    """Within a transaction: tell the others once it commits (PostgreSQL only)."""
+    if session.bind.dialect.name == "postgresql":
+        await session.exec(text("SELECT pg_notify(:channel, :payload)").bindparams(
+            channel=CHANNEL, payload=payload(table_id, version, owner)))
+
+
+def asyncpg_dsn(url: str) -> str:
+    """The plain DSN asyncpg wants, from the service's SQLAlchemy URL."""
+    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+class Listener:
+    """One connection per process, listening; it reconnects with back-off when it is lost."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.heard = 0
+        self.ready = asyncio.Event()  # set while listening
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        engine = self.service.engine
+        if engine.dialect.name != "postgresql" or self._task is not None:
+            return
+        self._task = asyncio.get_running_loop().create_task(self._listen(), name="table-notices")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+
+    def _on_notice(self, _connection, _pid, _channel, body: str) -> None:
+        """Another process moved a table (a version) or changed its seats (version -1)."""
+        table, _, rest = body.partition(":")
+        version, _, owner = rest.partition(":")
+        if owner == self.service.clocks.owner or not table.isdigit():
+            return
+        self.heard += 1
+        live = self.service.cache.peek(int(table))
+        if live is not None and (not version.isdigit() or int(version) > live.row.version):
+            self.service.cache.drop(int(table))  # read again at its next use
+
+    async def _listen(self) -> None:
+        import asyncpg
+
+        url = self.service.engine.url.render_as_string(hide_password=False)
+        delay = 1.0
+        while True:
+            connection = None
+            try:
+                connection = await asyncpg.connect(asyncpg_dsn(url))
+                await connection.add_listener(CHANNEL, self._on_notice)
+                self.ready.set()
+                delay = 1.0
+                while not connection.is_closed():
+                    await asyncio.sleep(1.0)
+                self.ready.clear()
+                log.warning("table notices: the connection closed; listening again")
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the server restarted, or is not there yet
+                self.ready.clear()
+                log.warning("table notices: cannot listen (%s: %s); trying again in %.0f s", type(e).__name__,
+                            str(e)[:200], delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RETRY_MAX)
+            finally:
+                if connection is not None:
+                    with contextlib.suppress(Exception):
+                        await connection.close()
