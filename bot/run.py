@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from engine.service import store
 from engine.service.runner import ServiceDown, describe
@@ -26,7 +29,7 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT = os.environ.get("TYCOON_HEARTBEAT", "/tmp/tycoon-heartbeat")
 FIRST_RETRY, MAX_RETRY = 1.0, 60.0
-OK, GAVE_UP, BAD_TOKEN = 0, 1, 2
+OK, GAVE_UP, BAD_TOKEN = 0, 1, 2  # BAD_TOKEN: also any setting the process cannot start with
 
 
 class TokenRefused(Exception):
@@ -67,9 +70,47 @@ def discord_errors():
     return discord.LoginFailure, (aiohttp.ClientError, OSError, asyncio.TimeoutError, discord.DiscordServerError)
 
 
+@dataclass(frozen=True)
+class Webhook:
+    """Telegram updates by webhook (several processes behind one load balancer) instead of polling:
+    ``url`` is the public address Telegram posts to; this process listens on ``listen``:``port``
+    at the same path, and takes only requests carrying ``secret`` (Telegram's secret-token header)."""
+
+    url: str
+    listen: str = "0.0.0.0"
+    port: int = 8443
+    secret: str = ""
+
+    @property
+    def path(self) -> str:
+        return urlsplit(self.url).path.lstrip("/")
+
+    @classmethod
+    def from_env(cls, environ, token: str | None) -> Webhook | None:
+        url = environ.get("TELEGRAM_WEBHOOK_URL")
+        if not url or not token:
+            return None
+        # the secret-token header allows 1-256 of A-Z a-z 0-9 _ -: by default one derived from the token
+        secret = environ.get("TELEGRAM_WEBHOOK_SECRET") or hashlib.sha256(f"webhook:{token}".encode()).hexdigest()
+        return cls(url, environ.get("TELEGRAM_WEBHOOK_LISTEN", "0.0.0.0"), int(environ.get("PORT", "8443")), secret)
+
+
+def shard_ids(text: str | None) -> list[int] | None:
+    """``DISCORD_SHARD_IDS``: "0-3", "0,2,5" or a mix; None when unset."""
+    if not text:
+        return None
+    out: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        low, _, high = part.partition("-")
+        out += list(range(int(low), int(high or low) + 1))
+    return out
+
+
 async def run_bots(telegram_token: str | None, discord_token: str | None, database_url: str | None,
                    lang: str = "zh-Hans", api_url: str | None = None, stop: asyncio.Event | None = None,
-                   telegram_request=None, heartbeat: str | None = None, retry_first: float = FIRST_RETRY) -> int:
+                   telegram_request=None, heartbeat: str | None = None, retry_first: float = FIRST_RETRY,
+                   webhook: Webhook | None = None, shard_count: int | None = None,
+                   shards: list[int] | None = None) -> int:
     """Run until ``stop`` is set or something cannot go on; the process's exit status."""
     stop = stop or asyncio.Event()
     heartbeat = HEARTBEAT if heartbeat is None else heartbeat
@@ -86,7 +127,7 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
     if discord_token:
         from bot.discord_app.app import TycoonBot
 
-        discord_bot = TycoonBot(service, lang, sync_commands=True)
+        discord_bot = TycoonBot(service, lang, sync_commands=True, shard_count=shard_count, shard_ids=shards)
 
     tasks: list[asyncio.Task] = []
     status = OK
@@ -94,7 +135,7 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
         stack.push_async_callback(service.close)
         try:
             if app is not None:
-                await _start_telegram(app, stack, stop, retry_first)
+                await _start_telegram(app, stack, stop, retry_first, webhook)
             if discord_bot is not None:
                 await stack.enter_async_context(discord_bot)  # closes the gateway and the HTTP session on exit
                 await _login_discord(discord_bot, discord_token, stop, retry_first)
@@ -136,7 +177,8 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
     return status
 
 
-async def _start_telegram(app, stack: contextlib.AsyncExitStack, stop: asyncio.Event, retry_first: float) -> None:
+async def _start_telegram(app, stack: contextlib.AsyncExitStack, stop: asyncio.Event, retry_first: float,
+                          webhook: Webhook | None = None) -> None:
     from bot.telegram_app.app import register_commands
 
     invalid, network = telegram_errors()
@@ -157,11 +199,19 @@ async def _start_telegram(app, stack: contextlib.AsyncExitStack, stop: asyncio.E
 
     async def begin():
         await register_commands(app.bot)
-        await app.bot.delete_webhook()  # what start_polling does first, here with our own retries
+        if webhook is None:
+            await app.bot.delete_webhook()  # what start_polling does first, here with our own retries
+        else:  # several processes may call this: they all set the same address and secret
+            await app.bot.set_webhook(webhook.url, secret_token=webhook.secret)
         if not app.running:
             await app.start()
             stack.push_async_callback(app.stop)
-        await app.updater.start_polling()
+        if webhook is None:
+            await app.updater.start_polling()
+        else:
+            await app.updater.start_webhook(listen=webhook.listen, port=webhook.port, url_path=webhook.path,
+                                            webhook_url=webhook.url, secret_token=webhook.secret)
+            log.info("Telegram updates by webhook on %s:%s/%s", webhook.listen, webhook.port, webhook.path)
         stack.push_async_callback(app.updater.stop)
         return True
 
@@ -190,9 +240,21 @@ async def _login_discord(bot, token: str, stop: asyncio.Event, retry_first: floa
 def main_from_env(lang: str | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     telegram, discord = choose_bots(os.environ)
+    count = os.environ.get("DISCORD_SHARD_COUNT")
+    try:
+        shards = shard_ids(os.environ.get("DISCORD_SHARD_IDS"))
+        count_n = int(count) if count else None
+    except ValueError:
+        log.error("DISCORD_SHARD_COUNT and DISCORD_SHARD_IDS are numbers: a count, and ids like 0-3 or 0,2,5")
+        return BAD_TOKEN
+    if shards and (count_n is None or max(shards) >= count_n):
+        log.error("DISCORD_SHARD_IDS %s needs DISCORD_SHARD_COUNT above its largest id", shards)
+        return BAD_TOKEN
     try:
         return asyncio.run(run_bots(telegram, discord, os.environ.get("DATABASE_URL"),
                                     lang or os.environ.get("TYCOON_LANG", "zh-Hans"),
-                                    os.environ.get("TELEGRAM_API_URL")))
+                                    os.environ.get("TELEGRAM_API_URL"),
+                                    webhook=Webhook.from_env(os.environ, telegram),
+                                    shard_count=count_n, shards=shards))
     except KeyboardInterrupt:  # Ctrl-C or SIGINT from docker stop: a clean exit
         return OK

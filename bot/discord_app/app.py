@@ -43,12 +43,18 @@ class CatalogueTranslator(app_commands.Translator):
         return CATALOGUES[lang].get(key)
 
 
-class TycoonBot(commands.Bot):
+class TycoonBot(commands.AutoShardedBot):
+    """The Discord bot. Sharded when asked (``shard_count`` and this process's ``shard_ids``: a
+    guild's interactions reach the process holding its shard; anything a process sends goes by REST,
+    so clocks fire from any process); one shard, or as many as Discord advises, otherwise."""
+
     def __init__(self, service: GameService, lang: str = "zh-Hans", seed: int | None = None,
-                 sync_commands: bool = False) -> None:
+                 sync_commands: bool = False, shard_count: int | None = None,
+                 shard_ids: list[int] | None = None) -> None:
         # no message of ours notifies anyone unless it says whom (a player's turn, a prompt)
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), shard_count=shard_count,
+                         shard_ids=shard_ids)
         self.front = Front(service, lang, seed, client=self)
         self.tournaments = TournamentFront(self.front)
         self.sync_commands = sync_commands  # the real process syncs at start; tests read the payload
