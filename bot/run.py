@@ -110,7 +110,7 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
                    lang: str = "zh-Hans", api_url: str | None = None, stop: asyncio.Event | None = None,
                    telegram_request=None, heartbeat: str | None = None, retry_first: float = FIRST_RETRY,
                    webhook: Webhook | None = None, shard_count: int | None = None,
-                   shards: list[int] | None = None) -> int:
+                   shards: list[int] | None = None, flood_limits: bool = True) -> int:
     """Run until ``stop`` is set or something cannot go on; the process's exit status."""
     stop = stop or asyncio.Event()
     heartbeat = HEARTBEAT if heartbeat is None else heartbeat
@@ -123,7 +123,8 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
         from bot.telegram_app.app import build_application
 
         base_url = f"{api_url.rstrip('/')}/bot" if api_url else None
-        app = build_application(service, telegram_token, base_url=base_url, request=telegram_request, lang=lang)
+        app = build_application(service, telegram_token, base_url=base_url, request=telegram_request, lang=lang,
+                                rate_limit=flood_limits)
     if discord_token:
         from bot.discord_app.app import TycoonBot
 
@@ -255,6 +256,8 @@ def main_from_env(lang: str | None = None) -> int:
                                     lang or os.environ.get("TYCOON_LANG", "zh-Hans"),
                                     os.environ.get("TELEGRAM_API_URL"),
                                     webhook=Webhook.from_env(os.environ, telegram),
-                                    shard_count=count_n, shards=shards))
+                                    shard_count=count_n, shards=shards,
+                                    # off only for a Bot API of one's own without Telegram's limits (tests)
+                                    flood_limits=os.environ.get("TELEGRAM_FLOOD_LIMITS", "on") != "off"))
     except KeyboardInterrupt:  # Ctrl-C or SIGINT from docker stop: a clean exit
         return OK
