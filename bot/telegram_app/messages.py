@@ -107,41 +107,39 @@ class TelegramMessages:
         with contextlib.suppress(TelegramError):  # gone, too old, or already without buttons
             await bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=None)
 
-    async def edit_photo(self, bot, chat_id: int, message_id: int, caption: str, markup, picture: bytes) -> bool:
-        """Edit a photo message only where it changes; False when it cannot be edited any more."""
-        key = (chat_id, message_id)
+    async def _edit(self, key: tuple, text: str, markup, picture: bytes | None, edit) -> bool:
+        """Send ``edit(picture changed)`` only when the message would change; False when it cannot
+        be edited any more (gone, too old): the caller posts a new one."""
         buttons = markup.to_dict() if markup else None
-        changed, new_picture = self.shown.changes(key, caption, buttons, picture)
+        changed, new_picture = self.shown.changes(key, text, buttons, picture)
         if not changed:
             return True
         try:
+            await edit(new_picture)
+        except BadRequest as e:
+            if not _not_modified(e):
+                self.shown.forget(key)
+                return False
+        self.shown.shown(key, text, buttons, picture)
+        return True
+
+    async def edit_photo(self, bot, chat_id: int, message_id: int, caption: str, markup, picture: bytes) -> bool:
+        async def edit(new_picture: bool) -> None:
             if new_picture:
                 await bot.edit_message_media(InputMediaPhoto(picture, caption=caption, parse_mode=HTML),
                                              chat_id=chat_id, message_id=message_id, reply_markup=markup)
             else:  # the same picture: the caption and buttons only, no upload
                 await bot.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=caption,
                                                parse_mode=HTML, reply_markup=markup)
-        except BadRequest as e:
-            if not _not_modified(e):
-                self.shown.forget(key)
-                return False
-        self.shown.shown(key, caption, buttons, picture)
-        return True
+
+        return await self._edit((chat_id, message_id), caption, markup, picture, edit)
 
     async def edit_text(self, bot, chat_id: int, message_id: int, text: str, markup) -> bool:
-        key = (chat_id, message_id)
-        buttons = markup.to_dict() if markup else None
-        if not self.shown.changes(key, text, buttons, None)[0]:
-            return True
-        try:
+        async def edit(_new_picture: bool) -> None:
             await bot.edit_message_text(text, chat_id=chat_id, message_id=message_id, parse_mode=HTML,
                                         reply_markup=markup)
-        except BadRequest as e:
-            if not _not_modified(e):
-                self.shown.forget(key)
-                return False
-        self.shown.shown(key, text, buttons, None)
-        return True
+
+        return await self._edit((chat_id, message_id), text, markup, None, edit)
 
     async def send_photo(self, bot, chat_id: int, picture: bytes, caption: str, markup, **kwargs) -> int:
         sent = await bot.send_photo(chat_id, picture, caption=caption, parse_mode=HTML, reply_markup=markup, **kwargs)
