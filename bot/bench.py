@@ -272,6 +272,109 @@ def bench_render(frames: int = 30) -> dict:
     return out
 
 
+TWO_PROCESS_FIGURES = ("two_process_moves_per_second", "two_process_press_p50_ms", "two_process_press_p99_ms",
+                       "two_process_refused_current", "two_process_pressers")
+
+
+def bench_database_url(environ=None) -> str | None:
+    """The PostgreSQL the two-process figures need: TYCOON_BENCH_DATABASE_URL, else TEST_DATABASE_URL."""
+    import os
+
+    environ = os.environ if environ is None else environ
+    url = environ.get("TYCOON_BENCH_DATABASE_URL") or environ.get("TEST_DATABASE_URL") or None
+    return url if url and url.startswith(("postgresql://", "postgres://", "postgresql+asyncpg://")) else None
+
+
+def bench_two_processes(url: str | None, pressers: int = 32, seconds: float = 10.0, games_per_presser: int = 3) -> dict:
+    """Moves through two processes on one PostgreSQL: ``pressers`` two-player Deal tables (people
+    only) played at once, each pressed by both processes in turn (bot/bench_worker.py: a process
+    acts on a table whenever its version has that process's parity, reading the table again when
+    the other process moved it), for ``seconds``; a slot whose game ends goes on with its next
+    table (``games_per_presser`` of them are dealt). Reports moves per second (both processes),
+    p50/p99 of one press (``service.act``, from the press to its stored move), refusals by kind and
+    ``two_process_refused_current``: presses refused as out of date although their token was at the
+    table's stored version (should be 0). Without a PostgreSQL URL every figure is None."""
+    import asyncio
+    import json
+    import subprocess
+    import sys
+    from collections import Counter
+    from pathlib import Path
+
+    if not url:
+        return {**dict.fromkeys(TWO_PROCESS_FIGURES), "two_process_refused": None, "two_process_moves": None}
+
+    from engine.service.tables import GameService
+
+    run_id = f"{time.time_ns() % 10**12:x}"
+
+    async def deal() -> list[list[int]]:
+        service = await GameService.open(url)
+        try:
+            slots: list[list[int]] = [[] for _ in range(pressers)]
+            for n in range(pressers * games_per_presser):
+                out = await service.lobby.new_table(f"bench2:{run_id}:{n}", "deal", None, f"bench:{n}:a", "A")
+                await service.lobby.join(out.table, f"bench:{n}:b", "B")
+                await service.lobby.start(out.table, f"bench:{n}:a", seed=n)
+                slots[n % pressers].append(out.table)
+            return slots
+        finally:
+            await service.close()
+
+    async def clear(slots: list[list[int]]) -> None:
+        """The bench's tables are ended, so that no later process brings them back."""
+        service = await GameService.open(url)
+        try:
+            for table in (t for slot in slots for t in slot):
+                live = await service.live(table)
+                if live is not None and live.row.status in ("lobby", "running", "paused"):
+                    await service.lobby.cancel(table, live.row.creator)
+            await service.idle()
+        finally:
+            await service.close()
+
+    slots = asyncio.run(deal())
+    root = Path(__file__).resolve().parent.parent
+    command = [sys.executable, "-m", "bot.bench_worker", url]
+    workers = [subprocess.Popen([*command, str(p), str(seconds), json.dumps(slots)], cwd=root, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True) for p in (0, 1)]
+    try:
+        for worker in workers:
+            line = worker.stdout.readline().strip()
+            if line != "ready":
+                raise RuntimeError(f"a bench worker did not start ({line!r})")
+        for worker in workers:  # both start pressing at once
+            worker.stdin.write("go\n")
+            worker.stdin.flush()
+        reports = []
+        for worker in workers:
+            out, _ = worker.communicate(timeout=seconds + 120)
+            if worker.returncode != 0:
+                raise RuntimeError(f"a bench worker failed (status {worker.returncode})")
+            reports.append(json.loads(out.strip().splitlines()[-1]))
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
+        asyncio.run(clear(slots))
+    latencies = sorted(ms for r in reports for ms in r["latencies_ms"])
+    moves = sum(r["moves"] for r in reports)
+    elapsed = max(r["seconds"] for r in reports)
+    refused = Counter()
+    for r in reports:
+        refused.update(r["refused"])
+    return {
+        "two_process_moves_per_second": round(moves / elapsed, 1) if elapsed else None,
+        "two_process_press_p50_ms": round(latencies[len(latencies) // 2], 2) if latencies else None,
+        "two_process_press_p99_ms": round(latencies[max(0, int(len(latencies) * 0.99) - 1)], 2) if latencies else None,
+        "two_process_refused_current": sum(r["refused_current"] for r in reports),
+        "two_process_pressers": pressers,
+        "two_process_moves": moves,
+        "two_process_refused": dict(refused),
+    }
+
+
 def run_all() -> dict:
     return {**bench_deal(), **bench_board(), **bench_service(), **bench_clocks(), **bench_finished_memory(),
-            **bench_render()}
+            **bench_render(), **bench_two_processes(bench_database_url())}

@@ -82,7 +82,8 @@ def people(update: TableUpdate) -> list[int]:
     return [i for i, s in enumerate(update.snapshot.row.seats) if not is_ai_user(s["user"])]
 
 
-def _draw(service: GameService, update: TableUpdate, lang: str, lang_of, clock: str | None) -> UpdateScreens:
+def _draw(service: GameService, update: TableUpdate, lang: str, lang_of, clock: str | None,
+          shown_turn: int | None = None) -> UpdateScreens:
     snap = update.snapshot
     screens = table_screens(service, snap, update.events, lang, lang_of, pictures=True, clock=clock)
     public = screens.public
@@ -93,7 +94,10 @@ def _draw(service: GameService, update: TableUpdate, lang: str, lang_of, clock: 
     seats = snap.row.seats
     if ended:
         public.buttons = []
-    new_message = update.kind == "started" or update.turn_passed or update.over
+    # a turn the chat's table message does not show yet: the update of another process may have
+    # passed the turn and not been shown (yet), or be shown after this one
+    turn_moved = shown_turn is not None and getattr(snap.state, "turn_number", shown_turn) != shown_turn
+    new_message = update.kind == "started" or update.turn_passed or update.over or turn_moved
     ping: list[int] = []
     if update.over:
         ping = people(update)
@@ -122,10 +126,29 @@ def _draw(service: GameService, update: TableUpdate, lang: str, lang_of, clock: 
 
 
 async def update_screens(service: GameService, update: TableUpdate, lang: str,
-                         lang_of: Callable[[int], str] | None = None) -> UpdateScreens:
-    """The screens of one update, drawn in a worker thread (pictures take milliseconds)."""
+                         lang_of: Callable[[int], str] | None = None, shown_turn: int | None = None
+                         ) -> UpdateScreens:
+    """The screens of one update, drawn in a worker thread (pictures take milliseconds).
+    ``shown_turn``: the turn the chat's current table message shows (from the message record)."""
     clock = clock_text(update.match_ends_at, service.clock())
-    return await asyncio.to_thread(_draw, service, update, lang, lang_of, clock)
+    return await asyncio.to_thread(_draw, service, update, lang, lang_of, clock, shown_turn)
+
+
+def turn_of(update: TableUpdate) -> int | None:
+    return getattr(update.snapshot.state, "turn_number", None)
+
+
+def older_than_shown(update: TableUpdate, record: dict, prefix: str) -> bool:
+    """An update another process made before the one the chat already shows (both processes show
+    the moves they made, in whichever order they get the table's messages): nothing to show."""
+    return update.snapshot.version < record.get(f"{prefix}_v", -1)
+
+
+def note_shown(update: TableUpdate, record: dict, prefix: str) -> None:
+    """What the record says the chat shows now: the version and the turn of the table message."""
+    record[f"{prefix}_v"] = update.snapshot.version
+    if turn_of(update) is not None:
+        record[f"{prefix}_turn"] = turn_of(update)
 
 
 def seconds_left(due_at: float | None, now: float, default: float = 20) -> int:
@@ -144,8 +167,9 @@ def fingerprint(*parts) -> str:
 
 class MessageRecord:
     """What this front end's messages show now, by message: an edit that would change nothing is
-    skipped, a picture that did not change is not uploaded again. Kept in memory (after a restart
-    the first edit of each message happens once more)."""
+    skipped, a picture that did not change is not uploaded again. Kept in memory, and for a table's
+    messages also in the table's message record (``load`` / ``dump``), so the process that edits
+    next, or a restarted one, knows what the last edit (by any process) left."""
 
     def __init__(self, limit: int = 20_000) -> None:
         self._shown: dict[tuple, tuple[str, str]] = {}
@@ -166,3 +190,20 @@ class MessageRecord:
 
     def forget(self, key: tuple) -> None:
         self._shown.pop(key, None)
+
+    @staticmethod
+    def _name(key: tuple) -> str:
+        return ":".join(str(part) for part in key)
+
+    def load(self, stored: dict) -> None:
+        """Take what the record says some messages show (another process may have edited them)."""
+        by_name = {self._name(key): key for key in self._shown}
+        for name, pair in (stored or {}).items():
+            key = by_name.get(name) or tuple(int(p) if p.lstrip("-").isdigit() else p for p in name.split(":"))
+            if isinstance(pair, list) and len(pair) == 2:
+                self._shown[key] = (pair[0], pair[1])
+
+    def dump(self, keys) -> dict:
+        """What ``keys`` show, to store with the record (messages this process knows nothing of are
+        left out)."""
+        return {self._name(key): list(self._shown[key]) for key in keys if key in self._shown}

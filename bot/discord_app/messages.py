@@ -11,19 +11,24 @@ current too while Discord lets it be edited (15 minutes).
 Mentions name exactly the players meant (``allowed_mentions``); every other message mentions
 nobody. When the decisions asked in front of everyone need more buttons than a message holds (25),
 each player asked gets one button that opens their own choices instead.
+
+As on Telegram, the ids are stored with the table (``dc``, ``dc_prompts``, ``dc_dm``, ``dc_shown``,
+``dc_v``, ``dc_turn``) and showing an update holds the table's record across processes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import time
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.presenter import Button, Screen
-from bot.updates import MessageRecord, UpdateScreens, update_screens
+from bot.updates import MessageRecord, UpdateScreens, note_shown, older_than_shown, update_screens
 from engine.service.lobby import is_ai_user
 from engine.service.loop import TableUpdate
 from words.i18n import t
@@ -70,6 +75,28 @@ class DiscordMessages:
             row = update.snapshot.row
         return dict(row.messages or {}) if row is not None else {}
 
+    @contextlib.asynccontextmanager
+    async def held(self, table_id: int, update: TableUpdate | None = None) -> AsyncIterator[dict]:
+        """The table's message record, held while its messages are posted and edited."""
+        async with self.service.records.hold(table_id, self._record(table_id, update)) as record:
+            self.shown.load(record.get("dc_shown", {}))
+            try:
+                yield record
+            finally:
+                record["dc_shown"] = self.shown.dump(self._keys(table_id, record, update))
+
+    def _keys(self, table_id: int, record: dict, update: TableUpdate | None) -> list[tuple]:
+        """The messages the record holds: the table message, the prompts, the private pages."""
+        row = update.snapshot.row if update is not None else self.service.table(table_id)
+        if row is None:
+            return []
+        channel_id = self.front.table_channel(row).id
+        keys = [(channel_id, record["dc"])] if record.get("dc") else []
+        keys += [(channel_id, p["id"]) for p in record.get("dc_prompts", [])]
+        for dm_channel, ids in record.get("dc_dm", {}).values():
+            keys += [(dm_channel, mid) for mid in ids]
+        return keys
+
     # -- editing with care ---------------------------------------------------------------------
 
     async def edit(self, message: discord.PartialMessage | discord.WebhookMessage, key: tuple, text: str,
@@ -112,11 +139,14 @@ class DiscordMessages:
     # -- a table update --------------------------------------------------------------------------
 
     async def show(self, update: TableUpdate, lang: str) -> None:
-        screens = await update_screens(self.service, update, lang)
-        record = self._record(update.table, update)
-        await self._table_message(screens, lang, record)
-        await self._prompts(screens, lang, record)
-        await self._privates(screens, lang, record)
+        async with self.held(update.table, update) as record:
+            if older_than_shown(update, record, "dc"):
+                return
+            screens = await update_screens(self.service, update, lang, shown_turn=record.get("dc_turn"))
+            await self._table_message(screens, lang, record)
+            note_shown(update, record, "dc")
+            await self._prompts(screens, lang, record)
+            await self._privates(screens, lang, record)
 
     def _table_buttons(self, screens: UpdateScreens, lang: str) -> list[Button]:
         """The buttons under the table: the public answers, or one button per player asked when
@@ -156,7 +186,6 @@ class DiscordMessages:
         message = await self.send(channel, lambda mid: (channel.id, mid), text, buttons, public.picture,
                                   mentions=mentions)
         record["dc"] = message
-        await self.service.lobby.set_messages(update.table, dc=message)
 
     async def _prompts(self, screens: UpdateScreens, lang: str, record: dict) -> None:
         update = screens.update
@@ -172,7 +201,10 @@ class DiscordMessages:
                                 prompt["text"] + "\n" + md(t(lang, "tg.answered")), [], None)
         reference = discord.MessageReference(message_id=record["dc"], channel_id=channel.id,
                                              fail_if_not_exists=False) if record.get("dc") else None
+        asked = {tuple(a) for prompt in kept for a in prompt["asks"]}
         for prompt in screens.prompts:
+            if all((s, prompt.kind) in asked for s in prompt.seats):
+                continue  # already asked (by the other process's update): one ping each
             people = [seats[s] for s in prompt.seats]
             when = f"<t:{int(prompt.due_at or self.service.clock() + 20)}:R>"
             names = ", ".join(mention(p) for p in people)
@@ -186,7 +218,6 @@ class DiscordMessages:
             kept.append({"id": message, "asks": prompt.asks, "buttons": bool(prompt.buttons), "text": text})
         if kept != record.get("dc_prompts", []):
             record["dc_prompts"] = kept
-            await self.service.lobby.set_messages(update.table, dc_prompts=kept)
 
     async def _privates(self, screens: UpdateScreens, lang: str, record: dict) -> None:
         """Every player's private message kept current: a Deal hand from the start, the board's
@@ -207,7 +238,9 @@ class DiscordMessages:
         old one cannot be edited. Closed DMs are remembered and not tried again."""
         if info.get("dm") is False or not info["user"].startswith("dc:") or is_ai_user(info["user"]):
             return
-        record = self._record(table_id) if record is None else record
+        if record is None:  # on its own: the record is held for it
+            async with self.held(table_id) as held:
+                return await self.private(table_id, seat, screen, info, lang, held)
         dms = dict(record.get("dc_dm", {}))
         channel_id, ids = dms.get(str(seat), [None, []])
         pages = [screen.buttons[i:i + PAGE] for i in range(0, len(screen.buttons), PAGE)] or [[]]
@@ -242,7 +275,6 @@ class DiscordMessages:
         if [channel_id, new_ids] != dms.get(str(seat)):
             dms[str(seat)] = [channel_id, new_ids]
             record["dc_dm"] = dms
-            await self.service.lobby.set_messages(table_id, dc_dm=dms)
 
     async def remember_ephemeral(self, table_id: int, seat: int, message: discord.WebhookMessage) -> None:
         """The player's newest "My hand" reply is the one kept current; an older one loses its buttons."""

@@ -226,7 +226,8 @@ class TelegramFrontEnd:
             return
         if snap.row.seats[seat].get("dm") is not False:  # try the private message first
             screens = await table_screens_with_pictures(self.service, snap, (), lang, seats=[seat])
-            await self.messages.private(context.bot, table_id, seat, screens.private[seat], snap.row.seats[seat])
+            await self.messages.private(context.bot, table_id, seat, screens.private[seat], snap.row.seats[seat],
+                                        version=snap.version)
         if self.service.table(table_id).seats[seat].get("dm") is not False:
             await query.answer(t(lang, "service.welcome_back") if back else None)
             return
@@ -265,7 +266,8 @@ class TelegramFrontEnd:
             await update.effective_message.reply_text(t(lang, "service.not_a_player"))
             return
         screens = await table_screens_with_pictures(self.service, snap, (), lang, seats=[seat])
-        await self.messages.private(context.bot, table_id, seat, screens.private[seat], snap.row.seats[seat])
+        await self.messages.private(context.bot, table_id, seat, screens.private[seat], snap.row.seats[seat],
+                                    version=snap.version)
 
     async def join_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._command_op(update, "join")

@@ -13,7 +13,10 @@
   asked for), edited after every change, posted anew only when it can no longer be edited.
 
 Which messages exist is stored with the table (``messages``: ``tg`` the table message, ``tg_prompts``,
-``tg_dm``), so a restarted bot goes on editing them; what they show is kept in memory.
+``tg_dm``; ``tg_shown`` what each shows; ``tg_v`` / ``tg_turn`` the version and turn the table message
+shows), so a restarted bot, or the other process of several, goes on editing them. Showing an update
+holds the table's record (engine/service/records.py): one process at a time posts and edits a
+table's messages, on the ids as stored, and an update older than the one shown is left out.
 """
 
 from __future__ import annotations
@@ -21,13 +24,21 @@ from __future__ import annotations
 import contextlib
 import html
 import logging
+from collections.abc import AsyncIterator
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.inputs import SIGNED
 from bot.presenter import Screen
-from bot.updates import MessageRecord, UpdateScreens, seconds_left, update_screens
+from bot.updates import (
+    MessageRecord,
+    UpdateScreens,
+    note_shown,
+    older_than_shown,
+    seconds_left,
+    update_screens,
+)
 from engine.service.lobby import is_ai_user
 from engine.service.loop import TableUpdate
 from engine.service.tables import GameService
@@ -95,8 +106,30 @@ class TelegramMessages:
             row = update.snapshot.row
         return dict(row.messages or {}) if row is not None else {}
 
-    async def _remember(self, table_id: int, **ids) -> None:
-        await self.service.lobby.set_messages(table_id, **ids)
+    @contextlib.asynccontextmanager
+    async def held(self, table_id: int, update: TableUpdate | None = None) -> AsyncIterator[dict]:
+        """The table's message record, held while its messages are posted and edited (see the
+        module's docstring); what the messages show goes with it."""
+        async with self.service.records.hold(table_id, self._record(table_id, update)) as record:
+            self.shown.load(record.get("tg_shown", {}))
+            try:
+                yield record
+            finally:
+                record["tg_shown"] = self.shown.dump(self._keys(table_id, record, update))
+
+    def _keys(self, table_id: int, record: dict, update: TableUpdate | None) -> list[tuple]:
+        """The messages the record holds: the table message, the prompts, the private pages."""
+        row = update.snapshot.row if update is not None else self.service.table(table_id)
+        if row is None:
+            return []
+        chat_id, _thread = where(row.chat_key)
+        keys = [(chat_id, record["tg"])] if record.get("tg") else []
+        keys += [(chat_id, p["id"]) for p in record.get("tg_prompts", [])]
+        for seat, ids in record.get("tg_dm", {}).items():
+            user = row.seats[int(seat)]["user"] if int(seat) < len(row.seats) else ""
+            if user.startswith("tg:"):
+                keys += [(int(user[3:]), mid) for mid in ids]
+        return keys
 
     # -- editing with care ---------------------------------------------------------------------
 
@@ -155,11 +188,14 @@ class TelegramMessages:
 
     async def show(self, bot, update: TableUpdate, lang: str, extra: list[tuple[str, str]]) -> None:
         """Everything one update changes: the table message, the prompts, the private messages."""
-        screens = await update_screens(self.service, update, lang)
-        record = self._record(update.table, update)
-        await self._table_message(bot, screens, lang, extra, record)
-        await self._prompts(bot, screens, lang, record)
-        await self._privates(bot, screens, record)
+        async with self.held(update.table, update) as record:
+            if older_than_shown(update, record, "tg"):
+                return
+            screens = await update_screens(self.service, update, lang, shown_turn=record.get("tg_turn"))
+            await self._table_message(bot, screens, lang, extra, record)
+            note_shown(update, record, "tg")
+            await self._prompts(bot, screens, lang, record)
+            await self._privates(bot, screens, record)
 
     async def _table_message(self, bot, screens: UpdateScreens, lang: str, extra: list, record: dict) -> None:
         update, public = screens.update, screens.public
@@ -183,7 +219,6 @@ class TelegramMessages:
             await self.strip(bot, chat_id, current)
         message = await self.send_photo(bot, chat_id, public.picture, caption, markup, message_thread_id=thread)
         record["tg"] = message
-        await self._remember(update.table, tg=message)
 
     async def _prompts(self, bot, screens: UpdateScreens, lang: str, record: dict) -> None:
         update = screens.update
@@ -199,7 +234,10 @@ class TelegramMessages:
             elif prompt.get("buttons"):
                 await self.edit_text(bot, chat_id, prompt["id"], prompt["text"] + "\n" + html.escape(
                     t(lang, "tg.answered"), quote=False), None)
+        asked = {tuple(a) for prompt in kept for a in prompt["asks"]}
         for prompt in screens.prompts:
+            if all((s, prompt.kind) in asked for s in prompt.seats):
+                continue  # already asked (by the other process's update): one ping each
             people = [seats[s] for s in prompt.seats]
             seconds = seconds_left(prompt.due_at, now)
             if prompt.where == "answer":
@@ -213,7 +251,6 @@ class TelegramMessages:
             kept.append({"id": message, "asks": prompt.asks, "buttons": bool(prompt.buttons), "text": text})
         if kept != record.get("tg_prompts", []):
             record["tg_prompts"] = kept
-            await self._remember(update.table, tg_prompts=kept)
 
     async def _privates(self, bot, screens: UpdateScreens, record: dict) -> None:
         """Every player's private message, kept current; a Deal hand exists from the start, the
@@ -228,14 +265,18 @@ class TelegramMessages:
                     screen = Screen(screen.text, [], screen.picture)
                 await self.private(bot, update.table, seat, screen, update.snapshot.row.seats[seat], record)
 
-    async def private(self, bot, table_id: int, seat: int, screen: Screen, info: dict, record: dict | None = None
-                      ) -> None:
+    async def private(self, bot, table_id: int, seat: int, screen: Screen, info: dict, record: dict | None = None,
+                      version: int | None = None) -> None:
         """Edit the player's private message to show ``screen`` (pages of buttons when they do not
         fit one message); post it anew only when it cannot be edited. Nothing when the bot may not
         write to the player (they never started it): the group's message has the link."""
         if info.get("dm") is False or not info["user"].startswith("tg:") or is_ai_user(info["user"]):
             return
-        record = self._record(table_id) if record is None else record
+        if record is None:  # on its own (a press of "My hand"): the record is held for it
+            async with self.held(table_id) as held:
+                if version is not None and held.get("tg_v", -1) > version and str(seat) in held.get("tg_dm", {}):
+                    return  # a later update already showed it the table as it is now
+                return await self.private(bot, table_id, seat, screen, info, held)
         user_id = int(info["user"][3:])
         buttons = [(b.label, b.token) for b in screen.buttons]
         pages = [buttons[i:i + PAGE] for i in range(0, len(buttons), PAGE)] or [[]]
@@ -258,7 +299,6 @@ class TelegramMessages:
         if new_ids != ids:
             dms[str(seat)] = new_ids
             record["tg_dm"] = dms
-            await self._remember(table_id, tg_dm=dms)
 
     async def _page(self, bot, chat_id: int, message_id: int | None, text: str, markup, picture: bytes | None) -> int:
         if message_id is not None:

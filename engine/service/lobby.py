@@ -71,47 +71,83 @@ class Lobby:
             return Outcome(False, "service.bad_token", table=table_id)
         return await ops[op]()
 
+    def _follow(self, row: store.TableRow) -> None:
+        """Our copy takes what was just stored (seats, message ids), or is read again when the
+        table moved on meanwhile."""
+        live = self.cache.peek(row.id)
+        if live is None:
+            return
+        if live.row.version == row.version and live.row.status == row.status:
+            live.row.seats, live.row.missed, live.row.messages = row.seats, row.missed, row.messages
+        else:
+            self.cache.drop(row.id)
+
+    async def _change_lobby(self, table_id: int, decide) -> Outcome:
+        """A change of a lobby's seats, decided on the seats as stored now (the row locked), so that
+        joins taken by two processes at once are both kept. ``decide(live, seats)`` answers the new
+        seats (or None) and the outcome."""
+        answer: list[Outcome] = []
+        live, refused = await self._lobby(table_id)
+        if refused:
+            return refused
+
+        def change(row: store.TableRow) -> dict | None:
+            if row.status != "lobby":
+                answer.append(Outcome(False, "service.no_lobby", table=table_id))
+                return None
+            seats, outcome = decide(live, [dict(s) for s in row.seats])
+            answer.append(outcome)
+            return None if seats is None else {"seats": seats}
+
+        row = await store.modify_table(self.engine, table_id, change, notify=self.service.clocks.owner)
+        if row is None:
+            self.cache.drop(table_id)
+            return Outcome(False, "service.no_lobby", table=table_id)
+        if row.status != "lobby":
+            self.cache.drop(table_id)
+        else:
+            self._follow(row)
+        return answer[0]
+
     async def join(self, table_id: int, user: str, name: str) -> Outcome:
         """A seat in the lobby; in a running game, a player whose seat the AI keeps takes it back."""
         async with self.cache.lock(table_id):
             live = await self.cache.get(table_id)
             if live is not None and live.row.status == "running" and live.seat_of(user) is not None:
                 return await self._back(live, user)
-            live, refused = await self._lobby(table_id)
-            if refused:
-                return refused
-            if live.seat_of(user) is not None:
-                return Outcome(False, "service.already_seated", table=table_id)
-            if len(live.row.seats) >= live.rules.max_players:
-                return Outcome(False, "service.table_full", params={"max": live.rules.max_players}, table=table_id)
-            live.row.seats = [*live.row.seats, {"user": user, "name": name, "ai": False}]
-            await store.update_table(self.engine, table_id, seats=live.row.seats)
-            return Outcome(True, table=table_id)
+
+            def decide(live: LiveTable, seats: list) -> tuple[list | None, Outcome]:
+                if any(s["user"] == user for s in seats):
+                    return None, Outcome(False, "service.already_seated", table=table_id)
+                if len(seats) >= live.rules.max_players:
+                    return None, Outcome(False, "service.table_full", params={"max": live.rules.max_players},
+                                         table=table_id)
+                return [*seats, {"user": user, "name": name, "ai": False}], Outcome(True, table=table_id)
+
+            return await self._change_lobby(table_id, decide)
 
     async def add_ai(self, table_id: int, user: str) -> Outcome:
+        def decide(live: LiveTable, seats: list) -> tuple[list | None, Outcome]:
+            if len(seats) >= live.rules.max_players:
+                return None, Outcome(False, "service.table_full", params={"max": live.rules.max_players},
+                                     table=table_id)
+            taken = {s["user"] for s in seats}
+            n = next(n for n in range(1, len(seats) + 2) if f"ai:{n}" not in taken)
+            return [*seats, {"user": f"ai:{n}", "name": f"AI {n}", "ai": True}], Outcome(True, table=table_id)
+
         async with self.cache.lock(table_id):
-            live, refused = await self._lobby(table_id)
-            if refused:
-                return refused
-            if len(live.row.seats) >= live.rules.max_players:
-                return Outcome(False, "service.table_full", params={"max": live.rules.max_players}, table=table_id)
-            n = sum(1 for s in live.row.seats if s["ai"]) + 1
-            live.row.seats = [*live.row.seats, {"user": f"ai:{n}", "name": f"AI {n}", "ai": True}]
-            await store.update_table(self.engine, table_id, seats=live.row.seats)
-            return Outcome(True, table=table_id)
+            return await self._change_lobby(table_id, decide)
 
     async def remove_ai(self, table_id: int, user: str) -> Outcome:
         """Take the last AI seat out of a lobby."""
-        async with self.cache.lock(table_id):
-            live, refused = await self._lobby(table_id)
-            if refused:
-                return refused
-            ai_seats = [i for i, s in enumerate(live.row.seats) if s["ai"]]
+        def decide(_live: LiveTable, seats: list) -> tuple[list | None, Outcome]:
+            ai_seats = [i for i, s in enumerate(seats) if s["ai"]]
             if not ai_seats:
-                return Outcome(False, "service.no_ai_seat", table=table_id)
-            live.row.seats = [dict(s) for i, s in enumerate(live.row.seats) if i != ai_seats[-1]]
-            await store.update_table(self.engine, table_id, seats=live.row.seats)
-            return Outcome(True, table=table_id)
+                return None, Outcome(False, "service.no_ai_seat", table=table_id)
+            return [s for i, s in enumerate(seats) if i != ai_seats[-1]], Outcome(True, table=table_id)
+
+        async with self.cache.lock(table_id):
+            return await self._change_lobby(table_id, decide)
 
     async def leave(self, table_id: int, user: str) -> Outcome:
         """In the lobby the seat goes; in a running game the AI takes it over (not the end)."""
@@ -122,16 +158,17 @@ class Lobby:
             seat = live.seat_of(user)
             if seat is None:
                 return Outcome(False, "service.not_a_player", table=table_id)
-            seats = [dict(s) for s in live.row.seats]
             if live.row.status == "lobby":
-                del seats[seat]
-                live.row.seats = seats
-                await store.update_table(self.engine, table_id, seats=seats)
-                return Outcome(True, table=table_id)
-            if seats[seat]["ai"]:
+                def decide(_live: LiveTable, seats: list) -> tuple[list | None, Outcome]:
+                    if not any(s["user"] == user for s in seats):
+                        return None, Outcome(False, "service.not_a_player", table=table_id)
+                    return [s for s in seats if s["user"] != user], Outcome(True, table=table_id)
+
+                return await self._change_lobby(table_id, decide)
+            if live.row.seats[seat]["ai"]:
                 return Outcome(True, table=table_id)  # already kept by the AI
-            seats[seat]["ai"] = True
-            await self.change_seats(live, seats, Outcome(True, "service.seat_left", params={"seat": seat}))
+            note = Outcome(True, "service.seat_left", params={"seat": seat})
+            await self.change_seats(live, seat, lambda s: {**s, "ai": True}, note)
             return Outcome(True, "service.seat_left", params={"seat": seat}, table=table_id)
 
     async def back(self, table_id: int, user: str) -> Outcome:
@@ -148,20 +185,31 @@ class Lobby:
         seat = live.seat_of(user)
         if not live.row.seats[seat]["ai"] or is_ai_user(user):
             return Outcome(False, "service.already_seated", table=live.row.id)
-        seats = [dict(s) for s in live.row.seats]
-        seats[seat]["ai"] = False
-        await self.change_seats(live, seats, Outcome(True, "service.seat_back", params={"seat": seat}))
+        note = Outcome(True, "service.seat_back", params={"seat": seat})
+        await self.change_seats(live, seat, lambda s: {**s, "ai": False}, note)
         return Outcome(True, "service.seat_back", params={"seat": seat}, table=live.row.id)
 
-    async def change_seats(self, live: LiveTable, seats: list, note: Outcome) -> None:
-        """Store the seats (the caller holds the table's lock), re-derive the clocks (an AI seat
-        answers at once, a person gets their clock), and let the loop settle and show it."""
-        missed = {k: v for k, v in live.row.missed.items() if k != str(note.params["seat"])}
-        await store.update_table(self.engine, live.row.id, notify=self.service.clocks.owner, seats=seats,
-                                 missed=missed)
-        live.row.seats, live.row.missed = seats, missed
+    async def change_seats(self, live: LiveTable, seat: int, edit, note: Outcome) -> None:
+        """Change one seat of a game in progress (the caller holds the table's lock): ``edit(seat)``
+        gives the new seat, applied to the seats as stored now; its missed clocks are forgotten, the
+        clocks re-derived (an AI seat answers at once, a person gets their clock), and the loop
+        settles and shows it."""
+        before = self.service.loop.asked_now(live)
+
+        def change(row: store.TableRow) -> dict:
+            seats = [dict(s) for s in row.seats]
+            seats[seat] = edit(seats[seat])
+            return {"seats": seats, "missed": {k: v for k, v in (row.missed or {}).items() if k != str(seat)}}
+
+        row = await store.modify_table(self.engine, live.row.id, change, notify=self.service.clocks.owner)
+        if row is None:
+            return
+        self._follow(row)
+        live = self.cache.peek(live.row.id) or await self.cache.get(live.row.id)
+        if live is None:
+            return
         await self.service.clocks.reconcile(live)
-        self.service.loop.kick(live.row.id, notes=[note], kind="seats")
+        self.service.loop.kick(live.row.id, notes=[note], kind="seats", before=before)
 
     async def start(self, table_id: int, user: str, seed: int | None = None, match_minutes: int = 0,
                     options: dict | None = None, turn_cap: int = 0, kick: bool = True) -> Outcome:
@@ -227,19 +275,24 @@ class Lobby:
             return Outcome(True, table=table_id)
 
     async def set_messages(self, table_id: int, **messages: Any) -> None:
-        """Remember the adapter's public message ids (edited in place, found again after a restart)."""
-        live = await self.cache.get(table_id)
-        if live is not None:
-            live.row.messages = {**(live.row.messages or {}), **messages}
-            await store.update_table(self.engine, table_id, messages=live.row.messages)
+        """Remember some of the adapter's message ids (edited in place, found again after a restart),
+        keeping what another process stored under other keys."""
+        merged = await store.merge_messages(self.engine, table_id, messages)
+        live = self.cache.peek(table_id)
+        if live is not None and merged is not None:
+            live.row.messages = merged
 
     async def set_dm(self, table_id: int, user: str, reachable: bool) -> None:
         """Whether the bot can send this player private messages (else the adapter falls back)."""
         async with self.cache.lock(table_id):
-            live = await self.cache.get(table_id)
-            seat = live.seat_of(user) if live else None
-            if seat is not None and live.row.seats[seat].get("dm") is not reachable:
-                seats = [dict(s) for s in live.row.seats]
-                seats[seat]["dm"] = reachable
-                live.row.seats = seats
-                await store.update_table(self.engine, table_id, seats=seats)
+            def change(row: store.TableRow) -> dict | None:
+                seats = [dict(s) for s in row.seats]
+                for s in seats:
+                    if s["user"] == user and s.get("dm") is not reachable:
+                        s["dm"] = reachable
+                        return {"seats": seats}
+                return None
+
+            row = await store.modify_table(self.engine, table_id, change)
+            if row is not None:
+                self._follow(row)

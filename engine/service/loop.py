@@ -101,6 +101,9 @@ class _Pending:
     kinds: list[str] = field(default_factory=list)
     events: list = field(default_factory=list)
     notes: list[Outcome] = field(default_factory=list)
+    # the people's decisions pending before the first change of this update, as the table stood
+    # then (in whichever process): the update asks only for those that are new since
+    before: set | None = None
 
 
 UpdateHandler = Callable[[TableUpdate], Awaitable[None]]
@@ -141,17 +144,27 @@ class TableLoop:
 
     # -- recording and kicking ---------------------------------------------------------------
 
-    def record(self, table_id: int, events=(), notes=(), kind: str = "moves") -> None:
-        """What a move did; called under the table's lock, so events keep the order they happened."""
+    def asked_now(self, live) -> set | None:
+        """What people are asked at the table as it stands, to pass as ``before`` to the first
+        ``record`` of an update (None when an update is already gathering: it has its own)."""
+        if live.row.id in self._pending and self._pending[live.row.id].before is not None:
+            return None
+        return {(w.seat, w.kind) for w in self.waiting_of(live) if not w.ai}
+
+    def record(self, table_id: int, events=(), notes=(), kind: str = "moves", before: set | None = None) -> None:
+        """What a move did; called under the table's lock, so events keep the order they happened.
+        ``before``: ``asked_now`` of the table before the move."""
         pending = self._pending.setdefault(table_id, _Pending())
+        if pending.before is None and not pending.kinds:
+            pending.before = before
         pending.kinds.append(kind)
         pending.events.extend(events)
         pending.notes.extend(notes)
 
-    def kick(self, table_id: int, events=(), notes=(), kind: str | None = None) -> None:
+    def kick(self, table_id: int, events=(), notes=(), kind: str | None = None, before: set | None = None) -> None:
         """Settle the table soon (its task starts when none runs, else goes round once more)."""
         if kind is not None or events or notes:
-            self.record(table_id, events, notes, kind or "moves")
+            self.record(table_id, events, notes, kind or "moves", before=before)
         else:
             self._pending.setdefault(table_id, _Pending())
         task = self._tasks.get(table_id)
@@ -252,7 +265,9 @@ class TableLoop:
                 kinds.add("over")
             kind = next(k for k in _PRECEDENCE if k in kinds)
             waiting = self.waiting_of(live)
-            before = self._asked.get(table_id, set())
+            # who was asked before these changes, as the table stood (the same in every process);
+            # for changes that are not moves (a start, a pause) this process's last update
+            before = pending.before if pending.before is not None else self._asked.get(table_id, set())
             asked = [w for w in waiting if not w.ai and (w.seat, w.kind) not in before]
             self._asked[table_id] = {(w.seat, w.kind) for w in waiting if not w.ai}
             return TableUpdate(

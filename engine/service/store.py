@@ -462,6 +462,46 @@ async def update_table(engine: AsyncEngine, table_id: int, notify: str | None = 
         await session.commit()
 
 
+async def modify_table(engine: AsyncEngine, table_id: int, change, notify: str | None = None) -> TableRow | None:
+    """Read, change and write one table's named columns in one transaction, the row locked while
+    ``change(row)`` decides on what is stored now (``FOR UPDATE`` on PostgreSQL; SQLite has one
+    writer). ``change`` returns the values to store, or None to store nothing. Two processes that
+    change the seats or the message ids of one table at once both keep their change. The row as
+    stored afterwards (detached), or None when there is no such table."""
+    async with AsyncSession(engine, expire_on_commit=False) as session:
+        row = (await session.exec(select(TableRow).where(TableRow.id == table_id).with_for_update())).first()
+        if row is None:
+            return None
+        values = change(row)
+        if values:
+            await session.exec(update(TableRow).where(TableRow.id == table_id).values(**values))
+            if notify is not None:
+                await notices.send(session, table_id, -1, notify)
+        await session.commit()
+        session.expunge(row)
+        for key, value in (values or {}).items():
+            setattr(row, key, value)
+        return row
+
+
+async def merge_messages(engine: AsyncEngine, table_id: int, changed: dict, removed=()) -> dict | None:
+    """Store some of a table's message ids (``changed`` keys set, ``removed`` keys dropped), keeping
+    what another process stored under other keys meanwhile. The stored ids afterwards."""
+    def change(row: TableRow) -> dict:
+        merged = {k: v for k, v in {**(row.messages or {}), **changed}.items() if k not in removed}
+        return {"messages": merged} if merged != (row.messages or {}) else None
+
+    row = await modify_table(engine, table_id, change)
+    return None if row is None else dict(row.messages or {})
+
+
+async def read_messages(engine: AsyncEngine, table_id: int) -> dict | None:
+    """A table's message ids as stored now (None: no such table)."""
+    async with AsyncSession(engine) as session:
+        found = (await session.exec(select(TableRow.id, TableRow.messages).where(TableRow.id == table_id))).first()
+    return None if found is None else dict(found[1] or {})
+
+
 async def start_table(engine: AsyncEngine, table_id: int, values: dict, clocks: list[DeadlineRow]) -> bool:
     """A lobby becomes a running game with its first clocks, in one transaction; False when it is
     no longer a lobby (someone started or cancelled it first)."""

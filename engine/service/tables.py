@@ -51,6 +51,7 @@ from engine.service.lobby import Lobby, is_ai_user
 from engine.service.loop import Snapshot, TableLoop, TableUpdate
 from engine.service.notices import Listener
 from engine.service.outcome import LIVE, Outcome
+from engine.service.records import Records
 from engine.service.schedules import Schedules
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,7 @@ class GameService:
         self.lobby = Lobby(self)
         self.schedules = Schedules(self)
         self.notices = Listener(self)
+        self.records = Records(self)
 
     @classmethod
     async def open(cls, url: str | None, clock: Callable[[], float] = time.time) -> GameService:
@@ -92,6 +94,7 @@ class GameService:
     async def close(self) -> None:
         await self.notices.stop()
         await self.loop.stop()
+        await self.records.close()
         await self.engine.dispose()
 
     @property
@@ -252,6 +255,7 @@ class GameService:
         change with the move, in its transaction; ``fired`` is the clock that made it."""
         rules, row = live.rules, live.row
         old_version = row.version
+        before = self.loop.asked_now(live)
         try:
             events = rules.apply(live.state, seat, action)  # refused moves leave the state untouched
         except RuleError as e:
@@ -290,7 +294,7 @@ class GameService:
             return Outcome(False, "service.out_of_date", table=row.id)
         row.version, row.snapshot, row.status, row.seats, row.missed = old_version + 1, snapshot, status, seats, missed
         live.clocks = [c for c in live.clocks if c.kind == "match" and status == "running"] + infos
-        self.loop.record(row.id, events, notes)
+        self.loop.record(row.id, events, notes, before=before)
         self.loop.kick(row.id)
         return Outcome(True, events=events, table=row.id, version=row.version)
 

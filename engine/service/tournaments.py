@@ -590,14 +590,14 @@ class Tournaments:
                 return Outcome(False, "tour.no_match")
             if substitute is not None and live.seat_of(substitute) is not None:
                 return Outcome(False, "service.already_seated")
-            seats = [dict(s) for s in live.row.seats]
-            before = seats[seat]["name"]
-            if substitute is None:
-                seats[seat]["ai"] = True
-            else:
-                seats[seat] = {"user": substitute, "name": name or substitute, "ai": False}
-            await self.service.lobby.change_seats(live, seats, Outcome(True, "tour.seat_replaced", params={
-                "seat": seat, "before": before, "after": seats[seat]["name"]}))
+            before = live.row.seats[seat]["name"]
+            after = before if substitute is None else (name or substitute)
+
+            def edit(old: dict) -> dict:
+                return {**old, "ai": True} if substitute is None else {"user": substitute, "name": after, "ai": False}
+
+            await self.service.lobby.change_seats(live, seat, edit, Outcome(True, "tour.seat_replaced", params={
+                "seat": seat, "before": before, "after": after}))
         await self._log(tid, actor, "replace", match=match_id, seat=seat, before=before,
                         after=substitute or "ai")
         return Outcome(True, table=match.table_id, params={"tournament": tid, "match": match_id})
