@@ -237,21 +237,30 @@ def bench_finished_memory(games: int = 1000, checkpoint: int = 200) -> dict:
 
 
 def bench_render(frames: int = 30) -> dict:
-    """Median milliseconds for a board snapshot, PNG included, and its size (budget: 30 ms, 250 KB)."""
+    """Medians for a typical turn's picture, PNG included: milliseconds and kilobytes (budgets
+    ≤ 10 ms and ≤ 60 KB for the board and the Deal table, issue 18). The board is drawn at
+    ``frames`` successive positions of one game, as the chat sees them (net worth, last moves)."""
+    from engine.board.rules import valuation
     from render import golden
     from render.board import render_board
     from render.png import png_bytes
 
     rules = PLUGS["board"].rules
-    state = golden.snapshot("board", "china", 7, 120)
-    view = rules.view(state, None)
-    render_board(view, "zh-Hans", golden.NAMES)  # the cached empty board is drawn once per process
-    times, size = [], 0
-    for _ in range(frames):
+    state = golden.snapshot("board", "china", 7, 100)
+    positions = []
+    for _ in range(frames):  # one position per move: what an edit of the board message shows
+        seat = rules.waiting_for(state)[0].seat
+        rules.apply(state, seat, PLUGS["board"].choose(state, seat))
+        positions.append((rules.view(state, None), valuation(state)))
+    events = golden.EVENTS["zh-Hans"]
+    render_board(positions[0][0], "zh-Hans", golden.NAMES)  # the cached empty board is drawn once per process
+    times, sizes = [], []
+    for view, worth in positions:
         t0 = time.perf_counter_ns()
-        size = len(png_bytes(render_board(view, "zh-Hans", golden.NAMES)))
+        sizes.append(len(png_bytes(render_board(view, "zh-Hans", golden.NAMES, None, "12:34", worth, events))))
         times.append(time.perf_counter_ns() - t0)
-    out = {"board_render_median_ms": round(statistics.median(times) / 1e6, 2), "board_png_kb": round(size / 1024, 1)}
+    out = {"board_render_median_ms": round(statistics.median(times) / 1e6, 2),
+           "board_png_kb": round(statistics.median(sizes) / 1024, 1)}
     from render.deal import render_hand, render_table
 
     deal = PLUGS["deal"].rules

@@ -53,7 +53,7 @@ async def presser(service: GameService, parity: int, slot: list[int], until: flo
                 continue
             plug = PLUGS[live.row.game]
             seat = live.rules.waiting_for(live.state)[0].seat
-            action = plug.choose(live.state, seat)
+            action = plug.choose_listed(live.state, seat)
             token = next(tok for a, tok in service.buttons(table_id, seat) if a == action)
             version = live.row.version
             current = await stored_version(service, table_id) == version

@@ -54,9 +54,21 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("tycoon: --games must be at least 1", file=sys.stderr)
         return 2
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    if seats is not None:
+        known = ["ai", *PLUGS[args.game].policies]
+        if len(seats) != args.players:
+            print(f"tycoon: --seats names {len(seats)} seat types for {args.players} players; give one per "
+                  f"player (or set --players {len(seats)})", file=sys.stderr)
+            return 2
+        bad = [s for s in seats if s not in known]
+        if bad:
+            print(f"tycoon: unknown seat type {bad[0]!r} for {args.game}; choose from {', '.join(known)}",
+                  file=sys.stderr)
+            return 2
     t0 = time.perf_counter()
     stats = simulate(PLUGS[args.game], args.games, args.players, args.seed, args.ruleset,
-                     turn_cap=args.turn_cap, verify_replay=not args.no_replay)
+                     turn_cap=args.turn_cap, verify_replay=not args.no_replay, seats=seats)
     seconds = time.perf_counter() - t0
     out = {"game": args.game, "ruleset": args.ruleset or rules.rulesets[0], "players": args.players,
            "seed": args.seed, **stats.as_dict(), "seconds": round(seconds, 3),
@@ -90,7 +102,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         return 2
     # each game has its own default rule set: Deal "standard", the board "china"
     return run_console(args.game, args.players, ai, args.seed, args.lang, args.ruleset or DEFAULT_RULESETS[args.game],
-                       db=args.db)
+                       db=args.db, options=args.option)
 
 
 def _cmd_render(args: argparse.Namespace) -> int:
@@ -170,10 +182,41 @@ def _cmd_run(args: argparse.Namespace) -> int:
         from bot.run import main_from_env
 
         return main_from_env(args.lang)
-    print("No TELEGRAM_TOKEN or DISCORD_TOKEN set: playing a local Deal game between AI seats.\n")
-    from bot.console import run_console
+    print("No TELEGRAM_TOKEN or DISCORD_TOKEN set: serving the web table instead.")
+    args.host, args.port = os.environ.get("TYCOON_WEB_HOST", "127.0.0.1"), None
+    return _cmd_web(args)
 
-    return run_console("deal", 4, 4, args.seed, args.lang, "standard")
+
+def _web_port(text: str | None) -> int | None:
+    """TYCOON_WEB_PORT or --port: a port number (default 8080); None when it is not one."""
+    from bot.inputs import number
+    from bot.web.server import DEFAULT_PORT
+
+    return DEFAULT_PORT if not text else number(text, 0, 65535)
+
+
+def _cmd_web(args: argparse.Namespace) -> int:
+    """The web table (bot/web): lobby, tables, spectators, on one address until Ctrl-C."""
+    import asyncio
+    import logging
+
+    from bot.web.server import serve
+
+    port = _web_port(str(args.port) if args.port is not None else os.environ.get("TYCOON_WEB_PORT"))
+    if port is None:
+        print("tycoon: TYCOON_WEB_PORT (or --port) is a port number such as 8080", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return asyncio.run(serve(args.host, port, os.environ.get("DATABASE_URL"), args.lang,
+                                 bot_token=os.environ.get("TELEGRAM_TOKEN") or None,
+                                 public_url=os.environ.get("TYCOON_WEB_URL") or None))
+    except KeyboardInterrupt:
+        return 0
+    except OSError as e:  # the port is taken, or the address is not this machine's
+        print(f"tycoon: cannot serve on {args.host}:{port} ({e.strerror or e}); set TYCOON_WEB_PORT to a free port",
+              file=sys.stderr)
+        return 2
 
 
 def _cmd_rotate_secret(args: argparse.Namespace) -> int:
@@ -208,6 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--turn-cap", type=int, default=None,
                    help="stop a game after this many turns (default: deal 200, board 1000)")
     p.add_argument("--no-replay", action="store_true", help="skip re-playing each game from its log")
+    p.add_argument("--seats", default=None,
+                   help="seat types, one per player, e.g. ai,basic,basic,basic (rotated by one seat per game)")
     p.add_argument("--landing", action="store_true", help="board: where one token's rolls end")
     p.add_argument("--rolls", type=int, default=1_000_000, help="with --landing")
     p.add_argument("--jail-strategy", choices=["short", "long"], default="short", help="with --landing")
@@ -225,7 +270,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ruleset", default=None, help="default: deal standard, board china")
     p.add_argument("--seed", type=int, default=int(time.time()) % 100000)
     p.add_argument("--lang", default="zh-Hans")
-    p.add_argument("--db", default=None, help="a SQLite file to keep the game in: run again to resume it")
+    p.add_argument("--db", default=None, help="a SQLite file to keep the game in (default: console.db in "
+                   "$TYCOON_DATA_DIR, else $XDG_DATA_HOME/tycoon or ~/.local/share/tycoon): run again to resume it")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option, repeatable: e.g. no_trading=on, match_minutes=30")
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("render", help="a picture of a seeded AI game after some turns")
@@ -243,7 +291,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rotate-secret", help="a new secret for buttons (DATABASE_URL's database); then restart")
     p.set_defaults(func=_cmd_rotate_secret)
 
-    p = sub.add_parser("run", help="the bots from TELEGRAM_TOKEN / DISCORD_TOKEN; without: a local game")
+    p = sub.add_parser("web", help="the web table: lobby, tables and spectators in a browser")
+    p.add_argument("--host", default=os.environ.get("TYCOON_WEB_HOST", "127.0.0.1"),
+                   help="default: TYCOON_WEB_HOST, else 127.0.0.1; 0.0.0.0 lets phones on the same network in")
+    p.add_argument("--port", type=int, default=None, help="default: TYCOON_WEB_PORT, else 8080")
+    p.add_argument("--lang", default=os.environ.get("TYCOON_LANG", "zh-Hans"))
+    p.set_defaults(func=_cmd_web)
+
+    p = sub.add_parser("run", help="the bots from TELEGRAM_TOKEN / DISCORD_TOKEN; without: the web table")
     p.add_argument("--seed", type=int, default=int(time.time()) % 100000)
     p.add_argument("--lang", default=os.environ.get("TYCOON_LANG", "zh-Hans"))
     p.set_defaults(func=_cmd_run)

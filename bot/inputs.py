@@ -15,15 +15,17 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:")  # button data other than moves: signed by the service
+SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:")  # button data other than moves: signed by the service
 NAME_LIMIT = 32
 MAX_ID = 2**31 - 1  # ids are database integers
 _DIGITS = re.compile(r"[0-9]{1,10}")
 # button data, unsigned (the signature was checked first): what each press may carry
 _SHAPES = {
-    "l": re.compile(r"l:(?P<table>[0-9]{1,10}):(?P<op>join|leave|ai|noai|start|cancel)"),
+    # ``o:<code>``: the creator switches a rule option (``engine.options``)
+    "l": re.compile(r"l:(?P<table>[0-9]{1,10}):(?P<op>join|leave|ai|noai|start|cancel|o:[a-z0-9]{1,8})"),
     "h": re.compile(r"h:(?P<table>[0-9]{1,10})(?::(?P<seat>[0-9]))?"),
     "b": re.compile(r"b:(?P<table>[0-9]{1,10})"),
+    "p": re.compile(r"p:(?P<table>[0-9]{1,10})"),  # a Deal table's discard pile (D-18)
     "e": re.compile(r"e:(?P<table>[0-9]{1,10}):(?P<answer>[yn])"),
     "s": re.compile(r"s:(?P<schedule>[0-9]{1,10})"),
     "T": re.compile(r"T:(?P<tournament>[0-9]{1,10}):(?P<op>[swj])(?::(?P<team>[0-9]{1,10}))?"),

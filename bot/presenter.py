@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from bot.inputs import number
+from engine.board.rules import valuation as board_valuation
 from engine.core.errors import RuleError
 from engine.service import tokens
 from engine.service.lobby import is_ai_user
@@ -70,6 +71,49 @@ def clock_text(ends_at: float | None, now: float) -> str | None:
         return None
     left = max(0, int(ends_at - now))
     return f"{left // 60:02d}:{left % 60:02d}"
+
+
+# the clocks of the player on turn worth showing on the table (answers out of turn have prompts)
+TURN_POLICIES = ("turn", "card")
+
+
+def clock_line(lang: str, names: dict[int, str], waiting: Iterable, current: int | None,
+               match_ends_at: float | None, now: float, when: Callable[[float], str] | None = None) -> str | None:
+    """The clocks that run, for the table message: the deadline of the player on turn (their turn
+    clock, or in the Deal tournament the 10 s card clock, D-16) and the match clock (mm:ss left).
+    ``when`` words a deadline (Discord: a live ``<t:…:R>``); by default the seconds left now.
+    None when no clock runs (AI seats answer at once and have none)."""
+    parts = []
+    mine = next((w for w in waiting if w.seat == current and w.policy in TURN_POLICIES and w.due_at is not None),
+                None)
+    if mine is not None:
+        left = when(mine.due_at) if when else t(lang, "ui.clock.seconds", seconds=max(0, round(mine.due_at - now)))
+        parts.append(t(lang, f"ui.clock.{mine.policy}", name=names.get(mine.seat, "?"), when=left))
+    match = clock_text(match_ends_at, now)
+    if match is not None:
+        parts.append(t(lang, "ui.clock.match", left=match))
+    return " · ".join(parts) or None
+
+
+def discard_pile_cards(snap: Snapshot, seat: int | None) -> list[int] | None:
+    """The Deal discard pile (bottom first) as ``seat`` may look through it, or None when the rules
+    do not let them (D-18 tournament: only the player whose turn it is) or the table is no card
+    game. What a text list or a picture of the pile is drawn from."""
+    if snap.game != "deal" or snap.state is None:
+        return None
+    return snap.rules.view(snap.state, seat).get("discard")
+
+
+def discard_pile_answer(snap: Snapshot | None, seat: int | None, lang: str) -> tuple[bool, str]:
+    """What a press of "Discard pile" answers: (True, the pile as text) for a player who may look
+    through it, else (False, why not and what to do instead)."""
+    lang = normalise_lang(lang)
+    if snap is None or seat is None or snap.state is None:
+        return False, t(lang, "service.not_a_player")
+    cards = discard_pile_cards(snap, seat)
+    if cards is None:
+        return False, deal_text.explain_error(RuleError("D-18", "deal.err.discard_private"), lang, snap.names)
+    return True, deal_text.discard_pile_text(cards, lang)
 
 
 async def table_screens_with_pictures(service: GameService, table: int | Snapshot, events: Iterable = (),
@@ -142,7 +186,9 @@ def table_screens(service: GameService, table: int | Snapshot, events: Iterable 
         if snap.game == "deal":
             public.picture = png_bytes(render_deal.render_table(public_view, lang, names))
         else:
-            public.picture = png_bytes(render_board.render_board(public_view, lang, names, row.ruleset, clock))
+            public.picture = png_bytes(render_board.render_board(
+                public_view, lang, names, row.ruleset, clock, worth=board_valuation(state),
+                events=log[-render_board.EVENT_LINES:]))
 
     private: dict[int, Screen] = {}
     for seat in human_seats(snap) if seats is None else seats:
@@ -154,6 +200,10 @@ def table_screens(service: GameService, table: int | Snapshot, events: Iterable 
         else:
             lines = board_text.private_lines(view, seat, mine, seat_lang, names, row.ruleset)
         own = [Button(_label(snap, view, a, seat_lang, names), tok, seat) for a, tok in service.buttons(snap, seat)]
+        # D-18: for whoever may look through the pile now; no count on it, so that a growing pile
+        # does not edit every private message
+        if snap.game == "deal" and row.status == "running" and view.get("discard"):
+            own.append(Button(t(seat_lang, "deal.btn.discard_pile"), f"p:{snap.table}", seat))
         if row.seats[seat]["ai"] and row.status == "running":  # away: the AI keeps the seat warm
             lines.append(t(seat_lang, "service.ai_keeps_seat"))
             own = [Button(t(seat_lang, "service.btn.seat_back"), f"b:{snap.table}", seat)]
@@ -202,12 +252,12 @@ def alert_text(outcome, lang: str, game: str, ruleset: str, names: dict[int, str
 
 
 def table_of(data: str, secret: bytes) -> int | None:
-    """The table a button is about (signed ``l:``/``h:``/``b:``/``e:`` data, or a move token, on
-    Discord behind ``g:``), for the log when its press failed; None when it names none."""
+    """The table a button is about (signed ``l:``/``h:``/``b:``/``e:``/``p:`` data, or a move token,
+    on Discord behind ``g:``), for the log when its press failed; None when it names none."""
     signed = tokens.unsign(secret, data)
     if signed is not None:
         table = signed.split(":")[1]
-        return int(table) if signed[0] in "lhbe" and table.isascii() and table.isdigit() else None
+        return int(table) if signed[0] in "lhbep" and table.isascii() and table.isdigit() else None
     try:
         return tokens.decode(secret, data[2:] if data.startswith("g:") else data).table
     except tokens.TokenError:

@@ -110,8 +110,10 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
                    lang: str = "zh-Hans", api_url: str | None = None, stop: asyncio.Event | None = None,
                    telegram_request=None, heartbeat: str | None = None, retry_first: float = FIRST_RETRY,
                    webhook: Webhook | None = None, shard_count: int | None = None,
-                   shards: list[int] | None = None, flood_limits: bool = True) -> int:
-    """Run until ``stop`` is set or something cannot go on; the process's exit status."""
+                   shards: list[int] | None = None, flood_limits: bool = True,
+                   web: tuple[str, int, str] | None = None) -> int:
+    """Run until ``stop`` is set or something cannot go on; the process's exit status. ``web``:
+    (host, port, public URL) to serve the web table too (Mini App, spectators) on this service."""
     stop = stop or asyncio.Event()
     heartbeat = HEARTBEAT if heartbeat is None else heartbeat
     service = await retrying("the database", lambda: GameService.open(database_url), store.DB_ERRORS, stop,
@@ -147,6 +149,13 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
             return BAD_TOKEN
         if stop.is_set():
             return OK
+        if web is not None:  # in this process: the pages follow the moves of this service at once
+            from bot.web.server import make_app, start_site
+
+            runner, address = await start_site(make_app(service, lang=lang, bot_token=telegram_token,
+                                                        public_url=web[2]), web[0], web[1])
+            stack.push_async_callback(runner.cleanup)
+            log.info("the web table on %s (public address %s)", address, web[2])
         tasks.append(asyncio.create_task(service.run(stop=stop, every=1.0, heartbeat=heartbeat or None),
                                          name="clock"))
         waiter = asyncio.create_task(stop.wait(), name="stop")
@@ -238,6 +247,16 @@ async def _login_discord(bot, token: str, stop: asyncio.Event, retry_first: floa
     await retrying("Discord (slash commands)", bot.sync_tree, transient, stop, first=retry_first)
 
 
+def web_from_env(environ) -> tuple[str, int, str] | None:
+    """With ``TYCOON_WEB_URL`` (the web table's public address) the bots' process serves it too,
+    on ``TYCOON_WEB_HOST``:``TYCOON_WEB_PORT`` (default 0.0.0.0:8080, behind the proxy that URL names)."""
+    url = environ.get("TYCOON_WEB_URL")
+    port = environ.get("TYCOON_WEB_PORT") or "8080"
+    if not url or not port.isdigit():
+        return None
+    return environ.get("TYCOON_WEB_HOST", "0.0.0.0"), int(port), url.rstrip("/")
+
+
 def main_from_env(lang: str | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     telegram, discord = choose_bots(os.environ)
@@ -258,6 +277,7 @@ def main_from_env(lang: str | None = None) -> int:
                                     webhook=Webhook.from_env(os.environ, telegram),
                                     shard_count=count_n, shards=shards,
                                     # off only for a Bot API of one's own without Telegram's limits (tests)
-                                    flood_limits=os.environ.get("TELEGRAM_FLOOD_LIMITS", "on") != "off"))
+                                    flood_limits=os.environ.get("TELEGRAM_FLOOD_LIMITS", "on") != "off",
+                                    web=web_from_env(os.environ)))
     except KeyboardInterrupt:  # Ctrl-C or SIGINT from docker stop: a clean exit
         return OK

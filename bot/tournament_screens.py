@@ -10,10 +10,13 @@ team), short enough for Telegram's 64 bytes and Discord's 100-character custom i
 from __future__ import annotations
 
 import asyncio
+import os
 from dataclasses import dataclass, field
 
 from bot.inputs import number, parse_press
 from bot.presenter import Button, Screen
+from bot.web.auth import tournament_path
+from engine import options as table_options
 from engine.games import GAMES
 from engine.service.tables import GameService, Outcome
 from engine.service.tournaments import Tournaments, base_chat
@@ -45,7 +48,7 @@ SETTINGS = {"turn": "clocks", "card": "clocks", "signup": "signup_minutes", "eve
 
 
 def parse_create(args: list[str], when) -> CreateRequest | None:
-    """``<deal|board> <solo|team> <rounds> <+minutes|HH:MM> [match minutes] [rule set] [no_trading]
+    """``<deal|board> <solo|team> <rounds> <+minutes|HH:MM> [match minutes] [rule set] [option[=on|off]]
     [turn=S] [card=S] [signup=M] [every=M]``; ``when`` turns the start into a time (the adapter's own
     reading of "+30" and "20:30")."""
     if len(args) < 4 or args[0] not in GAMES or args[1] not in ("solo", "team") or number(args[2], 1, 999) is None:
@@ -67,6 +70,8 @@ def parse_create(args: list[str], when) -> CreateRequest | None:
             request.match_minutes = number(word)
         elif word in GAMES[args[0]].rulesets:
             request.ruleset = word
+        elif value and table_options.parse_value(value) is not None:  # e.g. rent_claim=off
+            request.options[setting] = table_options.parse_value(value)
         else:  # a rule option switched on, e.g. no_trading (the service says if it is unknown)
             request.options[word] = True
     return request
@@ -93,8 +98,9 @@ async def signup_screen(tours: Tournaments, tid: int, lang: str, now: float) -> 
     start = max(0, int(row.starts_at - now) // 60)
     lines = [t(lang, "tour.created", name=tournament_name(row, lang), game=GAME_NAMES[row.game],
                mode=t(lang, f"tour.mode.{row.mode}"), rounds=row.rounds, minutes=row.match_minutes, start=start)]
-    if row.options:
-        lines.append(", ".join(sorted(row.options)))
+    if row.options:  # an option switched off by the organiser shows as such (rent_claim=off)
+        lines.append(", ".join(k if v is True else f"{k}=off" if v is False else f"{k}={v}"
+                               for k, v in sorted(row.options.items())))
     lines.append(t(lang, "tour.entrants", count=len(entrants)))
     for e in entrants:
         members = ", ".join(m["name"] for m in e.members)
@@ -236,6 +242,9 @@ async def standings_screen(tours: Tournaments, chat_key: str, lang: str) -> Scre
         score = f"{e['points' if standings['mode'] == 'team' else 'wins']} · {e['value']:,}"
         lines.append(t(lang, "tour.standings_line", place=t(lang, "tour.place", place=e["place"]),
                        number=e["entrant"], name=e["name"], score=score))
+    web = (os.environ.get("TYCOON_WEB_URL") or "").rstrip("/")
+    if web.startswith(("https://", "http://")):  # the web table's live page, for a screen at the venue
+        lines.append(t(lang, "web.tour.link", url=web + tournament_path(tours.service.sign, row.id)))
     picture = await asyncio.to_thread(lambda: png_bytes(render_standings(standings, lang)[0]))
     return Screen("\n".join(lines), [], picture)
 

@@ -4,8 +4,9 @@ The service publishes one ``TableUpdate`` per settled change of a table (engine/
 Telegram, Discord and the console subscribe to them; the chat bots need the same answers before
 they talk to their platform, and ``update_screens`` gives them:
 
-- the public screen: the table picture, its text with the latest events and the service's notes,
-  the buttons decided in front of everyone (none once the table has ended);
+- the public screen: the table picture, its text with the latest events, the service's notes and
+  the clocks that run (the player on turn's deadline, the match clock), the buttons decided in
+  front of everyone (none once the table has ended);
 - whether to post the table anew and whom to mention in it: a new message when the game starts,
   the turn passes (the player to act is mentioned: the one ping a turn) or the game ends (everyone
   is mentioned); every other change edits the current message, which notifies nobody;
@@ -32,6 +33,7 @@ from bot.presenter import (
     PUBLIC_DEAL_DECISIONS,
     Button,
     Screen,
+    clock_line,
     clock_text,
     note_lines,
     table_screens,
@@ -83,14 +85,18 @@ def people(update: TableUpdate) -> list[int]:
 
 
 def _draw(service: GameService, update: TableUpdate, lang: str, lang_of, clock: str | None,
-          shown_turn: int | None = None) -> UpdateScreens:
+          shown_turn: int | None = None, when: Callable[[float], str] | None = None,
+          now: float | None = None) -> UpdateScreens:
     snap = update.snapshot
     screens = table_screens(service, snap, update.events, lang, lang_of, pictures=True, clock=clock)
     public = screens.public
     notes = note_lines(update.notes, lang, snap.names)
-    if notes:
-        public.text = "\n".join([public.text, *notes])
     ended = update.over or update.kind == "cancelled"
+    running = not ended and snap.row.status == "running"
+    clocks = clock_line(lang, snap.names, update.waiting, update.current, update.match_ends_at,
+                        service.clock() if now is None else now, when) if running else None
+    if notes or clocks:
+        public.text = "\n".join([public.text, *notes, *([clocks] if clocks else [])])
     seats = snap.row.seats
     if ended:
         public.buttons = []
@@ -126,12 +132,14 @@ def _draw(service: GameService, update: TableUpdate, lang: str, lang_of, clock: 
 
 
 async def update_screens(service: GameService, update: TableUpdate, lang: str,
-                         lang_of: Callable[[int], str] | None = None, shown_turn: int | None = None
-                         ) -> UpdateScreens:
+                         lang_of: Callable[[int], str] | None = None, shown_turn: int | None = None,
+                         when: Callable[[float], str] | None = None) -> UpdateScreens:
     """The screens of one update, drawn in a worker thread (pictures take milliseconds).
-    ``shown_turn``: the turn the chat's current table message shows (from the message record)."""
-    clock = clock_text(update.match_ends_at, service.clock())
-    return await asyncio.to_thread(_draw, service, update, lang, lang_of, clock, shown_turn)
+    ``shown_turn``: the turn the chat's current table message shows (from the message record);
+    ``when``: how the table message words a deadline (default: the seconds left now)."""
+    now = service.clock()
+    clock = clock_text(update.match_ends_at, now)
+    return await asyncio.to_thread(_draw, service, update, lang, lang_of, clock, shown_turn, when, now)
 
 
 def turn_of(update: TableUpdate) -> int | None:

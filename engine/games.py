@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from engine.board import BOARD
 from engine.board import ai as board_ai
+from engine.board import basic as board_basic
 from engine.board import invariants as board_invariants
+from engine.board.model import AcceptTrade as BoardAcceptTrade
 from engine.board.model import EndMatch as BoardEndMatch
 from engine.board.model import TurnEnded as BoardTurnEnded
 from engine.core.contract import GameRules
@@ -34,5 +36,8 @@ PLUGS: dict[str, GamePlug] = {
         turn_end_check=lambda state, seat: not any(d.debtor == seat for d in state.debts),
         turn_cap=1000,
         at_cap=lambda state: BoardEndMatch(reason="turn_cap"),
+        policies={"basic": board_basic.choose},
+        is_trade=lambda action: isinstance(action, BoardAcceptTrade),
+        press=board_ai.choose_listed,
     ),
 }

@@ -2,6 +2,9 @@
 
 Pure and deterministic: the same seed gives the same games and the same figures (timings are
 measured by the caller). Each game's seed is drawn from the run's seed with the seeded generator.
+Seats may play different policies (``seats``: one name from ``GamePlug.policies`` per seat, e.g.
+the board's ``ai`` and ``basic``); the list is rotated by one seat per game so every policy plays
+from every position, and wins are counted per policy.
 A game that does not end by ``turn_cap`` turns is stopped and counted, never left to hang: the
 board game then ends by its valuation (B-17, reason ``turn_cap``); the card game is left unfinished.
 """
@@ -29,6 +32,13 @@ class GamePlug:
     turn_end_check: Callable[[Any, int], bool]  # a fact to check at the end of each turn
     turn_cap: int = 200  # default cap on turns for this game
     at_cap: Callable[[Any], None] | None = None  # how a capped game ends (None: left unfinished)
+    policies: dict[str, Callable[[Any, int], Any]] = field(default_factory=dict)  # seat types besides "ai"
+    is_trade: Callable[[Any], bool] | None = None  # does this action close a trade (counted per game)?
+    # the AI's choice among the listed actions only (what a button press can be); default: ``choose``
+    press: Callable[[Any, int], Any] | None = None
+
+    def choose_listed(self, state: Any, seat: int) -> Any:
+        return (self.press or self.choose)(state, seat)
 
 
 @dataclass
@@ -43,6 +53,9 @@ class SimulationStats:
     invariant_violations: int = 0
     replay_mismatches: int = 0
     first_violations: list[str] = field(default_factory=list)
+    seat_types: list[str] = field(default_factory=list)  # as given (before rotation); empty: all "ai"
+    wins_by_type: Counter = field(default_factory=Counter)
+    trades: int = 0
 
     def as_dict(self) -> dict:
         return {
@@ -56,6 +69,13 @@ class SimulationStats:
             "invariant_violations": self.invariant_violations,
             "replay_mismatches": self.replay_mismatches,
             "first_violations": self.first_violations[:5],
+            "seat_types": list(self.seat_types) or ["ai"],
+            "wins_by_type": {k: v for k, v in sorted(self.wins_by_type.items())},
+            # a policy's share of the games it won (shared wins count for each winner)
+            "win_share_by_type": {k: round(v / self.games, 4) for k, v in sorted(self.wins_by_type.items())}
+            if self.games else {},
+            "trades": self.trades,
+            "trades_mean": round(self.trades / self.games, 2) if self.games else 0.0,
         }
 
 
@@ -64,16 +84,31 @@ def game_seeds(seed: int, games: int) -> list[int]:
     return [rng.next64() for _ in range(games)]
 
 
+def seat_policies(plug: GamePlug, seats: list[str] | None, players: int, game_index: int) -> list[str]:
+    """The policy of each seat in game ``game_index``: ``seats`` rotated by one per game."""
+    if not seats:
+        return ["ai"] * players
+    if len(seats) != players:
+        raise ValueError(f"{len(seats)} seat types for {players} players")
+    unknown = [s for s in seats if s != "ai" and s not in plug.policies]
+    if unknown:
+        raise ValueError(f"unknown seat type {unknown[0]!r}; choose from {', '.join(['ai', *plug.policies])}")
+    shift = game_index % players
+    return seats[-shift:] + seats[:-shift] if shift else list(seats)
+
+
 def play_one(plug: GamePlug, players: int, options: Any, seed: int, turn_cap: int | None,
              check_every_action: bool = True, stats: SimulationStats | None = None,
-             on_action: Callable[[Any, int, Any], None] | None = None):
-    """One AI game; returns ``(state, log)``. Counts into ``stats`` when given."""
+             on_action: Callable[[Any, int, Any], None] | None = None, policies: list[str] | None = None):
+    """One AI game; returns ``(state, log)``. Counts into ``stats`` when given. ``policies``: the
+    seat type of each seat (default: all ``ai``)."""
     rules = plug.rules
     cap = plug.turn_cap if turn_cap is None else turn_cap
     state = rules.new_game(players, options, seed)
     log: list[tuple[int, Any]] = []
     st = stats if stats is not None else SimulationStats()
     action_cap = 200 * (cap + 1)  # an AI that stops moving the game on is a bug: report, never hang
+    choosers = [plug.choose if p == "ai" else plug.policies[p] for p in policies or ["ai"] * players]
     while True:
         waiting = rules.waiting_for(state)
         if not waiting:
@@ -89,10 +124,12 @@ def play_one(plug: GamePlug, players: int, options: Any, seed: int, turn_cap: in
                 log.append((-1, action))
             break
         seat = waiting[0].seat
-        action = plug.choose(state, seat)
+        action = choosers[seat](state, seat)
         events = on_action(state, seat, action) if on_action else rules.apply(state, seat, action)
         log.append((seat, action))
         st.actions += 1
+        if plug.is_trade is not None and plug.is_trade(action):
+            st.trades += 1
         if check_every_action:
             problems = plug.violations(state)
             for e in events:
@@ -106,11 +143,14 @@ def play_one(plug: GamePlug, players: int, options: Any, seed: int, turn_cap: in
 
 
 def simulate(plug: GamePlug, games: int, players: int, seed: int, options: Any = None, turn_cap: int | None = None,
-             verify_replay: bool = True, check_every_action: bool = True) -> SimulationStats:
-    stats = SimulationStats()
+             verify_replay: bool = True, check_every_action: bool = True,
+             seats: list[str] | None = None) -> SimulationStats:
+    stats = SimulationStats(seat_types=list(seats or []))
     rules = plug.rules
-    for game_seed in game_seeds(seed, games):
-        state, log = play_one(plug, players, options, game_seed, turn_cap, check_every_action, stats)
+    for index, game_seed in enumerate(game_seeds(seed, games)):
+        policies = seat_policies(plug, seats, players, index)
+        state, log = play_one(plug, players, options, game_seed, turn_cap, check_every_action, stats,
+                              policies=policies)
         stats.games += 1
         stats.turns += plug.turn_of(state)
         res = rules.result(state)
@@ -121,6 +161,7 @@ def simulate(plug: GamePlug, games: int, players: int, seed: int, options: Any =
                 stats.capped += 1
             for w in res.winners:
                 stats.wins[w] += 1
+                stats.wins_by_type[policies[w]] += 1
         else:
             stats.capped += 1
             stats.end_reasons["turn_cap"] += 1

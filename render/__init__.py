@@ -1,5 +1,7 @@
 """Pictures drawn from views (never from the raw state): the board (``board``), the Deal table and
-a hand (``deal``), the end-of-game chart (``chart``); one CJK font (``fonts``); PNG bytes (``png``).
+a hand and the discard pile (``deal``), the end-of-game chart (``chart``), tournament standings
+(``standings``); the colour-blind-safe player colours (``colours``); one CJK font (``fonts``);
+small PNG bytes (``png``: the board and the table as 8-bit palette PNGs).
 
 Drawing takes tens of milliseconds: adapters call these through ``asyncio.to_thread``.
 """

@@ -38,6 +38,7 @@ from render.common import (
     width_of,
     wrap,
 )
+from render.png import fixed_palette, to_palette
 from words.deal_text import card_name, colour_name, demand_text, player_name, winners_line
 from words.i18n import LANGS, normalise_lang, t
 
@@ -61,6 +62,7 @@ PANEL_EDGE: RGB = (196, 201, 208)
 TURN_FILL: RGB = (255, 245, 205)
 TURN_EDGE: RGB = (222, 160, 0)
 GREY: RGB = (105, 110, 118)
+EFFECT_INK: RGB = (70, 50, 110)
 CHECK_FILL: RGB = (30, 135, 60)
 
 # Short labels the catalogues do not have (kept here: they only make sense on a picture).
@@ -90,6 +92,16 @@ BADGE = 40  # room kept on a hand face's band for its number
 
 def _word(key: str, lang: str) -> str:
     return WORDS[key].get(lang) or WORDS[key]["en"]
+
+
+def effect_text(card: int, lang: str) -> str:
+    """What an action or rent card does, in a few words (empty for money and properties)."""
+    c = CARDS[card]
+    if c.kind == "action":
+        return t(lang, f"deal.effect.{c.action}")
+    if c.kind == "rent":
+        return t(lang, "deal.effect.rent_two" if c.colours else "deal.effect.rent_any")
+    return ""
 
 
 def _lang(lang: str) -> str:
@@ -228,6 +240,21 @@ def _face(key: str, lang: str, w: int, h: int, badge: int) -> Sprite:
                 _swatch(d, 14, y, colours, BLACK, chip)
                 pen.text((20 + chip, y + chip / 2), fit(label, chip + 1, lang, w - 34 - chip), chip + 1, BLACK)
                 y += chip + 10
+        effect = effect_text(card, lang) if big else ""
+        if effect:  # what the card does, in a few words, above the value disc
+            size = max(13, round(w * 0.085))
+            step = size + 4
+            room = (h - 10 - value_d - y) // step
+            if room >= 1:
+                for line in wrap(effect, size, lang, w - 16, min(3, room)):
+                    pen.text((w / 2, y), line, size, EFFECT_INK, anchor="mt")
+                    y += step
+            else:  # no room above the value disc: beside it
+                x = value_d + 12
+                y = max(y, h - 8 - value_d)
+                for line in wrap(effect, size - 1, lang, w - x - 6, max(1, (h - 6 - y) // (step - 1))):
+                    pen.text((x, y), line, size - 1, EFFECT_INK, anchor="lt")
+                    y += step - 1
     if c.value and c.kind != "money":  # the multicolour wild has no money value (D-06)
         x0, y0 = 6, h - 6 - value_d
         d.ellipse((x0, y0, x0 + value_d, y0 + value_d), fill=(250, 222, 120), outline=(55, 55, 55), width=2)
@@ -488,13 +515,75 @@ def _draw_table(view: dict, lang: str, names: Mapping[int, str]) -> Pen:
 
 
 def render_table(view: dict, lang: str, names: Mapping[int, str]) -> Image.Image:
-    """The Deal table as the chat sees it (~1000 px wide), drawn only from ``view``."""
-    return _draw_table(view, lang, names).image
+    """The Deal table as the chat sees it (~1000 px wide), drawn only from ``view``, as a palette
+    image (``png_bytes`` writes it as an 8-bit PNG: a third of the bytes, see render/png.py)."""
+    return to_palette(_draw_table(view, lang, names).image, _palette(_lang(lang)))
+
+
+@lru_cache(maxsize=4)
+def _palette(lang: str) -> Image.Image:
+    """The table's fixed palette: its flat colours exactly, the rest from a sample table and the
+    faces of every kind of card (their anti-aliased edges)."""
+    from engine.deal import DEAL
+
+    keys = [BG, PANEL, PANEL_EDGE, TURN_FILL, TURN_EDGE, GREY, BLACK, WHITE, CHECK_FILL, ACTION_FILL, MONEY_FILL,
+            NO_COLOUR, (252, 250, 244), (247, 248, 250), (250, 222, 120), (170, 36, 46), (40, 140, 70), (200, 40, 40),
+            *PALETTE.values()]
+    state = DEAL.new_game(4, "standard", 3)
+    table = _draw_table(DEAL.view(state, None), lang, {}).image
+    strips = Image.new("RGB", (WIDTH, 2 * STRIP_H + 4), PANEL)
+    for i, key in enumerate(dict.fromkeys(KEY)):
+        card = KEY.index(key)
+        colours = CARDS[card].colours or ("red",)
+        sprite = _strip(key, colours[0] if CARDS[card].kind in ("property", "wild") else None, lang).image
+        strips.paste(sprite, ((i % 10) * STRIP_W, (i // 10 % 2) * (STRIP_H + 2)), sprite)
+    sample = Image.new("RGB", (WIDTH, table.height + strips.height), BG)
+    sample.paste(table, (0, 0))
+    sample.paste(strips, (0, table.height))
+    return fixed_palette(keys, sample, 64)
 
 
 def texts_for_table(view: dict, lang: str, names: Mapping[int, str]) -> list[str]:
     """Every string ``render_table`` writes for this view (for glyph checks)."""
     return _draw_table(view, lang, names).texts
+
+
+# -- the discard pile (D-18: in a tournament only the player whose turn it is may look through it) --
+
+DISCARD_W, DISCARD_H, DISCARD_COLS, DISCARD_MAX = 120, 168, 7, 35
+
+
+def _draw_discard(cards: list[int], lang: str) -> Pen:
+    lang = _lang(lang)
+    shown = list(reversed(cards))[:DISCARD_MAX]  # the top of the pile (the end of the list) first
+    cols = max(1, min(DISCARD_COLS, len(shown)))
+    rows = max(1, -(-len(shown) // DISCARD_COLS))
+    title_h = 44
+    width = max(2 * MARGIN + cols * DISCARD_W + (cols - 1) * 10, 2 * MARGIN + 3 * DISCARD_W + 20)
+    extra = 30 if len(cards) > len(shown) else 0
+    height = MARGIN + title_h + rows * DISCARD_H + (rows - 1) * 10 + extra + MARGIN
+    pen = Pen(Image.new("RGB", (width, height), BG), lang)
+    title = t(lang, "deal.ui.discard_view", count=len(cards))
+    pen.text((MARGIN + 4, MARGIN + title_h / 2 - 4), fit(title, 22, lang, width - 2 * MARGIN), 22, BLACK, bold=True)
+    if not shown:
+        pen.text((width / 2, MARGIN + title_h + DISCARD_H / 2), t(lang, "deal.ui.empty"), 20, GREY, anchor="mm")
+    for i, card in enumerate(shown):
+        x = MARGIN + (i % DISCARD_COLS) * (DISCARD_W + 10)
+        y = MARGIN + title_h + (i // DISCARD_COLS) * (DISCARD_H + 10)
+        pen.paste(_face(KEY[card], lang, DISCARD_W, DISCARD_H, 0), (x, y))
+    if extra:
+        pen.text((MARGIN + 4, height - MARGIN - extra / 2), f"+{len(cards) - len(shown)}", 18, GREY)
+    return pen
+
+
+def render_discard(cards: list[int], lang: str) -> Image.Image:
+    """The discard pile, newest first, from the cards a view shows (``view["discard"]``: the whole
+    pile where the rules let the viewer look through it, D-18; None otherwise)."""
+    return _draw_discard(list(cards), lang).image
+
+
+def texts_for_discard(cards: list[int], lang: str) -> list[str]:
+    return _draw_discard(list(cards), lang).texts
 
 
 # -- a hand ------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ CASES = {  # file -> (game, ruleset, seed, turns, lang)
     "board_classic_en.png": ("board", "classic", 3, 80, "en"),
     "deal_standard_zh-Hant.png": ("deal", "standard", 5, 12, "zh-Hant"),
     "hand_tournament_en.png": ("deal", "tournament", 8, 6, "en"),
+    "discard_tournament_zh-Hans.png": ("deal", "tournament", 8, 15, "zh-Hans"),
 }
 
 
@@ -31,17 +32,27 @@ def snapshot(game: str, ruleset: str, seed: int, turns: int):
 
 
 def draw(name: str):
+    from engine.board.rules import valuation
     from render.board import render_board
-    from render.deal import render_hand, render_table
+    from render.deal import render_discard, render_hand, render_table
 
     game, ruleset, seed, turns, lang = CASES[name]
     state = snapshot(game, ruleset, seed, turns)
     rules = PLUGS[game].rules
     if name.startswith("hand"):
         return render_hand(rules.view(state, 0), 0, lang)
+    if name.startswith("discard"):  # as the player whose turn it is may look through it (D-18)
+        current = rules.view(state, None)["current"]
+        return render_discard(rules.view(state, current)["discard"] or [], lang)
     if game == "deal":
         return render_table(rules.view(state, None), lang, NAMES)
-    return render_board(rules.view(state, None), lang, NAMES, ruleset)
+    return render_board(rules.view(state, None), lang, NAMES, ruleset, "12:34", valuation(state), EVENTS[lang])
+
+
+EVENTS = {  # a fixed "last moves" panel for the board goldens
+    "zh-Hans": ["张伟 掷出 3 + 4", "张伟 向 Ann 付租金 200元"],
+    "en": ["Bob rolled 6 + 2", "Bob paid $26 rent to Ann"],
+}
 
 
 def main() -> None:

@@ -18,6 +18,7 @@ ALL_ACTIONS = [
     m.ProposeTrade(target=1, give=(1, 3), get=(39,), give_cash=100, get_cash=0, give_cards=1, get_cards=0),
     m.AcceptTrade(trade=2), m.RejectTrade(trade=2), m.CancelTrade(trade=2), m.PayDebt(), m.RaiseMoney(),
     m.DeclareBankruptcy(), m.JoinShortage(street=6), m.DeclineShortage(), m.EndMatch(reason="time"),
+    m.CollectRent(square=3), m.ForgoRent(square=3), m.Bid(amount=9000, beyond_reach=True),
 ]
 
 

@@ -118,8 +118,7 @@ def _raise_step_by_step(state, seat):
             break
         rules._HANDLERS[type(step)](state, seat, step, events)
     if player.cash >= debt.amount:
-        state.debts.pop(0)
-        rules._transfer(state, seat, debt.creditor, debt.amount, debt.reason, events)
+        rules._pay_first_debt(state, events)  # an auction's debt also hands over the lot (B-05)
     else:
         rules._bankrupt(state, seat, debt.creditor, events)
     if state.stage != "over":

@@ -3,6 +3,8 @@ hides AI draws, and puts the answers to the board's current question first."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import bot.console as console
@@ -29,7 +31,36 @@ from engine.board.model import (
 from engine.deal.model import Drew
 from words.board_text import decision_first
 from words.deal_text import card_name
-from words.i18n import LANGS, t, template
+from words.i18n import LANGS, t
+
+
+@pytest.fixture(autouse=True)
+def _data_folder(tmp_path, monkeypatch):
+    """Games without --db live in the user's data folder: each test has its own."""
+    monkeypatch.setenv("TYCOON_DATA_DIR", str(tmp_path / "data"))
+
+
+KEY_LINE = re.compile(r"^ +(\S+)  \S")
+
+
+def first_key(out: list[str]) -> str:
+    """The first key of the list printed last (the key lines end the output before a prompt)."""
+    key = None
+    lines = out[:-1] if out and out[-1].startswith("⏱") else out  # a clock line may follow the keys
+    for line in reversed(lines):
+        match = KEY_LINE.match(line)
+        if match is None:
+            break
+        key = match.group(1)
+    assert key is not None, out[-5:]
+    return key
+
+
+def answer_first(out: list[str]):
+    """An ``input`` stand-in that takes the first listed key and says yes when asked again."""
+    def read(prompt: str = "") -> str:
+        return "y" if "(y/n)" in prompt else first_key(out)
+    return read
 
 
 def _scripted(*answers, prompts: list[str] | None = None):
@@ -61,16 +92,16 @@ def test_bad_input_reprompts_then_eof_hands_over_to_the_ai(lang):
     rc = run_console("deal", 3, 2, 5, lang, "standard", input_fn=_scripted("abc", "999", prompts=prompts),
                      output=out.append)
     assert rc == 0
-    # the choices end with "  N. label"; both complaints follow, then the seat is handed over
-    first = next(i for i, line in enumerate(out) if "abc" in line)
-    choices = int(out[first - 1].split(".")[0])
+    # each mistake is answered with what to do instead, then the seat is handed over
+    first = out.index(t(lang, "console.unknown_key", text="abc"))
+    assert KEY_LINE.match(out[first - 1])  # the keys were listed just before
     names = console.seat_names(3, 2, lang)
     assert out[first:first + 3] == [
-        t(lang, "ui.not_a_number", text="abc", max=choices),
-        t(lang, "ui.out_of_range", number=999, max=choices),
+        t(lang, "console.unknown_key", text="abc"),
+        t(lang, "console.unknown_key", text="999"),
         t(lang, "ui.takeover", seat=names[0]),
     ]
-    assert prompts == [t(lang, "ui.enter_number", max=choices)] * 3  # asked again after each mistake
+    assert prompts == [t(lang, "console.enter_key")] * 3  # asked again after each mistake
     text = "\n".join(out)
     assert t(lang, "deal.ui.game_over") in text
     assert "{" not in text
@@ -140,16 +171,15 @@ def test_board_bad_input_then_eof_hands_over_to_the_ai(lang):
     rc = run_console("board", 3, 2, 5, lang, "china", input_fn=_scripted("x", "0", prompts=prompts),
                      output=out.append)
     assert rc == 0
-    complaint = template(lang, "ui.not_a_number").split("{max}")[0].format(text="x")
-    first = next(i for i, line in enumerate(out) if line.startswith(complaint))
-    choices = int(out[first - 1].split(".")[0])  # the last numbered choice before the complaints
+    first = out.index(t(lang, "console.unknown_key", text="x"))
+    assert KEY_LINE.match(out[first - 1])
     names = console.seat_names(3, 2, lang)
     assert out[first:first + 3] == [
-        t(lang, "ui.not_a_number", text="x", max=choices),
-        t(lang, "ui.out_of_range", number=0, max=choices),  # the choices are numbered from 1
+        t(lang, "console.unknown_key", text="x"),
+        t(lang, "console.unknown_key", text="0"),  # a number names a square or a bid, never a list place
         t(lang, "board.ui.takeover", seat=names[0]),
     ]
-    assert prompts == [t(lang, "ui.enter_number", max=choices)] * 3
+    assert prompts == [t(lang, "console.enter_key")] * 3
     text = "\n".join(out)
     assert f"== {t(lang, 'board.ui.game_over')} ==" in text
     assert "{" not in text
@@ -218,25 +248,26 @@ def test_with_a_db_an_interrupted_game_resumes_where_it_stopped(tmp_path):
                 await service.close()
         return asyncio.run(read())
 
-    always_first = lambda prompt: "1"  # noqa: E731
     lines: list[str] = []
     straight = tmp_path / "straight.db"
-    assert run_console("deal", 3, 2, 21, "en", input_fn=always_first, output=lines.append, db=str(straight)) == 0
+    assert run_console("deal", 3, 2, 21, "en", input_fn=answer_first(lines), output=lines.append,
+                       db=str(straight)) == 0
 
     interrupted = tmp_path / "interrupted.db"
     presses = {"n": 0}
+    out: list[str] = []
 
     def then_ctrl_c(prompt):
         presses["n"] += 1
         if presses["n"] > 4:
             raise KeyboardInterrupt
-        return "1"
+        return answer_first(out)(prompt)
 
-    out: list[str] = []
     assert run_console("deal", 3, 2, 21, "en", input_fn=then_ctrl_c, output=out.append, db=str(interrupted)) == 0
     assert any("run the same command again" in line for line in out)
     again: list[str] = []
-    assert run_console("deal", 3, 2, 21, "en", input_fn=always_first, output=again.append, db=str(interrupted)) == 0
+    assert run_console("deal", 3, 2, 21, "en", input_fn=answer_first(again), output=again.append,
+                       db=str(interrupted)) == 0
     assert any("Resuming" in line for line in again)
     assert final_state(straight) == final_state(interrupted)
     assert GAMES["deal"].decode_state(final_state(straight)[0].encode()).phase == "over"

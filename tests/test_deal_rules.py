@@ -289,8 +289,8 @@ def test_D06_no_rearranging_on_another_players_turn():
     rejects(s, 1, MoveProperty(card=wild, colour="yellow", group=None), "D-06")
 
 
-def test_D06_no_rearranging_after_the_last_play():
-    s = Table(2).group(0, "red", "wild_red_yellow").hand(0, "money_1").state()
+def test_D06_tournament_no_rearranging_after_the_last_play():
+    s = Table(2, "tournament").group(0, "red", "wild_red_yellow").hand(0, "money_1").state()
     s.plays_left = 0
     rejects(s, 0, MoveProperty(card=s.players[0].groups[0].cards[0], colour="yellow", group=None), "D-06")
 
@@ -775,12 +775,10 @@ def test_D14_payer_chooses_cards_and_gets_no_change():
     for key in ("money_1", "money_3"):
         DEAL.apply(s, 1, TogglePayment(demand=d.id, card=card_of(s, 1, key, where="bank")))
     rejects(s, 1, ConfirmPayment(demand=d.id), "D-14")  # 4M < 5M
-    kentucky = card_of(s, 1, "property_kentucky", where="area")
-    DEAL.apply(s, 1, TogglePayment(demand=d.id, card=kentucky))
+    DEAL.apply(s, 1, TogglePayment(demand=d.id, card=card_of(s, 1, "money_4", where="bank")))
     DEAL.apply(s, 1, ConfirmPayment(demand=d.id))
-    # 1 + 3 + 3 = 7M for a 5M debt: no change; the property joins the receiver's area
-    assert sum(VALUE[c] for c in s.players[0].bank) == 4
-    assert any(kentucky in g.cards for g in s.players[0].groups)
+    # 1 + 3 + 4 = 8M for a 5M debt: no change
+    assert sum(VALUE[c] for c in s.players[0].bank) == 8 and s.players[1].bank == []
 
 
 def test_D14_hand_never_pays():
@@ -810,8 +808,9 @@ def test_D14_auto_pay_loses_the_least():
     assert s.players[1].groups  # the property was kept
 
 
-def test_D14_received_house_goes_on_a_complete_set_or_the_bank():
-    s = (Table(2).group(1, "red", "property_kentucky", "property_indiana", "property_illinois", house=True)
+def test_D14_tournament_received_house_goes_on_a_complete_set_or_the_bank():
+    s = (Table(2, "tournament")
+         .group(1, "red", "property_kentucky", "property_indiana", "property_illinois", house=True)
          .group(0, "brown", "property_mediterranean", "property_baltic")
          .hand(0, "debt_collector").state())
     DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=1))
@@ -991,7 +990,9 @@ def test_D17_a_full_group_takes_no_more_cards():
 
 
 def test_D17_house_stays_on_a_broken_set_without_bonus_and_can_pay():
-    s = (Table(2).group(1, "brown", "property_mediterranean", "property_baltic", house=True)
+    # paying with a property while the bank could cover the debt: games without D-14's order
+    s = (Table(2, {"ruleset": "standard", "ordered_payment": False})
+         .group(1, "brown", "property_mediterranean", "property_baltic", house=True)
          .bank(1, "money_10", "money_5").hand(0, "debt_collector", "debt_collector").state())
     DEAL.apply(s, 0, PlayDebtCollector(card=s.players[0].hand[0], target=1))
     accept_windows(s)

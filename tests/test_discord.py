@@ -338,7 +338,7 @@ async def play_one(client, fake, service, table: int) -> None:
     state = service.state(table)
     decision = GAMES[game].waiting_for(state)[0]
     uid = int(service.table(table).seats[decision.seat]["user"][3:])
-    wanted = PLUGS[game].choose(state, decision.seat)
+    wanted = PLUGS[game].choose_listed(state, decision.seat)
     token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
     if f"g:{token}" not in fake.custom_ids():
         await dispatch(client, click(f"h:{table}", uid))  # own choices come with "My hand" / "My options"
@@ -733,7 +733,7 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             state = service.state(table)
             decision = rules.waiting_for(state)[0]
             uid = members[decision.seat]
-            wanted = PLUGS[game].choose(state, decision.seat)
+            wanted = PLUGS[game].choose_listed(state, decision.seat)
             token = f"g:{next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)}"
             reachable = [i for c in (CHANNEL, DM_BASE + uid) for ids in fake.live(c).values() for i in ids]
             if token not in reachable:  # "My hand" / "My options" (or "Name: answer…") opens the rest

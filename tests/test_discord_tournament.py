@@ -179,7 +179,10 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
             assert reply["flags"] == 64 and t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0] in reply[
                 "content"]
             await dispatch(client, command("rules", uid, 0, thread_channel(homes[0])))
-            assert fake.last_reply()["content"] == t("en", "dc.rules.deal")  # that table's game only
+            rules = fake.last_reply()["content"]
+            # that table's game only, then its rule set and options
+            assert rules.startswith(t("en", "dc.rules.deal")) and t("en", "dc.rules.board") not in rules
+            assert t("en", "opt.single_double_rent") in rules
             # and /standings typed there is about the channel's tournament
             await dispatch(client, command("standings", 3, 0, thread_channel(homes[0])))
             assert "Spring Cup — standings" in fake.last_reply()["content"]
@@ -348,6 +351,7 @@ async def test_a_game_in_a_thread_of_its_own(tmp_path, monkeypatch, threads):
         assert shown and all(f"/channels/{home or CHANNEL}/messages" in u for u in shown)
         if threads:  # the table's commands work in its thread; a second game in the channel is refused
             await dispatch(client, command("rules", 2, 0, thread_channel(home)))
-            assert fake.last_reply()["content"] == t("en", "dc.rules.deal")
+            assert fake.last_reply()["content"].startswith(t("en", "dc.rules.deal") + "\n\n" + t(
+                "en", "opt.table_rules", ruleset="standard"))
         await dispatch(client, command("newgame", 2, game="board"))
         assert fake.last_reply()["content"] == t("en", "service.table_exists", table=table, game="deal")

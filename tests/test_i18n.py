@@ -387,7 +387,8 @@ def _one_of_each_board_action():
         m.ProposeTrade(target=1, give=(1,), get=(3,), give_cash=50, get_cards=2),
         m.ProposeTrade(target=2, give_cards=1, get_cash=500), m.AcceptTrade(trade=7), m.RejectTrade(trade=7),
         m.CancelTrade(trade=7), m.PayDebt(), m.RaiseMoney(), m.DeclareBankruptcy(), m.JoinShortage(street=3),
-        m.DeclineShortage(), m.EndMatch(reason="turn_cap"),
+        m.DeclineShortage(), m.EndMatch(reason="turn_cap"), m.CollectRent(square=1), m.ForgoRent(square=1),
+        m.Bid(amount=9000, beyond_reach=True),
     ]
 
 
@@ -423,6 +424,7 @@ def _one_of_each_board_event():
         m.GameOver(winners=[1], reason="last_player"), m.GameOver(winners=[0, 1], reason="time", scores={0: 9, 1: 9}),
         m.GameOver(winners=[1], reason="turn_cap", scores={0: 5000, 1: 8000, 2: 0}),
         m.GameOver(winners=[], reason="turn_cap"),
+        m.RentDue(owner=1, payer=0, square=1, amount=40), m.RentLapsed(owner=1, payer=0, square=1, amount=40),
     ]
 
 

@@ -294,7 +294,7 @@ async def test_the_rules_failing_half_way_throw_the_copy_away_and_lose_nothing(d
         live.rules = dataclasses.replace(live.rules, apply=half_then_boom)
         seat = GAMES["deal"].waiting_for(live.state)[0].seat
         version = live.row.version
-        wanted = PLUGS["deal"].choose(live.state, seat)  # the press the reference game makes
+        wanted = PLUGS["deal"].choose_listed(live.state, seat)  # the press the reference game makes
         token = next(t for a, t in service.buttons(table, seat) if a == wanted)
         caplog.set_level(logging.ERROR)
         outcome = await service.act(live.row.seats[seat]["user"], token)

@@ -17,6 +17,9 @@ from engine.service import migrate, store
 from engine.service.tables import GameService
 
 SEATS = [{"user": f"u{i}", "name": f"P{i}", "ai": False, "dm": None} for i in range(3)]
+# the standard rules before 0006 (D-14 payment order and banked buildings, D-06 End turn)
+PRE_0006 = {"ordered_payment": False, "buildings_to_bank": False, "rearrange_after_last_play": False}
+NEW_IN_0006 = ("buildings_to_bank", "rearrange_after_last_play", "rebuild_at_one")
 
 
 async def _upgrade(url: str, revision: str) -> None:
@@ -70,7 +73,7 @@ async def _options(url: str) -> dict[int, object]:
 def _old_game(seed: int):
     """A Deal game played with the Just Say No windows before 0005 (``open_answers`` off), up to
     the first move the new default would refuse; and its snapshot as the old code stored it."""
-    state = DEAL.new_game(3, {"open_answers": False}, seed)
+    state = DEAL.new_game(3, {"open_answers": False, **PRE_0006}, seed)
     log = []
     for _ in range(400):
         seat = DEAL.waiting_for(state)[0].seat
@@ -80,10 +83,11 @@ def _old_game(seed: int):
         if state.phase == "over":
             return None
         try:
-            DEAL.replay(3, "standard", seed, log)
+            DEAL.replay(3, {"ruleset": "standard", **PRE_0006}, seed, log)
         except RuleError:
             encoded = json.loads(DEAL.encode_state(state))
-            del encoded["options"]["open_answers"]  # the old code's DealOptions had no such field
+            for name in ("open_answers", *NEW_IN_0006):  # the old code's DealOptions had no such fields
+                del encoded["options"][name]
             return state, log, json.dumps(encoded, separators=(",", ":"))
     return None
 
@@ -107,17 +111,17 @@ async def test_0005_running_deal_tables_keep_the_old_just_say_no_windows(db_url)
 
     await _upgrade(db_url, "head")
     options = await _options(db_url)
-    assert options[1] == {"ruleset": "standard", "open_answers": False}
+    assert options[1] == {"ruleset": "standard", "open_answers": False, **PRE_0006}
     assert options[1]["open_answers"] is False
-    assert options[2] == {"ruleset": "tournament", "match_minutes": 30, "open_answers": False}
-    assert options[3] == {"ruleset": "tournament", "open_answers": False}
+    assert options[2] == {"ruleset": "tournament", "match_minutes": 30, "open_answers": False, "rebuild_at_one": False}
+    assert options[3] == {"ruleset": "tournament", "open_answers": False, "rebuild_at_one": False}
     assert options[4] == {"ruleset": "standard"}  # finished: never replayed to play on
-    assert options[5] == {"ruleset": "china"}  # not a Deal table
+    assert options[5] == {"ruleset": "china", "doubles_lock": False}  # not a Deal table (0007: no doubles lock)
     assert options[6] == {}  # a lobby starts with the new rules
 
     # without the option the log no longer replays: the new windows would wait for an answer
     with pytest.raises(RuleError):
-        DEAL.replay(3, "standard", seed, log)
+        DEAL.replay(3, {"ruleset": "standard", **PRE_0006}, seed, log)
     service = await GameService.open(db_url)  # start-up rebuilds every table in progress from its log
     try:
         assert service.table(1).status == "running"
@@ -135,7 +139,7 @@ async def test_0005_downgrade_takes_the_option_out_again(db_url):
         dict(id=1, game="deal", ruleset="standard", status="running", seed=1, options={"ruleset": "standard"}),
     ], [])
     await _upgrade(db_url, "head")
-    assert (await _options(db_url))[1] == {"ruleset": "standard", "open_answers": False}
+    assert (await _options(db_url))[1] == {"ruleset": "standard", "open_answers": False, **PRE_0006}
     engine = store.make_engine(db_url)
 
     def down(connection) -> None:
@@ -148,4 +152,106 @@ async def test_0005_downgrade_takes_the_option_out_again(db_url):
             await conn.run_sync(down)
     finally:
         await engine.dispose()
-    assert (await _options(db_url))[1] == {"ruleset": "standard"}
+    # 0006's new options go too; the old rules know ``ordered_payment`` (off for standard then)
+    assert (await _options(db_url))[1] == {"ruleset": "standard", "ordered_payment": False}
+
+
+async def test_0006_running_deal_tables_keep_the_rules_their_log_was_played_with(db_url):
+    """A standard game played before 0006 (payment in any order, no End turn after the last play)
+    replays after the upgrade exactly as it was played: its row names the old values."""
+    seed, log, state = 4, [], DEAL.new_game(3, {"ruleset": "standard", **PRE_0006}, 4)
+    for _ in range(60):
+        seat = DEAL.waiting_for(state)[0].seat
+        action = choose(state, seat)
+        DEAL.apply(state, seat, action)
+        log.append((seat, action))
+    encoded = json.loads(DEAL.encode_state(state))
+    for name in NEW_IN_0006:
+        del encoded["options"][name]
+    await _upgrade(db_url, "0005")
+    await _write(db_url, [
+        dict(id=1, game="deal", ruleset="standard", status="running", seed=seed,
+             options={"ruleset": "standard", "open_answers": True},
+             snapshot=json.dumps(encoded, separators=(",", ":")), version=len(log)),
+        dict(id=2, game="deal", ruleset="standard", status="lobby", seed=0, options={}),
+    ], [dict(table_id=1, seq=i + 1, seat=seat, action=DEAL.encode_action(action).decode(), at=0.0)
+        for i, (seat, action) in enumerate(log)])
+    await _upgrade(db_url, "head")
+    options = await _options(db_url)
+    assert options[1] == {"ruleset": "standard", "open_answers": True, **PRE_0006}
+    assert options[2] == {}  # a lobby starts with the new rules
+    service = await GameService.open(db_url)
+    try:
+        assert DEAL.encode_state(service.state(1)) == DEAL.encode_state(state)
+        assert service.replay_mismatches == []
+    finally:
+        await service.close()
+
+
+def _board_game_the_doubles_lock_refuses():
+    """A china board game played before 0007 (no doubles lock), up to and including a move the
+    lock refuses (a build or lift between a doubles roll and its extra roll)."""
+    from engine.games import GAMES, PLUGS
+
+    board, plug = GAMES["board"], PLUGS["board"]
+    for seed in range(1, 40):
+        state, log = board.new_game(3, {"ruleset": "china", "doubles_lock": False}, seed), []
+        while board.waiting_for(state) and len(log) < 4000:
+            seat = board.waiting_for(state)[0].seat
+            action = plug.choose(state, seat)
+            board.apply(state, seat, action)
+            log.append((seat, action))
+            if len(log) % 25 == 0:
+                try:
+                    board.replay(3, {"ruleset": "china"}, seed, log)
+                except RuleError as e:
+                    assert e.rule == "B-02"
+                    return seed, log, state
+    pytest.fail("no AI game built during a doubles window")
+
+
+async def test_0007_running_china_board_tables_keep_building_between_doubles(db_url):
+    """A board game whose log builds between a doubles roll and its extra roll (allowed before
+    0007) replays after the upgrade exactly as it was played: its row turns the lock off."""
+    from engine.games import GAMES
+
+    board = GAMES["board"]
+    seed, log, state = _board_game_the_doubles_lock_refuses()
+    encoded = json.loads(board.encode_state(state))
+    for name in ("doubles_lock", "rent_claim"):  # the old code's options had no such fields
+        encoded["options"].pop(name, None)
+    await _upgrade(db_url, "0006")
+    await _write(db_url, [
+        dict(id=1, game="board", ruleset="china", status="running", seed=seed, options={"ruleset": "china"},
+             snapshot=json.dumps(encoded, separators=(",", ":")), version=len(log)),
+        dict(id=2, game="board", ruleset="classic", status="running", seed=seed, options={"ruleset": "classic"},
+             snapshot=None, version=0),
+    ], [dict(table_id=1, seq=i + 1, seat=seat, action=board.encode_action(action).decode(), at=0.0)
+        for i, (seat, action) in enumerate(log)])
+    await _upgrade(db_url, "head")
+    options = await _options(db_url)
+    assert options[1] == {"ruleset": "china", "doubles_lock": False}
+    assert options[2] == {"ruleset": "classic"}  # classic never had the lock
+    service = await GameService.open(db_url)
+    try:
+        assert board.encode_state(service.state(1)) == board.encode_state(state)
+        assert service.replay_mismatches == [] and service.cache.damaged == []
+    finally:
+        await service.close()
+    await _upgrade_down(db_url, "0006")
+    assert (await _options(db_url))[1] == {"ruleset": "china"}
+
+
+async def _upgrade_down(url: str, revision: str) -> None:
+    engine = store.make_engine(url)
+
+    def run(connection) -> None:
+        cfg = migrate.config()
+        cfg.attributes["connection"] = connection
+        command.downgrade(cfg, revision)
+
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(run)
+    finally:
+        await engine.dispose()

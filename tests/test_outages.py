@@ -321,7 +321,7 @@ async def test_a_postgresql_connection_loss_is_survived_by_the_clock_task_and_pr
         live = await service.live(table)
         assert live is not None and live.row.version == 1
         seat = rules.waiting_for(live.state)[0].seat
-        action = PLUGS["deal"].choose(live.state, seat)
+        action = PLUGS["deal"].choose_listed(live.state, seat)
         token = next(t for a, t in service.buttons(table, seat) if a == action)
         out = await asyncio.wait_for(service.act(live.row.seats[seat]["user"], token), timeout=TIMEOUT)
         assert out.ok, out
@@ -368,7 +368,7 @@ async def test_the_table_loop_retries_a_database_error_while_the_ai_seats_answer
             assert decisions and all(d.seat == human for d in decisions), "the loop answers for AI seats first"
             legal = rules.legal_actions(live.state, human)
             action = next((a for a in legal if type(a).__name__ == "EndTurn"), None)
-            action = action or PLUGS["deal"].choose(live.state, human)
+            action = action or PLUGS["deal"].choose_listed(live.state, human)
             token = next(t for a, t in service.buttons(table, human) if a == action)
             out = await service.act(seats[human]["user"], token)
             assert out.ok, out

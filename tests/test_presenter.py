@@ -27,7 +27,7 @@ async def _move(service, table):
     rules = GAMES[service.table(table).game]
     state = service.state(table)
     decision = rules.waiting_for(state)[0]
-    action = PLUGS[rules.name].choose(state, decision.seat)
+    action = PLUGS[rules.name].choose_listed(state, decision.seat)
     info = service.table(table).seats[decision.seat]
     assert not info["ai"]
     token = next(t for a, t in service.buttons(table, decision.seat) if a == action)
@@ -141,7 +141,8 @@ async def test_screens_carry_pictures_drawn_off_the_event_loop(tmp_path):
         service, table = await _table(tmp_path / game, game, humans=2, ais=0, seed=2)
         try:
             screens = await table_screens_with_pictures(service, table, (), "zh-Hans")
-            assert Image.open(io.BytesIO(screens.public.picture)).size[0] == 1000
+            width = 1200 if game == "board" else 1000  # render.board.SIZE, render.deal.WIDTH
+            assert Image.open(io.BytesIO(screens.public.picture)).size[0] == width
             if game == "deal":
                 for screen in screens.private.values():
                     assert Image.open(io.BytesIO(screen.picture)).size[0] > 0

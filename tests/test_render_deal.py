@@ -10,9 +10,20 @@ from PIL import ImageChops
 
 from engine.deal import DEAL
 from engine.deal.ai import choose
-from engine.deal.cards import N_CARDS
-from render.deal import WIDTH, render_hand, render_table, texts_for_hand, texts_for_table
+from engine.deal.cards import CARDS, N_CARDS
+from render.deal import (
+    WIDTH,
+    effect_text,
+    render_discard,
+    render_hand,
+    render_table,
+    texts_for_discard,
+    texts_for_hand,
+    texts_for_table,
+)
 from render.fonts import missing_glyphs
+from render.png import png_bytes
+from words.deal_text import card_name
 from words.i18n import LANGS, t
 
 RULESETS = ("standard", "tournament")
@@ -126,3 +137,54 @@ def test_player_names_without_drawable_characters_fall_back_to_seat_names():
     texts = texts_for_table(DEAL.view(state, None), "en", NAMES)
     assert "Zoë" in texts and "Player 5" in texts
     assert not any("🎲" in s for s in texts)
+
+
+BUDGET = 60 * 1024  # bytes of the table picture a turn sends
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_action_and_rent_cards_in_a_hand_say_what_they_do(lang):
+    view = DEAL.view(DEAL.new_game(2, "standard", 1), 0)
+    kinds = {}
+    for card in CARDS:
+        kinds.setdefault(card.key, card)
+    view["players"][0]["hand"] = [c.id for c in kinds.values() if c.kind in ("action", "rent")]
+    texts = "".join(texts_for_hand(view, 0, lang))
+    for c in kinds.values():
+        if c.kind == "action":
+            key = f"deal.effect.{c.action}"
+        elif c.kind == "rent":
+            key = "deal.effect.rent_two" if c.colours else "deal.effect.rent_any"
+        else:
+            assert effect_text(c.id, lang) == ""
+            continue
+        assert effect_text(c.id, lang) == t(lang, key) and "deal.effect" not in t(lang, key)
+        assert t(lang, key) in texts.replace("\n", "") or all(part in texts for part in t(lang, key).split())
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_table_picture_stays_within_its_byte_budget(ruleset, lang):
+    for players, actions in ((2, 15), (4, 60), (5, 120)):
+        state = play(players, ruleset, 11 + players, actions)
+        img = render_table(DEAL.view(state, None), lang, NAMES)
+        assert img.mode == "P"
+        assert len(png_bytes(img)) <= BUDGET
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_D18_discard_pile_picture_shows_the_pile_newest_first(lang):
+    state = play(4, "tournament", 6, 40)
+    current = DEAL.view(state, None)["current"]
+    assert DEAL.view(state, None)["discard"] is None  # the group sees only the top card
+    cards = DEAL.view(state, current)["discard"]
+    assert cards
+    texts = texts_for_discard(cards, lang)
+    assert texts[0] == t(lang, "deal.ui.discard_view", count=len(cards))
+    names = [s for s in texts if s in {card_name(c, lang) for c in cards}]
+    assert names[0] == card_name(cards[-1], lang)  # the top of the pile first
+    assert no_missing(texts, lang) == set()
+    img = render_discard(cards, lang)
+    assert img.width <= WIDTH
+    empty = texts_for_discard([], lang)
+    assert t(lang, "deal.ui.empty") in empty

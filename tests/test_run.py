@@ -23,12 +23,14 @@ def test_tycoon_run_starts_the_bots_whose_tokens_are_set(monkeypatch):
         started.append((telegram, discord_token, lang))
         return 0
 
-    def fake_console(*args, **kwargs):
-        started.append(("console", args[0]))
+    async def fake_web(host, port, database_url, lang, **kwargs):
+        started.append(("web", host, port, lang))
         return 0
 
     monkeypatch.setattr(run_module, "run_bots", fake_run_bots)
-    monkeypatch.setattr("bot.console.run_console", fake_console)
+    monkeypatch.setattr("bot.web.server.serve", fake_web)
+    monkeypatch.delenv("TYCOON_WEB_PORT", raising=False)
+    monkeypatch.delenv("TYCOON_WEB_HOST", raising=False)
     for telegram, discord_token in ((None, None), ("1:T", None), (None, "D"), ("1:T", "D")):
         for name, value in (("TELEGRAM_TOKEN", telegram), ("DISCORD_TOKEN", discord_token)):
             if value:
@@ -36,7 +38,8 @@ def test_tycoon_run_starts_the_bots_whose_tokens_are_set(monkeypatch):
             else:
                 monkeypatch.delenv(name, raising=False)
         assert cli.main(["run", "--lang", "en"]) == 0
-    assert started == [("console", "deal"), ("1:T", None, "en"), (None, "D", "en"), ("1:T", "D", "en")]
+    # without a token: the web table on http://127.0.0.1:8080
+    assert started == [("web", "127.0.0.1", 8080, "en"), ("1:T", None, "en"), (None, "D", "en"), ("1:T", "D", "en")]
 
 
 async def test_both_bots_run_in_one_process_with_one_service_and_one_clock(tmp_path, monkeypatch):

@@ -41,7 +41,7 @@ async def step(service: GameService, table: int) -> bool:
     seats = service.table(table).seats
     assert not any(seats[d.seat]["ai"] for d in decisions), "the loop answers for AI seats before anyone else"
     seat = decisions[0].seat
-    action = PLUGS[rules.name].choose(state, seat)
+    action = PLUGS[rules.name].choose_listed(state, seat)
     token = next(t for a, t in service.buttons(table, seat) if a == action)
     out = await service.act(seats[seat]["user"], token)
     assert out.ok, out
@@ -56,7 +56,9 @@ def direct_run(game: str, players: int, seed: int, ai_seats: set[int] = frozense
     state = plug.rules.new_game(players, plug.rules.rulesets[0], seed)
     while decisions := plug.rules.waiting_for(state):
         seat = next((d.seat for d in decisions if d.seat in ai_seats), decisions[0].seat)
-        plug.rules.apply(state, seat, plug.choose(state, seat))
+        # AI seats play as the loop has them (offers of their own too); people press what is listed
+        choose = plug.choose if seat in ai_seats else plug.choose_listed
+        plug.rules.apply(state, seat, choose(state, seat))
     return state
 
 
@@ -583,3 +585,40 @@ async def test_on_postgresql_the_other_process_hears_which_table_moved(db_url):
     finally:
         await first.close()
         await second.close()
+
+
+async def test_B06_rent_left_unclaimed_is_no_missed_clock(db_url):
+    """With rent claiming (B-06 ``rent_claim``) an owner who lets rent go by (its clock runs out)
+    is choosing to, not away: three such clocks do not hand the seat to the AI."""
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    rules = GAMES["board"]
+    try:
+        out = await service.lobby.new_table("chat:1", "board", None, "u0", "Ann")
+        assert (await service.lobby.join(out.table, "u1", "Bob")).ok
+        assert (await service.lobby.start(out.table, "u0", seed=3, options={"rent_claim": True})).ok
+        table = out.table
+        lapsed: dict[int, int] = {}
+        for _ in range(3000):
+            await service.idle()
+            state = service.state(table)
+            decisions = rules.waiting_for(state) if service.table(table).status == "running" else []
+            if not decisions or max(lapsed.values(), default=0) >= 3:
+                break
+            claims = [d for d in decisions if d.kind == "rent"]
+            if claims:  # the owner lets it go: only the rent's clock (20 s) runs out, not the turn's (60 s)
+                clock.now += 21
+                fired = await service.sweep()
+                assert fired and all(o.key != "service.ai_took_over" for o in fired)
+                lapsed[claims[0].seat] = lapsed.get(claims[0].seat, 0) + 1
+                continue
+            seat = decisions[0].seat
+            action = PLUGS["board"].choose_listed(state, seat)
+            token = next(t for a, t in service.buttons(table, seat) if a == action)
+            assert (await service.act(service.table(table).seats[seat]["user"], token)).ok
+        owner = max(lapsed, key=lapsed.get)
+        assert lapsed[owner] >= 3, lapsed
+        assert service.table(table).seats[owner]["ai"] is False
+        assert service.table(table).missed.get(str(owner), 0) == 0
+    finally:
+        await service.close()

@@ -230,7 +230,7 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
                 info = service.table(table).seats[decision.seat]
                 assert not info["ai"], "AI seats move by themselves"
                 uid = int(info["user"][3:])
-                wanted = PLUGS[game].choose(state, decision.seat)
+                wanted = PLUGS[game].choose_listed(state, decision.seat)
                 token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
                 if token not in shown_now(api, uid) + shown_now(api, GROUP):  # "My options" shows the rest
                     await _send(app, press(f"h:{table}", uid))
@@ -382,7 +382,7 @@ async def test_a_restart_in_the_middle_and_old_buttons_still_work(tmp_path):
             state = service.state(table)
             decision = GAMES["board"].waiting_for(state)[0]
             uid = int(service.table(table).seats[decision.seat]["user"][3:])
-            wanted = PLUGS["board"].choose(state, decision.seat)
+            wanted = PLUGS["board"].choose_listed(state, decision.seat)
             token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
             await _send(app, press(token, uid))
         version = service.table(table).version
@@ -850,7 +850,7 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
                 state = service.state(table)
                 decision = rules.waiting_for(state)[0]
                 uid = members[decision.seat]
-                wanted = PLUGS[game].choose(state, decision.seat)
+                wanted = PLUGS[game].choose_listed(state, decision.seat)
                 token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
                 if token not in shown_now(api, uid) + shown_now(api, GROUP):
                     await _send(app, press(f"h:{table}", uid))  # "My hand" / "My options"
@@ -889,7 +889,7 @@ async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path):
                 if sum(d.kind == "bid" for d in decisions) >= 7:
                     break
                 seat = decisions[0].seat
-                wanted = decisions[0].timeout if decisions[0].kind == "buy" else PLUGS["board"].choose(
+                wanted = decisions[0].timeout if decisions[0].kind == "buy" else PLUGS["board"].choose_listed(
                     service.state(table), seat)  # a declined street goes to auction
                 token = next(tok for a, tok in service.buttons(table, seat) if a == wanted)
                 await _send(app, press(token, members[seat]))

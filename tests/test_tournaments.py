@@ -420,7 +420,7 @@ async def test_after_a_restart_the_clock_task_lets_waiting_ai_seats_answer_first
         seat = rules.waiting_for(service.state(out.table))[0].seat
         if seat == 1:
             break
-        action = PLUGS["deal"].choose(service.state(out.table), seat)
+        action = PLUGS["deal"].choose_listed(service.state(out.table), seat)
         token = next(t for a, t in service.buttons(out.table, seat) if a == action)
         assert (await service.act("u0", token)).ok
     version = service.table(out.table).version
@@ -451,7 +451,7 @@ async def test_a_dead_process_s_ai_seat_is_answered_by_another_process_s_sweep(d
         rules = GAMES["deal"]
         while rules.waiting_for(first.state(out.table))[0].seat != 1:
             seat = rules.waiting_for(first.state(out.table))[0].seat
-            action = PLUGS["deal"].choose(first.state(out.table), seat)
+            action = PLUGS["deal"].choose_listed(first.state(out.table), seat)
             token = next(t for a, t in first.buttons(out.table, seat) if a == action)
             assert (await first.act("u0", token)).ok
         version = first.table(out.table).version

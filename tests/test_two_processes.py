@@ -384,7 +384,7 @@ class Harness:
                 continue
             decision = people[0]
             uid = int(seats[decision.seat]["user"][3:])
-            wanted = plug.choose(state, decision.seat)
+            wanted = plug.choose_listed(state, decision.seat)
             index = rules.legal_actions(state, decision.seat).index(wanted)
             token = tokens.encode(self.secret, tokens.Token(table, row["version"], decision.seat, index))
             where = await self.shown(token, uid, group, table, row["version"], decision.kind)
@@ -683,7 +683,7 @@ async def test_a_player_asked_by_one_process_is_not_asked_again_by_the_other():
             if sum(d.kind == "bid" for d in decisions) >= 2:
                 break
             d = decisions[0]
-            wanted = d.timeout if d.kind == "buy" else PLUGS["board"].choose(a.state(table), d.seat)
+            wanted = d.timeout if d.kind == "buy" else PLUGS["board"].choose_listed(a.state(table), d.seat)
             token = next(tok for action, tok in a.buttons(table, d.seat) if action == wanted)
             assert (await a.act(users[d.seat], token)).ok
             await a.idle()
@@ -691,7 +691,7 @@ async def test_a_player_asked_by_one_process_is_not_asked_again_by_the_other():
             pytest.fail("no auction")
         asked_by_a = {(w.seat, w.kind) for w in updates["a"][-1].asked}
         bidder = decisions[0].seat
-        wanted = PLUGS["board"].choose(a.state(table), bidder)
+        wanted = PLUGS["board"].choose_listed(a.state(table), bidder)
         token = next(tok for action, tok in a.buttons(table, bidder) if action == wanted)
         assert (await b.act(users[bidder], token)).ok
         await b.idle()

@@ -36,12 +36,14 @@ from engine.board.model import (
     Buy,
     CancelTrade,
     CardDrawn,
+    CollectRent,
     DebtOpened,
     DeclareBankruptcy,
     DeclineShortage,
     DeclineToBuy,
     DiceRolled,
     EndMatch,
+    ForgoRent,
     GameOver,
     GameStarted,
     JoinShortage,
@@ -60,6 +62,8 @@ from engine.board.model import (
     ProposeTrade,
     RaiseMoney,
     RejectTrade,
+    RentDue,
+    RentLapsed,
     Roll,
     SalaryPaid,
     SellBuilding,
@@ -209,6 +213,14 @@ def _trade_in(view: dict, trade_id: int) -> dict | None:
     return next((tr for tr in view.get("trades") or [] if tr.get("id") == trade_id), None)
 
 
+def _claim_in(view: dict, square: int, owner: int | None = None) -> dict | None:
+    """The open rent claim (B-06 ``rent_claim``) on ``square`` in the view (the viewer's, when the
+    view has one), or None."""
+    owner = view.get("viewer") if owner is None else owner
+    claims = [c for c in view.get("rent_claims") or [] if c.get("square") == square]
+    return next((c for c in claims if c.get("owner") == owner), claims[0] if claims else None)
+
+
 def _houses_on(view: dict, square: int) -> int:
     return next((s["houses"] for s in view.get("squares") or [] if s["index"] == square), 0)
 
@@ -252,9 +264,18 @@ def describe_action(ctx, action, lang: str, names: Names, ruleset: str | None = 
         return t(lang, key, square=place(sq), amount=cash(b.price[sq]))
     if kind is Bid:
         what = _auction_what(view.get("auction"), lang, ruleset)
+        key = "board.act.bid_beyond" if action.beyond_reach else "board.act.bid"  # B-05's warning
         if what is None:
-            return t(lang, "board.act.bid_plain", amount=cash(action.amount))
-        return t(lang, "board.act.bid", amount=cash(action.amount), what=what)
+            return t(lang, key + "_plain", amount=cash(action.amount))
+        return t(lang, key, amount=cash(action.amount), what=what)
+    if kind is CollectRent:
+        claim = _claim_in(view, action.square)
+        if claim is None:
+            return t(lang, "board.act.collect_rent_plain", square=place(action.square))
+        return t(lang, "board.act.collect_rent", amount=cash(claim["amount"]), square=place(action.square),
+                 payer=party_name(claim["payer"], lang, names))
+    if kind is ForgoRent:
+        return t(lang, "board.act.forgo_rent", square=place(action.square))
     if kind is PayTax:
         if action.choice == "percent":
             return t(lang, "board.act.tax_percent", percent=b.money["income_tax_percent"])
@@ -328,6 +349,11 @@ def prompt_line(view: dict, decision, lang: str, names: Names, ruleset: str | No
         params.update(creditor=party_name(d["creditor"], lang, names), amount=cash(d["amount"]))
     elif kind == "shortage" and view.get("shortage"):
         params.update(building=_building(view["shortage"]["building"], lang))
+    elif kind == "rent":
+        claim = _claim_in(view, getattr(decision.timeout, "square", None), decision.seat)
+        if claim is not None:
+            params.update(payer=party_name(claim["payer"], lang, names), amount=cash(claim["amount"]),
+                          square=square_name(ruleset, claim["square"], lang))
     elif kind == "trade":
         trade = _trade_in(view, getattr(decision.timeout, "trade", None))
         if trade is not None:
@@ -340,7 +366,7 @@ def prompt_line(view: dict, decision, lang: str, names: Names, ruleset: str | No
 # What each question needs besides the seat; without it (a stale view) the general one is asked.
 _PROMPT_KINDS = {
     "roll": (), "tax": (), "buy": ("square", "amount"), "bid": ("minimum",), "debt": ("creditor", "amount"),
-    "shortage": ("building",), "trade": ("proposer", "give", "get"),
+    "shortage": ("building",), "trade": ("proposer", "give", "get"), "rent": ("payer", "square", "amount"),
 }
 
 
@@ -435,6 +461,9 @@ def describe_event(event, lang: str, names: Names, ruleset: str) -> str:
         key = "board.ev.paid_by_bank" if ev.payer == BANK else "board.ev.paid"
         return t(lang, key, payer=who(ev.payer), payee=who(ev.payee), amount=cash(ev.amount),
                  reason=_reason(ev.reason, lang))
+    if kind in (RentDue, RentLapsed):
+        key = "board.ev.rent_due" if kind is RentDue else "board.ev.rent_lapsed"
+        return t(lang, key, owner=who(ev.owner), payer=who(ev.payer), square=place(ev.square), amount=cash(ev.amount))
     if kind is DebtOpened:
         return t(lang, "board.ev.debt", debtor=who(ev.debtor), creditor=who(ev.creditor), amount=cash(ev.amount),
                  reason=_reason(ev.reason, lang))
@@ -505,9 +534,10 @@ def _player_line(p: dict, view: dict, lang: str, names: Names, ruleset: str) -> 
     if p["bankrupt"]:
         extras += t(lang, "board.ui.mark_bankrupt")
     on_turn = p["seat"] == view["current"] and view["stage"] != "over"
+    # The jail corner's printed name is the visitors' one (探监－只是参观); a jailed player is in the jail.
+    place = t(lang, "board.ui.in_jail_square") if p["in_jail"] else square_name(ruleset, p["position"], lang)
     return t(lang, "board.ui.player_line", marker="▶ " if on_turn else "  ", seat=party_name(p["seat"], lang, names),
-             cash=money(ruleset, p["cash"], lang), square=square_name(ruleset, p["position"], lang),
-             count=len(p["properties"]), extras=extras)
+             cash=money(ruleset, p["cash"], lang), square=place, count=len(p["properties"]), extras=extras)
 
 
 def _property_lines(view: dict, lang: str, names: Names, ruleset: str) -> list[str]:

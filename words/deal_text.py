@@ -460,6 +460,15 @@ def render_table(view: dict, lang: str, names: Names) -> str:
     return "\n".join(lines)
 
 
+def discard_pile_text(cards: list[int], lang: str) -> str:
+    """The whole discard pile as one text (D-18: for a player allowed to look through it), bottom
+    first so the top card is the last named."""
+    lang = _lang(lang)
+    if not cards:
+        return t(lang, "deal.ui.discard_empty")
+    return t(lang, "deal.ui.discard_list", count=len(cards), cards=_cards(cards, lang))
+
+
 def private_lines(view: dict, seat: int, decisions: list, lang: str, names: Names) -> list[str]:
     """A player's own message, short: their hand, the cards they chose to pay, and what they are
     asked now (the table itself, and whose turn it is, are in the group's message; the less this

@@ -18,7 +18,6 @@ from bot.discord_app.frontend import (
 )
 from bot.discord_app.messages import md
 from bot.discord_app.tournaments import TournamentFront
-from engine.games import GAMES
 from engine.service.tables import GameService
 from words.i18n import CATALOGUES, t
 
@@ -75,11 +74,13 @@ class TycoonBot(commands.AutoShardedBot):
             await front.on_error(interaction, getattr(error, "original", error))
 
         @tree.command(name=_("dc.cmd.newgame"), description=_("dc.cmd.newgame.desc"))
-        @app_commands.describe(game=_("dc.opt.game"), ruleset=_("dc.opt.ruleset"), thread=_("dc.opt.thread"))
+        @app_commands.describe(game=_("dc.opt.game"), ruleset=_("dc.opt.ruleset"), thread=_("dc.opt.thread"),
+                               options=_("dc.opt.options"))
         @app_commands.choices(game=GAME_CHOICES, ruleset=RULESET_CHOICES)
         async def newgame(interaction: discord.Interaction, game: app_commands.Choice[str],
-                          ruleset: app_commands.Choice[str] | None = None, thread: bool = False) -> None:
-            await front.newgame(interaction, game.value, ruleset.value if ruleset else None, thread)
+                          ruleset: app_commands.Choice[str] | None = None, thread: bool = False,
+                          options: app_commands.Range[str, 1, 200] | None = None) -> None:
+            await front.newgame(interaction, game.value, ruleset.value if ruleset else None, thread, options)
 
         @tree.command(name=_("dc.cmd.join"), description=_("dc.cmd.join.desc"))
         async def join(interaction: discord.Interaction) -> None:
@@ -106,9 +107,7 @@ class TycoonBot(commands.AutoShardedBot):
         async def rules(interaction: discord.Interaction) -> None:
             lang = await front.chat_lang(interaction)
             row = await front.table_here(interaction)
-            games = [row.game] if row else list(GAMES)
-            await interaction.response.send_message("\n\n".join(t(lang, f"dc.rules.{g}") for g in games),
-                                                    ephemeral=True)
+            await interaction.response.send_message(front.rules_text(row, lang), ephemeral=True)
 
         @tree.command(name=_("dc.cmd.lang"), description=_("dc.cmd.lang.desc"))
         @app_commands.describe(language=_("dc.opt.language"))

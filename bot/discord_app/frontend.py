@@ -21,9 +21,17 @@ from collections.abc import Awaitable
 import discord
 from discord import app_commands
 
+from bot import option_screens
 from bot.discord_app.messages import NOBODY, PAGE, TEXT, DiscordMessages, md
 from bot.inputs import SIGNED, clean_name, parse_press
-from bot.presenter import Button, alert_text, start_time, table_of, table_screens_with_pictures
+from bot.presenter import (
+    Button,
+    alert_text,
+    discard_pile_answer,
+    start_time,
+    table_of,
+    table_screens_with_pictures,
+)
 from bot.updates import damaged_text
 from engine.games import GAMES
 from engine.service import keyvalue
@@ -167,13 +175,24 @@ class Front:
     def lobby_view(self, table_id: int, lang: str) -> discord.ui.View | None:
         if self.service.table(table_id).status != "lobby":
             return None  # started or ended: the lobby's buttons have nothing left to do
-        return self.view_of([Button(t(lang, label), f"l:{table_id}:{op}", -1) for op, label in LOBBY_OPS])
+        row = self.service.table(table_id)
+        # the rule options after the lobby's own buttons (only the creator's presses count)
+        toggles = [Button(label, data, -1) for label, data in option_screens.lobby_buttons(row, lang)]
+        return self.view_of([Button(t(lang, label), f"l:{table_id}:{op}", -1) for op, label in LOBBY_OPS] + toggles)
 
     def lobby_text(self, table_id: int, lang: str) -> str:
         row = self.service.table(table_id)
         seats = md("\n".join(f"{i + 1}. {s['name']}" for i, s in enumerate(row.seats)))
         key = "tg.lobby" if row.status == "lobby" else "tg.lobby_started"
-        return t(lang, key, game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
+        text = t(lang, key, game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
+        options = option_screens.on_line(row, lang)  # what the group chose stays in view after the start
+        return f"{text}\n{options}" if options else text
+
+    def rules_text(self, row, lang: str) -> str:
+        """/rules: the game's rules in short; for the channel's table its rule set and options."""
+        games = [row.game] if row else list(GAMES)
+        text = "\n\n".join(t(lang, f"dc.rules.{g}") for g in games)
+        return f"{text}\n\n{option_screens.rules_text(row, lang)}" if row else text
 
     async def show_lobby(self, table_id: int, lang: str) -> None:
         """The lobby's one message edited (for /join and /leave typed in the channel); posted again
@@ -193,12 +212,17 @@ class Front:
         await self.service.lobby.set_messages(table_id, dc_lobby=sent.id)
 
     async def newgame(self, interaction: discord.Interaction, game: str, ruleset: str | None,
-                      thread: bool = False) -> None:
+                      thread: bool = False, options: str | None = None) -> None:
         """A lobby in this channel, or with ``thread`` in a thread of its own where the whole game
-        then plays (the channel keeps one table at a time either way)."""
+        then plays (the channel keeps one table at a time either way). ``options`` as typed:
+        ``income_tax_choice=on rent_claim=off`` (an unknown one is refused, naming the valid ones)."""
         lang = await self.chat_lang(interaction)
         user, name = user_of(interaction)
-        out = await self.service.lobby.new_table(chat_key(interaction), game, ruleset, user, name)
+        chosen, refusal = option_screens.parse_options(game, options or "")
+        if refusal is not None:
+            await self._reply(interaction, t(lang, refusal.key, **refusal.params))
+            return
+        out = await self.service.lobby.new_table(chat_key(interaction), game, ruleset, user, name, options=chosen)
         if not out.ok:
             await self._reply(interaction, t(lang, out.key, **out.params))
             return
@@ -314,6 +338,8 @@ class Front:
             await self.lobby_press(interaction, table, press.fields["op"])
         elif press.kind == "h":
             await self.my_hand(interaction, table)
+        elif press.kind == "p":
+            await self.discard_pile(interaction, table)
         elif press.kind == "b":
             await self.seat_back(interaction, table)
         elif press.kind == "e":
@@ -376,6 +402,16 @@ class Front:
             await self.messages.remember_ephemeral(table_id, seat, sent)
         for n, page in enumerate(pages[1:], 2):  # more choices than one message holds
             await interaction.followup.send(f"({n}/{len(pages)})", view=self.view_of(page), ephemeral=True)
+
+    async def discard_pile(self, interaction: discord.Interaction, table_id: int) -> None:
+        """D-18: the discard pile, seen only by the one who pressed (an ephemeral reply), when the
+        rules let them look through it; else the refusal, as privately."""
+        lang = normalise_lang(str(interaction.locale)) if interaction.locale else self.lang
+        user, _ = user_of(interaction)
+        await interaction.response.defer(ephemeral=True)
+        snap = await self.service.snapshot(table_id)
+        _, text = discard_pile_answer(snap, snap.seat_of(user) if snap else None, lang)
+        await self._reply(interaction, text)
 
     # -- the service's table updates ---------------------------------------------------------------
 
@@ -512,8 +548,9 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<tok
 
 
 class ServiceButton(discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"(?P<data>[lhbesT]:[0-9a-z:]{1,40})(?:\.(?P<mac>[0-9a-f]{8}))?"):
-    """Every button that is not a move: lobby, my hand, seat back, end game, sign-up, tournament.
+                    template=r"(?P<data>[lhbespT]:[0-9a-z:]{1,40})(?:\.(?P<mac>[0-9a-f]{8}))?"):
+    """Every button that is not a move: lobby, my hand, seat back, end game, sign-up, tournament,
+    the discard pile.
     Its id is the signed data (``GameService.sign``); an id without a valid signature is refused
     when pressed, never trusted."""
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+import os
 import time
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
@@ -29,6 +30,7 @@ import discord
 
 from bot.presenter import Button, Screen
 from bot.updates import MessageRecord, UpdateScreens, note_shown, older_than_shown, update_screens
+from bot.web.auth import watch_path
 from engine.service.lobby import is_ai_user
 from engine.service.loop import TableUpdate
 from words.i18n import t
@@ -47,6 +49,11 @@ NOBODY = discord.AllowedMentions.none()
 def md(text: str) -> str:
     """Text shown as it is: names and words never turn into Discord markdown (bold, spoilers, …)."""
     return discord.utils.escape_markdown(text)
+
+
+def relative_time(due_at: float) -> str:
+    """A deadline as Discord shows it to each reader, counting down live ("in 8 seconds")."""
+    return f"<t:{int(due_at)}:R>"
 
 
 def mention(seat: dict) -> str:
@@ -68,6 +75,8 @@ class DiscordMessages:
         self.service = front.service
         self.shown = MessageRecord()
         self._ephemeral: dict[tuple[int, int], tuple[discord.WebhookMessage, float]] = {}
+        # the web table's public address: the table message then links to its spectator view
+        self.web_url = (os.environ.get("TYCOON_WEB_URL") or "").rstrip("/") or None
 
     def _record(self, table_id: int, update: TableUpdate | None = None) -> dict:
         row = self.service.table(table_id)
@@ -107,7 +116,7 @@ class DiscordMessages:
         changed, new_picture = self.shown.changes(key, text, ids, picture)
         if not changed:
             return True
-        kwargs = {"content": text, "view": self.front.view_of(buttons)}
+        kwargs = {"content": text, "view": self._view(buttons)}
         if picture is not None and new_picture:
             kwargs["attachments"] = [discord.File(io.BytesIO(picture), name)]
         try:
@@ -123,10 +132,18 @@ class DiscordMessages:
                    name: str = "table.png", mentions: discord.AllowedMentions = NOBODY, **kwargs) -> int:
         if picture is not None:
             kwargs["file"] = discord.File(io.BytesIO(picture), name)
-        sent = await channel.send(content=text, view=self.front.view_of(buttons), allowed_mentions=mentions,
+        sent = await channel.send(content=text, view=self._view(buttons), allowed_mentions=mentions,
                                   **kwargs)
         self.shown.shown(key_of(sent.id), text, [(b.label, b.token) for b in buttons], picture)
         return sent.id
+
+    def _view(self, buttons: list[Button]) -> discord.ui.View:
+        """The front end's buttons, and a link button for a web address (the web table's "Watch")."""
+        view = self.front.view_of([b for b in buttons if not b.token.startswith(("https://", "http://"))])
+        for b in buttons:
+            if b.token.startswith(("https://", "http://")):
+                view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=b.label[:80], url=b.token))
+        return view
 
     async def strip(self, channel, message_id: int) -> None:
         """A message of ours loses its buttons (it is no longer the current one)."""
@@ -142,7 +159,8 @@ class DiscordMessages:
         async with self.held(update.table, update) as record:
             if older_than_shown(update, record, "dc"):
                 return
-            screens = await update_screens(self.service, update, lang, shown_turn=record.get("dc_turn"))
+            screens = await update_screens(self.service, update, lang, shown_turn=record.get("dc_turn"),
+                                           when=relative_time)
             await self._table_message(screens, lang, record)
             note_shown(update, record, "dc")
             await self._prompts(screens, lang, record)
@@ -160,7 +178,10 @@ class DiscordMessages:
             asked = sorted({b.seat for b in public})
             public = [Button(t(lang, "dc.btn.answer", name=names[s]), f"h:{update.table}:{s}", s) for s in asked]
         label = t(lang, "tg.btn.my_hand" if update.snapshot.game == "deal" else "dc.btn.my_options")
-        return public[:PAGE - 1] + [Button(label, f"h:{update.table}", -1)]
+        watch = []
+        if self.web_url and self.web_url.startswith(("https://", "http://")):  # a link button: public view only
+            watch = [Button(t(lang, "web.watch"), self.web_url + watch_path(self.service.sign, update.table), -1)]
+        return public[:PAGE - 1 - len(watch)] + [Button(label, f"h:{update.table}", -1)] + watch
 
     async def _table_message(self, screens: UpdateScreens, lang: str, record: dict) -> None:
         update, public = screens.update, screens.public

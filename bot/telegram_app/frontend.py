@@ -15,13 +15,21 @@ import contextlib
 import html
 import logging
 
-from telegram import Update
+from telegram import InlineKeyboardMarkup, Update
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
+from bot import option_screens
 from bot import tournament_screens as tour_screens
 from bot.inputs import clean_name, number, parse_press
-from bot.presenter import alert_text, hand_line, start_time, table_of, table_screens_with_pictures
+from bot.presenter import (
+    alert_text,
+    discard_pile_answer,
+    hand_line,
+    start_time,
+    table_of,
+    table_screens_with_pictures,
+)
 from bot.telegram_app.messages import CAPTION, SIGNED, TelegramMessages, where
 from bot.updates import damaged_text
 from engine.service.loop import TableUpdate
@@ -65,7 +73,8 @@ class TelegramFrontEnd:
     # -- commands ------------------------------------------------------------------------------
 
     async def newgame(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """/newgame [deal|board] [rule set]: open a lobby (or say where the current game is)."""
+        """/newgame [deal|board] [rule set] [option=on|off …]: open a lobby (or say where the current
+        game is); options typed here start switched as typed, an unknown one is refused."""
         key = chat_key(update)
         lang = await self._chat_lang(key)
         args = context.args or []
@@ -74,11 +83,16 @@ class TelegramFrontEnd:
                 t(lang, "tg.choose_game"),
                 reply_markup=self.messages.keyboard([(GAME_NAMES[g], f"n:{g}") for g in ("deal", "board")]))
             return
-        await self._open_lobby(update, key, lang, args[0], args[1] if len(args) > 1 else None)
+        game, ruleset, options, refusal, params = option_screens.parse_newgame(args)
+        if refusal is not None:
+            await update.effective_message.reply_text(t(lang, refusal, **params))
+            return
+        await self._open_lobby(update, key, lang, game, ruleset, options)
 
-    async def _open_lobby(self, update: Update, key: str, lang: str, game: str, ruleset: str | None) -> None:
+    async def _open_lobby(self, update: Update, key: str, lang: str, game: str, ruleset: str | None,
+                          options: dict | None = None) -> None:
         user, name = _user(update)
-        out = await self.service.lobby.new_table(key, game, ruleset, user, name)
+        out = await self.service.lobby.new_table(key, game, ruleset, user, name, options=options)
         if not out.ok:
             await update.effective_message.reply_text(t(lang, out.key, **out.params))
             return
@@ -87,9 +101,13 @@ class TelegramFrontEnd:
     def _lobby_text(self, bot, table_id: int, lang: str) -> str:
         row = self.service.table(table_id)
         seats = "\n".join(f"{i + 1}. {s['name']}" for i, s in enumerate(row.seats))
+        key = "tg.lobby" if row.status == "lobby" else "tg.lobby_started"
+        text = t(lang, key, game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
+        options = option_screens.on_line(row, lang)  # what the group chose stays in view after the start
+        if options:
+            text += "\n" + options
         if row.status != "lobby":
-            return t(lang, "tg.lobby_started", game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
-        text = t(lang, "tg.lobby", game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
+            return text
         if row.game == "deal":  # hands come by DM: players who never opened a chat with the bot need the link
             text += "\n" + t(lang, "tg.open_dm", link=self.deep_link(bot, table_id))
         return text
@@ -99,7 +117,12 @@ class TelegramFrontEnd:
             return None  # started or ended: the lobby's buttons have nothing left to do
         ops = [("join", "tg.btn.join"), ("leave", "tg.btn.leave"), ("ai", "tg.btn.add_ai"),
                ("noai", "tg.btn.remove_ai"), ("start", "tg.btn.start"), ("cancel", "tg.btn.cancel")]
-        return self.messages.keyboard([(t(lang, label), f"l:{table_id}:{op}") for op, label in ops], per_row=3)
+        lobby = self.messages.keyboard([(t(lang, label), f"l:{table_id}:{op}") for op, label in ops], per_row=3)
+        # the rule options, one a row (their labels are long); only the creator's presses count
+        toggles = self.messages.keyboard(option_screens.lobby_buttons(self.service.table(table_id), lang), per_row=1)
+        if toggles is None:
+            return lobby
+        return InlineKeyboardMarkup([*lobby.inline_keyboard, *toggles.inline_keyboard])
 
     async def _show_lobby(self, update: Update, table_id: int, lang: str, new: bool = False) -> None:
         """The lobby's one message: posted when the lobby opens, edited as it changes (also for
@@ -145,6 +168,8 @@ class TelegramFrontEnd:
             await self._lobby_press(update, table, press.fields["op"], user, name, lang)
         elif press.kind == "h":
             await self._my_hand(update, context, table, user, lang)
+        elif press.kind == "p":
+            await self._discard_pile(update, context, table, user, lang)
         elif press.kind == "b":
             out = await self.service.lobby.back(table, user)
             await query.answer(t(lang, "service.welcome_back") if out.ok else t(lang, out.key, **out.params)[:200],
@@ -236,6 +261,20 @@ class TelegramFrontEnd:
         await context.bot.send_message(update.effective_chat.id, t(lang, "tg.open_dm", link=self.deep_link(
             context.bot, table_id)), message_thread_id=where(chat_key(update))[1])
 
+    async def _discard_pile(self, update: Update, context, table_id: int, user: str, lang: str) -> None:
+        """D-18: the discard pile listed for a player the rules let look through it (a message in
+        the private chat the button is in; a private alert when it fits or the press came from
+        elsewhere); anyone else, or the player off their turn, gets the refusal as an alert."""
+        query = update.callback_query
+        snap = await self.service.snapshot(table_id)
+        ok, text = discard_pile_answer(snap, snap.seat_of(user) if snap else None, lang)
+        chat = update.effective_chat
+        if not ok or len(text) <= 200 or chat is None or chat.type != "private":
+            await query.answer(text[:200], show_alert=True)
+            return
+        await query.answer()
+        await context.bot.send_message(chat.id, text[:4000])
+
     async def _back_in_person(self, table_id: int, user: str) -> bool:
         """A player who asks for their hand is here: a seat the AI kept for them is theirs again."""
         live = await self.service.live(table_id)
@@ -313,6 +352,16 @@ class TelegramFrontEnd:
 
     async def help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await update.effective_message.reply_text(t(await self._chat_lang(chat_key(update)), "tg.help"))
+
+    async def rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/rules: the help, and for the chat's open table its rule set and options, on or off."""
+        key = chat_key(update)
+        lang = await self._chat_lang(key)
+        row = await self.service.lobby.table_in_chat(key)
+        text = t(lang, "tg.help")
+        if row is not None:
+            text = f"{GAME_NAMES[row.game]}\n{option_screens.rules_text(row, lang)}\n\n{text}"
+        await update.effective_message.reply_text(text)
 
     async def lang_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/lang zh-Hans|zh-Hant|en: the chat's language (chat admins only in groups)."""

@@ -24,9 +24,10 @@ from __future__ import annotations
 import contextlib
 import html
 import logging
+import os
 from collections.abc import AsyncIterator
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, WebAppInfo
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.inputs import SIGNED
@@ -39,6 +40,7 @@ from bot.updates import (
     seconds_left,
     update_screens,
 )
+from bot.web.auth import telegram_path
 from engine.service.lobby import is_ai_user
 from engine.service.loop import TableUpdate
 from engine.service.tables import GameService
@@ -95,6 +97,11 @@ class TelegramMessages:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.shown = MessageRecord()
+        # the web table's public https address: a player's private message then gets an "Open table"
+        # Mini App button (Telegram allows web_app buttons only in private chats, and only https)
+        url = (os.environ.get("TYCOON_WEB_URL") or "").rstrip("/")
+        self.web_url = url if url.startswith("https://") else None
+        self._langs: dict[int, str] = {}  # the language each table's updates were last shown in
 
     def keyboard(self, buttons: list[tuple[str, str]], per_row: int = 2) -> InlineKeyboardMarkup | None:
         return keyboard(buttons, per_row, sign=self.service.sign)
@@ -188,6 +195,7 @@ class TelegramMessages:
 
     async def show(self, bot, update: TableUpdate, lang: str, extra: list[tuple[str, str]]) -> None:
         """Everything one update changes: the table message, the prompts, the private messages."""
+        self._langs[update.table] = lang
         async with self.held(update.table, update) as record:
             if older_than_shown(update, record, "tg"):
                 return
@@ -284,8 +292,8 @@ class TelegramMessages:
         ids = list(dms.get(str(seat), []))
         text = html.escape(screen.text[-(CAPTION if screen.picture else TEXT):], quote=False)
         try:
-            new_ids = [await self._page(bot, user_id, ids[0] if ids else None, text, self.keyboard(pages[0]),
-                                        screen.picture)]
+            new_ids = [await self._page(bot, user_id, ids[0] if ids else None, text,
+                                        self._with_web_app(self.keyboard(pages[0]), table_id), screen.picture)]
             for n, page in enumerate(pages[1:], 2):
                 old = ids[n - 1] if len(ids) >= n else None
                 new_ids.append(await self._page(bot, user_id, old, f"({n}/{len(pages)})", self.keyboard(page), None))
@@ -299,6 +307,14 @@ class TelegramMessages:
         if new_ids != ids:
             dms[str(seat)] = new_ids
             record["tg_dm"] = dms
+
+    def _with_web_app(self, markup: InlineKeyboardMarkup | None, table_id: int) -> InlineKeyboardMarkup | None:
+        """A private message's buttons and, with ``TYCOON_WEB_URL``, the "Open table" Mini App button."""
+        if self.web_url is None:
+            return markup
+        label = t(self._langs.get(table_id, "zh-Hans"), "web.open_table")
+        button = InlineKeyboardButton(label, web_app=WebAppInfo(self.web_url + telegram_path(table_id)))
+        return InlineKeyboardMarkup([*(markup.inline_keyboard if markup else ()), [button]])
 
     async def _page(self, bot, chat_id: int, message_id: int | None, text: str, markup, picture: bytes | None) -> int:
         if message_id is not None:

@@ -1,18 +1,21 @@
-"""The board AI: picks from ``legal_actions`` for whichever decision the seat faces first.
+"""The board AI: picks from ``legal_actions`` for whichever decision the seat faces first (offers
+it builds itself, and counter-offers, pass the rules' one validator, ``trades.proposal_problem``).
 
-It buys with a cash reserve, bids up to a value it computes (more for a street that completes its
-own group or blocks someone else's), builds evenly where a house adds the most rent per coin,
+It keeps a cash reserve that grows with the rents it faces, buys and bids by the value model
+(``valuation.py``: never more than a street is worth to it nor than it could raise, in small
+open raises), builds evenly where a house adds the most rent per coin (mortgaging spare deeds to
+get a complete group to three houses), leaves jail at once unless the opponents have built up,
 lifts mortgages when rich, raises money with the least damage (the rules' own ``next_sale``),
-proposes and accepts only trades that it values above zero, and never stalls: every decision
-ends in an action that moves the table on (roll, pass, decline, pay), and the optional ones it
-takes between rolls are bounded (cash, one offer per window).
+collects at once any rent it may claim (B-06 ``rent_claim``), accepts offers that are fair to it
+(never hands over a group for less than it gains), counters the others at a fair price, offers
+deals that finish groups, and does not repeat an offer refused on unchanged holdings
+(``state.refused``). It never stalls: every decision ends in an action that moves the table on
+(roll, pass, decline, pay), and the optional ones between rolls are bounded (cash, one offer per
+window).
 """
 
 from __future__ import annotations
 
-from array import array
-
-from engine.board.data import Board
 from engine.board.model import (
     BANK,
     AcceptTrade,
@@ -21,10 +24,12 @@ from engine.board.model import (
     BuildHouse,
     BuildRound,
     Buy,
+    CollectRent,
     DeclineShortage,
     DeclineToBuy,
     JoinShortage,
     LiftMortgage,
+    Mortgage,
     PassAuction,
     PayDebt,
     PayJailFine,
@@ -42,20 +47,25 @@ from engine.board.rules import (
     legal_actions,
     owns_group,
     round_amount,
-    start_cash,
     total_assets,
 )
+from engine.board.trades import position_stamp, proposal_problem, was_refused
+from engine.board.valuation import deed_worth, exchange_gain, fair, reserve
 
 
-def choose(state: BoardState, seat: int, actions: list | None = None):
+def choose(state: BoardState, seat: int, actions: list | None = None, listed: bool = False):
+    """The AI's move for ``seat``. ``listed``: only among ``actions`` as listed (what a person can
+    press: the offers it would build itself and its counter-offers are left out)."""
     if actions is None:
         actions = legal_actions(state, seat)
     if not actions:
         return None
-    for t in state.trades:
+    for c in state.rent_claims:  # B-06 with rent_claim: claim at once, before the next roll ends it
+        if c.owner == seat:
+            return CollectRent(square=c.square)
+    for t in state.trades:  # offers first, in the order made
         if t.target == seat:
-            accept = AcceptTrade(trade=t.id)
-            return accept if accept in actions and trade_value(state, seat, t) > 0 else RejectTrade(trade=t.id)
+            return _answer(state, seat, t, actions, listed)
     stage = state.stage
     if stage == "debt":
         return PayDebt() if PayDebt() in actions else RaiseMoney()
@@ -63,7 +73,7 @@ def choose(state: BoardState, seat: int, actions: list | None = None):
         return _bid(state, seat, actions)
     if stage == "shortage":
         joins = [a for a in actions if isinstance(a, JoinShortage)]
-        if joins and state.players[seat].cash > _reserve(state) + board_of(state).house_cost[joins[0].street]:
+        if joins and state.players[seat].cash > _reserve(state, seat) + board_of(state).house_cost[joins[0].street]:
             return max(joins, key=lambda a: _house_gain(state, a.street))
         return DeclineShortage()
     if stage == "buy":
@@ -72,11 +82,16 @@ def choose(state: BoardState, seat: int, actions: list | None = None):
         b = board_of(state)
         percent = round_amount(state, total_assets(state, seat) * b.money["income_tax_percent"] // 10)
         return PayTax(choice="percent" if percent < b.money["income_tax"] else "flat")
-    return _between_rolls(state, seat, actions)
+    return _between_rolls(state, seat, actions, listed)
 
 
-def _reserve(state: BoardState) -> int:
-    return start_cash(state.options) // 10
+def choose_listed(state: BoardState, seat: int, actions: list | None = None):
+    """The AI's choice among the listed actions only: what a person's press of a button can be."""
+    return choose(state, seat, actions, listed=True)
+
+
+def _reserve(state: BoardState, seat: int) -> int:
+    return reserve(state, seat)
 
 
 def _completes(state: BoardState, seat: int, sq: int) -> bool:
@@ -94,9 +109,9 @@ def _blocks(state: BoardState, seat: int, sq: int) -> bool:
 def _wants(state: BoardState, seat: int, sq: int) -> bool:
     price = board_of(state).price[sq]
     cash = state.players[seat].cash
-    if _completes(state, seat, sq) or _blocks(state, seat, sq):
+    if _completes(state, seat, sq) or _blocks(state, seat, sq) or deed_worth(state, seat, sq) > price * 5 // 4:
         return cash >= price
-    return cash - price >= _reserve(state)
+    return cash - price >= _reserve(state, seat) // 2
 
 
 def _bid(state: BoardState, seat: int, actions: list):
@@ -106,20 +121,19 @@ def _bid(state: BoardState, seat: int, actions: list):
         return PassAuction()
     b = board_of(state)
     cash = state.players[seat].cash
-    if a.kind == "property":
-        value = b.price[a.square] * 11 // 10
-        if _completes(state, seat, a.square):
-            value *= 2
-        elif _blocks(state, seat, a.square):
-            value = value * 3 // 2
-        limit = min(value, cash - _reserve(state) // 2)
+    if a.kind == "property":  # no more than it is worth to us, nor than we could raise
+        limit = min(deed_worth(state, seat, a.square), _raisable(state, seat) - _reserve(state, seat) // 2)
     else:  # a house or hotel in a shortage: worth its cost plus the rent it adds
         street = a.streets.get(seat)
-        limit = min(b.house_cost[street] * 2, cash - _reserve(state)) if street is not None else 0
+        limit = min(b.house_cost[street] * 2, cash - _reserve(state, seat)) if street is not None else 0
     affordable = [x for x in bids if x.amount <= limit]
     if not affordable:
         return PassAuction()
-    return max(affordable, key=lambda x: x.amount)
+    # small raises (bids are open: jumping far ahead only pays more than the rivals' limit), but
+    # not the least step each time, which would make an auction hundreds of bids long
+    low = min(x.amount for x in affordable)
+    stride = (b.price[a.square] if a.kind == "property" else b.house_cost[a.streets.get(seat, 0)]) // 10
+    return max((x for x in affordable if x.amount <= low + stride), key=lambda x: x.amount)
 
 
 def _house_gain(state: BoardState, sq: int) -> float:
@@ -133,10 +147,10 @@ _ROLL = Roll()
 _BETWEEN_ROLLS_KINDS = frozenset({BuildHouse, BuildRound, LiftMortgage, ProposeTrade})
 
 
-def _between_rolls(state: BoardState, seat: int, actions: list):
+def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = False):
     b = board_of(state)
     p = state.players[seat]
-    reserve = _reserve(state)
+    reserve = _reserve(state, seat)
     lifts, builds, offers = [], [], []
     rounds: dict[str, BuildRound] = {}
     for a in actions:
@@ -152,7 +166,7 @@ def _between_rolls(state: BoardState, seat: int, actions: list):
             lifts.append(a)
         elif t is ProposeTrade:
             offers.append(a)
-    if lifts and p.cash > 3 * reserve:
+    if lifts and p.cash > 3 * reserve and not builds:
         return max(lifts, key=lambda a: (owns_group(state, seat, b.group[a.square]), b.price[a.square]))
     if builds:
         best = max(builds, key=lambda a: (_house_gain(state, a.square), -a.square))
@@ -163,22 +177,43 @@ def _between_rolls(state: BoardState, seat: int, actions: list):
             if p.cash - len(level) * b.house_cost[sq] >= _build_floor(state, sq, reserve):
                 return whole
         return best
-    if offers:
-        table = table_key(state)
-        value, i = max((_offer_value(state, seat, a, table), i) for i, a in enumerate(offers))
-        if value > 0:
-            return offers[i]
+    if not state.options.no_trading:  # the shortcuts (``offers``) are among the deals _offers works out
+        offer = _best_offer(state, seat)
+        if offer is not None and (not listed or offer in actions):
+            return offer
+    if seat == current_seat(state) and _ROLL in actions:
+        mortgage = _mortgage_to_build(state, seat, actions)
+        if mortgage is not None:
+            return mortgage
     may_roll = _ROLL in actions
     if seat != current_seat(state) or not may_roll:
         return _ROLL if may_roll else _pass(actions)
-    if p.in_jail:
-        owned = sum(1 for sq in b.properties if state.owner[sq] != BANK)
-        early = owned < len(b.properties) // 2
-        if early and UseJailCard() in actions:
+    if p.in_jail and not _board_is_dangerous(state, seat):
+        # out at once while unowned deeds are left or the rents around are low: moving earns the
+        # salary; staying in is for when the opponents' built groups make every roll costly
+        if UseJailCard() in actions:
             return UseJailCard()
-        if early and PayJailFine() in actions and p.cash - b.money["jail_fine"] >= reserve:
+        if PayJailFine() in actions and p.cash - b.money["jail_fine"] >= reserve:
             return PayJailFine()
     return _ROLL
+
+
+def _board_is_dangerous(state: BoardState, seat: int) -> bool:
+    """Do the opponents own groups with three or more houses a street?"""
+    b = board_of(state)
+    for _group, squares, street in b.group_list:
+        o = state.owner[squares[0]]
+        if street and o not in (BANK, seat) and min(state.houses[sq] for sq in squares) >= 3:
+            return True
+    return False
+
+
+def _raisable(state: BoardState, seat: int) -> int:
+    """Cash plus the mortgages of deeds in groups without buildings (what a bid may count on)."""
+    b = board_of(state)
+    return state.players[seat].cash + sum(
+        b.mortgage[sq] for sq in b.properties
+        if state.owner[sq] == seat and not state.mortgaged[sq] and not state.houses[sq])
 
 
 def _build_floor(state: BoardState, sq: int, reserve: int) -> int:
@@ -191,76 +226,128 @@ def _pass(actions: list):
     return actions[0]
 
 
-# -- valuing trades --------------------------------------------------------------------------------
+# -- trades (engine/board/valuation.py values them; engine/board/trades.py validates them) -----------
 
 
-def _group_value(state: BoardState, b: Board, seat: int, squares: tuple[int, ...], owner) -> int:
-    """What ``seat``'s part of one group is worth to it: the prices (half when mortgaged), plus the
-    whole group's price again when it holds all of it (rent doubles and houses can go up)."""
-    total = 0
-    whole = True
-    for sq in squares:
-        if owner(sq) == seat:
-            total += b.price[sq] // 2 if state.mortgaged[sq] else b.price[sq]
-        else:
-            whole = False
-    if whole:
-        total += sum(b.price[sq] for sq in squares)
-    return total
+def _liquid(state: BoardState, seat: int, paying: int) -> bool:
+    """Paying ``paying`` (net) still leaves the reserve (receiving cash always does)."""
+    return paying <= 0 or state.players[seat].cash - paying >= _reserve(state, seat)
 
 
-def _deltas(state: BoardState, seat: int, gain: tuple[int, ...], lose: tuple[int, ...],
-            partner: int) -> tuple[int, int, int]:
-    """(what ``seat`` gains in holdings, what ``partner`` gains, interest ``seat`` would owe)."""
+def _round10(x: float) -> int:
+    return int(-(-x // 10) * 10)
+
+
+def _cash_for(mine: int, theirs: int, i_give_group: bool, i_get_group: bool) -> int | None:
+    """The least net cash ``x`` (to me; negative: I pay) that makes a deal fair to me, which my
+    partner (judged by the same model) still takes; ``None`` when there is none."""
+    if i_give_group:
+        low = (theirs * 9 // 10 - mine) / 1.9 if i_get_group else (theirs - mine) / 2
+    else:
+        low = max((theirs - 2 * mine) / 3, -mine)  # helping the partner counts half against me
+    x = _round10(low) + 10
+    for _ in range(4):
+        if fair(mine + x, theirs - x, i_give_group, i_get_group):
+            break
+        x += 10
+    else:
+        return None
+    if not fair(theirs - x, mine + x, i_get_group, i_give_group):
+        return None
+    return x
+
+
+def _answer(state: BoardState, seat: int, t: Trade, actions: list, listed: bool = False):
+    """Accept a fair offer, counter one that would be fair at another price, decline the rest."""
+    mine, theirs, i_complete, they_complete = exchange_gain(
+        state, seat, t.proposer, t.give, t.get, t.give_cash, t.get_cash, t.give_cards, t.get_cards)
+    accept = AcceptTrade(trade=t.id)
+    if accept in actions and fair(mine, theirs, they_complete, i_complete) \
+            and _liquid(state, seat, t.get_cash - t.give_cash):
+        return accept
+    if not t.counter and accept in actions and not listed:
+        net = t.give_cash - t.get_cash  # cash to me in the offer
+        x = _cash_for(mine - net, theirs + net, they_complete, i_complete)
+        if x is not None and x != net:
+            offer = ProposeTrade(target=t.proposer, give=tuple(t.get), get=tuple(t.give),
+                                 give_cash=max(0, -x), get_cash=max(0, x), give_cards=t.get_cards,
+                                 get_cards=t.give_cards, counter=t.id)
+            if _liquid(state, seat, -x) and proposal_problem(state, seat, offer) is None \
+                    and (offer.give or offer.give_cash or offer.give_cards) \
+                    and not was_refused(state, seat, offer):
+                return offer
+    return RejectTrade(trade=t.id)
+
+
+def _offers(state: BoardState, seat: int) -> list[tuple[int, ProposeTrade]]:
+    """Deals that finish one of ``seat``'s street groups (a purchase, or a swap that finishes one of
+    the partner's too), or sell the partner the street that finishes theirs, each at the cash
+    that makes it fair to both sides by the value model: (seat's gain, offer)."""
     b = board_of(state)
-    moved = {sq: seat for sq in gain}
-    moved.update({sq: partner for sq in lose})
-    now = state.owner.__getitem__
-
-    def after(sq: int) -> int:
-        return moved.get(sq, state.owner[sq])
-
-    mine = theirs = 0
-    for group in {b.group[sq] for sq in moved}:
-        squares = b.groups[group]
-        mine += _group_value(state, b, seat, squares, after) - _group_value(state, b, seat, squares, now)
-        theirs += _group_value(state, b, partner, squares, after) - _group_value(state, b, partner, squares, now)
-    interest = sum(b.mortgage[sq] // 10 for sq in gain if state.mortgaged[sq])
-    return mine, theirs, interest
-
-
-_DELTAS: dict[tuple, tuple[int, int, int]] = {}
-
-
-def _swap_value(state: BoardState, seat: int, gain, lose, cash_in: int, cash_out: int, partner: int,
-                table: bytes | None = None) -> int:
-    """``table`` (``table_key``) lets the holdings part be remembered while the table is unchanged."""
-    key = (table, state.options.ruleset, seat, tuple(gain), tuple(lose), partner)
-    found = _DELTAS.get(key) if table is not None else None
-    if found is None:
-        found = _deltas(state, seat, tuple(gain), tuple(lose), partner)
-        if table is not None:
-            if len(_DELTAS) > 8192:  # bounded: a cache, not a store
-                _DELTAS.clear()
-            _DELTAS[key] = found
-    mine, theirs, interest = found
-    net = cash_in - cash_out
-    # helping the partner is worth less than helping oneself, but it is not free either
-    return mine + net - interest - max(0, theirs - net) // 2
+    owner = state.owner
+    missing: dict[int, list[int]] = {}  # partner -> their streets that would finish a group of mine
+    wanted: dict[int, list[int]] = {}  # partner -> my streets that would finish a group of theirs
+    for _group, squares, street in b.group_list:
+        if not street or any(state.houses[sq] for sq in squares):
+            continue
+        owners = [owner[sq] for sq in squares]
+        for who in set(owners):
+            if who == BANK or owners.count(who) != len(squares) - 1:
+                continue
+            sq = next(s for s in squares if owner[s] != who)
+            other = owner[sq]
+            if other == BANK or state.players[other].bankrupt:
+                continue
+            if who == seat:
+                missing.setdefault(other, []).append(sq)
+            elif other == seat:
+                wanted.setdefault(who, []).append(sq)
+    out: list[tuple[int, ProposeTrade]] = []
+    for partner in sorted(set(missing) | set(wanted)):
+        deals = [((sq,), ()) for sq in missing.get(partner, [])]
+        deals += [((theirs,), (mine,)) for theirs in missing.get(partner, []) for mine in wanted.get(partner, [])]
+        deals += [((), (mine,)) for mine in wanted.get(partner, [])]
+        for gain, lose in deals:
+            mine, theirs, i_complete, they_complete = exchange_gain(state, seat, partner, gain, lose)
+            x = _cash_for(mine, theirs, they_complete, i_complete)
+            if x is None or (x < 0 and not _liquid(state, seat, -x)) or (x > 0 and x > state.players[partner].cash):
+                continue
+            offer = ProposeTrade(target=partner, give=lose, get=gain, give_cash=max(0, -x), get_cash=max(0, x))
+            out.append((mine + x, offer))
+    return out
 
 
-def table_key(state: BoardState) -> bytes:
-    """Ownership and mortgages as one bytes value: all that a trade's holdings value depends on."""
-    return array("b", state.owner).tobytes() + bytes(state.mortgaged)
+def _best_offer(state: BoardState, seat: int) -> ProposeTrade | None:
+    if state.options.no_trading or seat in state.proposed:
+        return None
+    stamp = position_stamp(state) if state.refused else 0
+    for _gain, offer in sorted(_offers(state, seat), key=lambda g: -g[0]):
+        if proposal_problem(state, seat, offer) is None and not was_refused(state, seat, offer, stamp):
+            return offer
+    return None
 
 
-def trade_value(state: BoardState, seat: int, t: Trade) -> int:
-    """How much ``seat``, the target of ``t``, gains by accepting it."""
-    value = _swap_value(state, seat, t.give, t.get, t.give_cash, t.get_cash, t.proposer)
-    return value + (t.give_cards - t.get_cards) * board_of(state).money["jail_card_max_price"] // 2
-
-
-def _offer_value(state: BoardState, seat: int, a: ProposeTrade, table: bytes | None = None) -> int:
-    mine = _swap_value(state, seat, a.get, a.give, a.get_cash, a.give_cash, a.target, table)
-    theirs = _swap_value(state, a.target, a.give, a.get, a.give_cash, a.get_cash, seat, table)
-    return mine if theirs > 0 else -1
+def _mortgage_to_build(state: BoardState, seat: int, actions: list):
+    """A complete group still under three houses a street and too little cash: mortgage a deed
+    that is not part of any near-complete group of ours to pay for the next house."""
+    b = board_of(state)
+    p = state.players[seat]
+    target = None
+    for _group, squares, street in b.group_list:
+        if street and all(state.owner[sq] == seat and not state.mortgaged[sq] for sq in squares) \
+                and min(state.houses[sq] for sq in squares) < 3 and state.bank_houses:
+            target = squares[0]
+            break
+    if target is None or p.cash - b.house_cost[target] >= _build_floor(state, target, _reserve(state, seat)):
+        return None
+    spare = []
+    for a in actions:
+        if isinstance(a, Mortgage):
+            group = b.group[a.square]
+            squares = b.groups[group]
+            mine = sum(1 for sq in squares if state.owner[sq] == seat)
+            if b.kind[a.square] != "street" or mine < len(squares) - 1:
+                spare.append(a)
+    if not spare:
+        return None
+    return min(spare, key=lambda a: (b.price[a.square], a.square))

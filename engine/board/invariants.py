@@ -4,7 +4,9 @@
   what the bank paid out net (``bank_net``);
 - 32 houses and 12 hotels in all, on the board or in the bank;
 - streets are built evenly, only on complete, unmortgaged groups, never mortgaged with buildings;
-- nobody is below zero cash, and only a debtor may hold less than a debt.
+- nobody is below zero cash, and only a debtor may hold less than a debt;
+- an auction waiting for its winner to raise the bid (B-05) has that debt open; open rent claims
+  (B-06 ``rent_claim``) are between two players still in the game.
 """
 
 from __future__ import annotations
@@ -49,6 +51,13 @@ def violations(state: BoardState) -> list[str]:
     held = sum(len(p.jail_cards) for p in state.players)
     if len(state.chance) + len(state.chest) + held != len(b.chance) + len(b.chest):
         out.append("cards lost or duplicated")
+    a = state.auction
+    if a is not None and a.settling and not any(
+            d.debtor == a.high_bidder and d.reason == "auction" and d.amount == a.high_bid for d in state.debts):
+        out.append("an auction waits for a payment nobody owes")
+    for c in state.rent_claims:
+        if state.players[c.owner].bankrupt or state.players[c.payer].bankrupt or c.owner == c.payer:
+            out.append(f"rent claim on square {c.square} between {c.owner} and {c.payer}")
     if state.stage == "over" and not state.winners:
         out.append("game over without a winner")
     return out

@@ -27,6 +27,20 @@ class BoardOptions(msgspec.Struct, frozen=True):
     income_tax_choice: bool = False  # B-08: flat tax or 10 % of total assets
     no_trading: bool = False  # B-15: seed 000's preliminary round
     match_minutes: int = 0  # B-17: 0 = no match clock
+    # B-02 (seed 002 §4, §5): nobody builds or lifts a mortgage between a doubles roll and its extra
+    # roll. The china rule set turns it on (``RULESET_OPTIONS``); the field's own default is False,
+    # which is also how a snapshot stored before the option existed decodes (it played without).
+    doubles_lock: bool = False
+    # B-06 (seed 000): rent is not charged by itself; the owner collects it by a decision that
+    # lapses when the next player rolls.
+    rent_claim: bool = False
+
+
+# Each rule set's options; a dict of overrides (the lobby's toggles, a tournament's) is applied on top.
+RULESET_OPTIONS: dict[str, BoardOptions] = {
+    "china": BoardOptions(ruleset="china", doubles_lock=True),
+    "classic": BoardOptions(ruleset="classic"),
+}
 
 
 class BoardPlayer(msgspec.Struct):
@@ -50,6 +64,7 @@ class Auction(msgspec.Struct):
     high_bidder: int = -1
     excluded: list[int] = []  # winners who could not pay (B-05)
     streets: dict[int, int] = {}  # building auctions: the street each bidder named
+    settling: bool = False  # B-05: the high bidder won and is raising money to pay (a debt to the bank)
 
 
 class Debt(msgspec.Struct):
@@ -57,6 +72,16 @@ class Debt(msgspec.Struct):
     creditor: int  # a seat or BANK
     amount: int
     reason: str
+
+
+class RentClaim(msgspec.Struct):
+    """B-06 with ``rent_claim``: rent ``owner`` may collect from ``payer`` for landing on ``square``
+    (the amount is fixed at the landing, card multipliers and fresh utility dice included)."""
+
+    owner: int
+    payer: int
+    square: int
+    amount: int
 
 
 class Trade(msgspec.Struct):
@@ -71,6 +96,15 @@ class Trade(msgspec.Struct):
     get_cash: int = 0
     give_cards: int = 0
     get_cards: int = 0
+    counter: int = 0  # the offer this one answers (a counter-offer), 0 for a fresh offer
+
+
+class Refusal(msgspec.Struct):
+    """An offer its target refused (or countered), with the table's holdings at that moment
+    (``trades.position_stamp``): the AI does not make it again until the holdings change."""
+
+    trade: Trade
+    position: int
 
 
 class Shortage(msgspec.Struct):
@@ -111,6 +145,7 @@ class BoardState(msgspec.Struct):
     trades: list[Trade] = []
     next_trade: int = 1
     proposed: list[int] = []  # seats that made an offer since the last roll
+    refused: list[Refusal] = []  # recent refused offers, while the holdings stay as they were
     shortage: Shortage | None = None
     declined_shortage: list[int] = []  # seats that said "no" to a shortage call since the last roll
     lift_discount: list[int] = []  # mortgages that may be lifted at principal until the next roll (B-15)
@@ -118,6 +153,7 @@ class BoardState(msgspec.Struct):
     winners: list[int] = []
     end_reason: str | None = None
     opening_rolls: list[list[int]] = []  # B-01: [seat, die, die] per roll, re-rolls included
+    rent_claims: list[RentClaim] = []  # B-06 with rent_claim: open until the next player rolls
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,8 +180,13 @@ class DeclineToBuy(Action, tag="decline"):
     pass
 
 
-class Bid(Action, tag="bid"):
+class Bid(Action, tag="bid", omit_defaults=True):
+    """``beyond_reach`` (B-05) marks a listed bid above what the bidder could raise (cash plus
+    every sale and mortgage): a presenter shows a warning. Information only: validation ignores
+    it, and it is left out of the encoding when False, so logs read as before."""
+
     amount: int
+    beyond_reach: bool = False
 
 
 class PassAuction(Action, tag="pass_auction"):
@@ -193,6 +234,7 @@ class ProposeTrade(Action, tag="propose_trade"):
     get_cash: int = 0
     give_cards: int = 0
     get_cards: int = 0
+    counter: int = 0  # answer offer #counter with this one instead (the target's counter-offer)
 
 
 class AcceptTrade(Action, tag="accept_trade"):
@@ -205,6 +247,18 @@ class RejectTrade(Action, tag="reject_trade"):
 
 class CancelTrade(Action, tag="cancel_trade"):
     trade: int
+
+
+class CollectRent(Action, tag="collect_rent"):
+    """B-06 with ``rent_claim``: the owner claims the rent due for ``square``."""
+
+    square: int
+
+
+class ForgoRent(Action, tag="forgo_rent"):
+    """B-06 with ``rent_claim``: the owner lets the claim for ``square`` go (also its clock's answer)."""
+
+    square: int
 
 
 class PayDebt(Action, tag="pay_debt"):
@@ -230,7 +284,7 @@ class DeclineShortage(Action, tag="decline_shortage"):
 BoardAction = Union[  # noqa: UP007 - msgspec decodes tagged values through a real Union
     Roll, PayJailFine, UseJailCard, Buy, DeclineToBuy, Bid, PassAuction, PayTax, BuildHouse, BuildRound,
     SellBuilding, SellGroupBuildings, Mortgage, LiftMortgage, ProposeTrade, AcceptTrade, RejectTrade, CancelTrade,
-    PayDebt, RaiseMoney, DeclareBankruptcy, JoinShortage, DeclineShortage, EndMatch,
+    PayDebt, RaiseMoney, DeclareBankruptcy, JoinShortage, DeclineShortage, EndMatch, CollectRent, ForgoRent,
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -320,6 +374,25 @@ class Paid(Event, tag="paid"):
     reason: str
 
 
+class RentDue(Event, tag="rent_due"):
+    """B-06 with ``rent_claim``: ``owner`` may now collect ``amount`` from ``payer``."""
+
+    owner: int
+    payer: int
+    square: int
+    amount: int
+
+
+class RentLapsed(Event, tag="rent_lapsed"):
+    """B-06 with ``rent_claim``: a claim not made in time (the next player rolled, the owner let it
+    go, the clock ran out, someone went bankrupt, or the match ended)."""
+
+    owner: int
+    payer: int
+    square: int
+    amount: int
+
+
 class DebtOpened(Event, tag="debt_opened"):
     debtor: int
     creditor: int
@@ -358,7 +431,7 @@ class TradeProposed(Event, tag="trade_proposed"):
 
 class TradeClosed(Event, tag="trade_closed"):
     trade: int
-    outcome: str  # accepted | rejected | cancelled | expired
+    outcome: str  # accepted | rejected | countered | cancelled | expired
 
 
 class PropertyTransferred(Event, tag="property_transferred"):
@@ -383,5 +456,5 @@ BoardEvent = Union[  # noqa: UP007
     GameStarted, TurnStarted, DiceRolled, Moved, SalaryPaid, WentToJail, LeftJail, StayedInJail, CardDrawn,
     Bought, AuctionOpened, BidMade, AuctionPassed, AuctionWon, AuctionVoided, AuctionUnsold, Paid, DebtOpened,
     Built, BuildingSold, Mortgaged, MortgageLifted, TradeProposed, TradeClosed, PropertyTransferred,
-    ShortageCalled, WentBankrupt, TurnEnded, GameOver,
+    ShortageCalled, WentBankrupt, TurnEnded, GameOver, RentDue, RentLapsed,
 ]

@@ -10,6 +10,8 @@ Decisions recorded here where the seeds are silent:
   offer trades; the player deciding a purchase may also sell and mortgage to afford it; a debtor
   may sell, mortgage and offer trades; nobody else acts during a debt, auction or card;
 - each player may make one trade offer between two rolls; open offers lapse at the next roll;
+  any exchange may be offered (``legal_actions`` lists shortcuts only); counter-offers, the order
+  offers are settled in, and the one validator are in ``engine/board/trades.py``;
 - bids are open: everyone still in may raise at any time, passing leaves the auction, and a bid
   may exceed the bidder's cash (the winner who cannot pay voids it, B-05);
 - a building-shortage call (B-12) opens when the bank holds fewer houses (hotels) than the
@@ -20,7 +22,15 @@ Decisions recorded here where the seeds are silent:
 - the interest on a received mortgaged property is due at once; lifting it at principal only
   is possible until the next roll, afterwards interest is due again (B-15);
 - debts are settled one at a time in the order they arose; a debt owed to a player who has
-  gone bankrupt lapses.
+  gone bankrupt lapses;
+- income tax (B-08) is due on landing only. Seed 000 says a player pays "当参赛者经过「所得税」方格时"
+  (when passing), but it uses 经过 loosely: for GO it writes "经过或停在" (passing or landing) when it
+  means both, every other square acts on landing, and seeds 001/002 charge it on landing
+  ("如停在此方格上"). A tax for passing would also charge nearly every lap, which no seed's
+  arithmetic allows for;
+- doubles (B-02, ``doubles_window``), a winner short of cash at an auction (B-05,
+  ``_decide_auction``), rent by claim (B-06, ``rent_claim``) and the time-out (B-17,
+  ``_wind_up``) have their rulings where they are implemented.
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ from engine.board.data import PROPERTY_KINDS, Board, board
 from engine.board.model import (
     BANK,
     HOTEL,
+    RULESET_OPTIONS,
     SCHEMA_VERSION,
     SYSTEM,
     AcceptTrade,
@@ -56,6 +67,7 @@ from engine.board.model import (
     Buy,
     CancelTrade,
     CardDrawn,
+    CollectRent,
     Debt,
     DebtOpened,
     DeclareBankruptcy,
@@ -63,6 +75,7 @@ from engine.board.model import (
     DeclineToBuy,
     DiceRolled,
     EndMatch,
+    ForgoRent,
     GameOver,
     GameStarted,
     JoinShortage,
@@ -81,6 +94,9 @@ from engine.board.model import (
     ProposeTrade,
     RaiseMoney,
     RejectTrade,
+    RentClaim,
+    RentDue,
+    RentLapsed,
     Roll,
     SalaryPaid,
     SellBuilding,
@@ -97,13 +113,15 @@ from engine.board.model import (
     WentBankrupt,
     WentToJail,
 )
+from engine.board.trades import offer_problem, order_problem, proposal_problem, record_refusal
+from engine.board.trades import trade_template as trade_template  # re-exported: the offer template
 from engine.core.contract import Decision, Result, first_timeout
 from engine.core.errors import RuleError
 from engine.core.rng import Rng
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 JAIL, GO_TO_JAIL = 10, 30
-RULESETS = ("china", "classic")
+RULESETS = tuple(RULESET_OPTIONS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -111,21 +129,23 @@ RULESETS = ("china", "classic")
 
 
 def resolve_options(options: BoardOptions | str | dict | None) -> BoardOptions:
+    """A rule set by name (its ``RULESET_OPTIONS``), a ``BoardOptions`` as it is, or a dict of
+    overrides on a named rule set (china when it names none)."""
     if options is None:
-        return BoardOptions()
+        return RULESET_OPTIONS["china"]
     if isinstance(options, BoardOptions):
         return options
     if isinstance(options, str):
         if options not in RULESETS:
             raise ValueError(f"unknown board rule set {options!r}; choose one of {', '.join(RULESETS)}")
-        return BoardOptions(ruleset=options)
+        return RULESET_OPTIONS[options]
     overrides = dict(options)
     unknown = set(overrides) - set(BoardOptions.__struct_fields__)
     if unknown:
         raise ValueError(f"unknown board options: {', '.join(sorted(unknown))}")
     if overrides.get("ruleset", "china") not in RULESETS:
         raise ValueError(f"unknown board rule set {overrides['ruleset']!r}")
-    return BoardOptions(**overrides)
+    return msgspec.structs.replace(RULESET_OPTIONS[overrides.pop("ruleset", "china")], **overrides)
 
 
 _BOARDS = {r: board(r) for r in RULESETS}
@@ -403,7 +423,11 @@ def _land(state: BoardState, p: BoardPlayer, dice_total: int, events: list, rent
                 events.append(DiceRolled(seat=p.seat, dice=[d1, d2]))
                 dice_total = d1 + d2
             rent = rent_for(state, sq, dice_total, utility_multiplier) * rent_multiplier
-            _charge(state, p.seat, owner, rent, "rent", events)
+            if state.options.rent_claim:  # B-06 (seed 000): the owner must claim it
+                state.rent_claims.append(RentClaim(owner=owner, payer=p.seat, square=sq, amount=rent))
+                events.append(RentDue(owner=owner, payer=p.seat, square=sq, amount=rent))
+            else:
+                _charge(state, p.seat, owner, rent, "rent", events)
     elif kind == "tax":
         tax = b.squares[sq]["tax"]
         if tax == "income" and state.options.income_tax_choice:
@@ -471,6 +495,9 @@ def _settle(state: BoardState, events: list) -> None:
             state.stage = "debt"
             return
         if state.auction is not None:
+            if state.auction.settling:  # its debt is gone without being paid: void (B-05)
+                _void_auction(state, events)
+                continue
             state.stage = "auction"
             return
         if state.auction_queue:
@@ -533,26 +560,74 @@ def _check_auction(state: BoardState, events: list) -> None:
             state.declined_shortage += [s for s in a.streets if s not in state.declined_shortage]
             state.shortage = None
         return
+    _decide_auction(state, events)
+
+
+def _decide_auction(state: BoardState, events: list) -> None:
+    """B-05 (seed 000, 无法支付): the high bidder buys at their bid. Short of cash, they raise it
+    the usual way: the bid becomes a debt to the bank (sell buildings, mortgage, trade; the
+    auction waits, ``settling``) and the lot is theirs once it is paid. Only when even every sale
+    and mortgage (``max_raisable``; the lot itself does not count, it is not theirs yet) cannot
+    cover the bid is the auction void, and it starts again without them.
+
+    A building auction (B-12) is paid from cash: raising money there would mean selling or
+    mortgaging into the very group the building is for, so a winner short of cash voids it.
+    """
+    a = state.auction
     winner, amount = a.high_bidder, a.high_bid
-    if state.players[winner].cash < amount:  # B-05: void, and again without the winner
-        events.append(AuctionVoided(seat=winner, amount=amount))
-        a.excluded.append(winner)
-        pool = active_seats(state) if a.kind == "property" else list(a.streets)
-        a.bidders = [s for s in pool if s not in a.excluded]
-        a.high_bid, a.high_bidder = 0, -1
-        if not a.bidders:
-            state.auction = None
-            if a.kind == "property":
-                events.append(AuctionUnsold(square=a.square))
-            else:
-                state.declined_shortage += [s for s in a.streets if s not in state.declined_shortage]
-                state.shortage = None
-            return
-        events.append(AuctionOpened(kind=a.kind, square=a.square, opening=a.opening, bidders=list(a.bidders)))
-        _check_auction(state, events)
+    if state.players[winner].cash >= amount:
+        _transfer(state, winner, BANK, amount, "auction", events)
+        _award(state, events)
+    elif bid_reach(state, winner) >= amount:
+        a.settling = True
+        state.debts.append(Debt(debtor=winner, creditor=BANK, amount=amount, reason="auction"))
+        events.append(DebtOpened(debtor=winner, creditor=BANK, amount=amount, reason="auction"))
+    else:
+        _void_auction(state, events)
+
+
+def bid_reach(state: BoardState, seat: int) -> int:
+    """B-05: the highest bid ``seat`` could pay in the auction running now: cash plus every sale
+    and mortgage for a property, cash alone for a building (``_decide_auction``)."""
+    a = state.auction
+    if a is not None and a.kind == "property":
+        return max_raisable(state, seat)
+    return state.players[seat].cash
+
+
+def _void_auction(state: BoardState, events: list) -> None:
+    """B-05: the winner cannot pay: void, and again without them (nobody left: unsold)."""
+    a = state.auction
+    winner, amount = a.high_bidder, a.high_bid
+    events.append(AuctionVoided(seat=winner, amount=amount))
+    a.excluded.append(winner)
+    a.settling = False
+    pool = active_seats(state) if a.kind == "property" else list(a.streets)
+    a.bidders = [s for s in pool if s not in a.excluded]
+    a.high_bid, a.high_bidder = 0, -1
+    if not a.bidders:
+        _close_unsold(state, events)
         return
+    events.append(AuctionOpened(kind=a.kind, square=a.square, opening=a.opening, bidders=list(a.bidders)))
+    _check_auction(state, events)
+
+
+def _close_unsold(state: BoardState, events: list) -> None:
+    """Nobody takes the lot: a property stays with the bank; a building stays in its stock."""
+    a = state.auction
     state.auction = None
-    _transfer(state, winner, BANK, amount, "auction", events)
+    if a.kind == "property":
+        events.append(AuctionUnsold(square=a.square))
+    else:
+        state.declined_shortage += [s for s in a.streets if s not in state.declined_shortage]
+        state.shortage = None
+
+
+def _award(state: BoardState, events: list) -> None:
+    """The high bidder has paid: the property, or the building on the street they named, is theirs."""
+    a = state.auction
+    winner, amount = a.high_bidder, a.high_bid
+    state.auction = None
     if a.kind == "property":
         state.owner[a.square] = winner
         events.append(AuctionWon(seat=winner, square=a.square, amount=amount))
@@ -619,10 +694,25 @@ def _place_building(state: BoardState, seat: int, sq: int, events: list) -> None
     events.append(Built(seat=seat, square=sq, houses=state.houses[sq]))
 
 
+def doubles_window(state: BoardState) -> bool:
+    """B-02 with ``doubles_lock`` (seed 002 §4, §5: houses are built and mortgages lifted "before
+    any player rolls the dice, except for additional rounds that get due to rolling the same
+    points"). The window opens when the current player rolls doubles that earn an extra roll (not
+    doubles out of jail, not the third doubles) and closes when that extra roll is made: the
+    doubles roll's own resolution (purchase, auction, debt, card) and the wait for the extra roll.
+    Inside it nobody, the roller or anyone else, builds (``BuildHouse``, ``BuildRound``) or
+    lifts a mortgage; selling, mortgaging and trading stay open, since raising money is never
+    barred. A doubles roll that ends in jail closes it (no extra roll follows)."""
+    return state.options.doubles_lock and state.doubles > 0 and (state.extra_roll or not state.rolled)
+
+
 def _may_manage(state: BoardState, seat: int, spend: bool) -> None:
     """B-11: who may build, sell and mortgage now. Spending (building, lifting a mortgage) only
-    between rolls; raising money also for one's own purchase decision or debt."""
+    between rolls, and not inside the doubles window (B-02, ``doubles_window``); raising money
+    also for one's own purchase decision or debt."""
     if state.stage == "roll":
+        if spend and doubles_window(state):
+            raise RuleError("B-02", "board.err.doubles_lock")
         return
     if not spend and state.stage == "buy" and seat == current_seat(state):
         return
@@ -875,6 +965,8 @@ def _h_roll(state: BoardState, seat: int, action: Roll, events: list) -> None:
     if state.rolled:
         raise RuleError("B-02", "board.err.already_rolled")
     _close_window(state, events)
+    for c in [c for c in state.rent_claims if c.payer != seat]:  # B-06: the next player rolls
+        _lapse(state, c, events)
     state.rolled = True
     d1, d2 = _roll_dice(state)
     state.last_dice = [d1, d2]
@@ -993,6 +1085,40 @@ def _h_pay_tax(state: BoardState, seat: int, action: PayTax, events: list) -> No
 
 
 # ---------------------------------------------------------------------------------------------
+# Rent by claim (B-06 with ``rent_claim``, seed 000)
+#
+# "当参加者停在其它玩家拥有的财产上时，拥有者可以依据地契卡片之记载向你收取租金 … 如果拥有者在第二位参赛者
+# 掷骰子前未收取租金，则不可再提出此要求": the owner may collect, and loses the claim once the next
+# player rolls. The amount is fixed when the token lands. The claim is open to its owner at any
+# stage (in jail too, B-09) until a player other than the payer rolls (the payer's own extra roll
+# after doubles does not end it); the owner may also let it go, which is what the owner's clock
+# does (a decision of policy ``response``). A claim made while the payer cannot pay opens a debt
+# as usual (B-16). Claims lapse when their owner or payer goes bankrupt and when the match ends.
+
+
+def _lapse(state: BoardState, claim: RentClaim, events: list) -> None:
+    state.rent_claims.remove(claim)
+    events.append(RentLapsed(owner=claim.owner, payer=claim.payer, square=claim.square, amount=claim.amount))
+
+
+def _find_claim(state: BoardState, seat: int, square: int) -> RentClaim:
+    for c in state.rent_claims:
+        if c.owner == seat and c.square == square:
+            return c
+    raise RuleError("B-06", "board.err.no_rent_claim", square=square)
+
+
+def _h_collect_rent(state: BoardState, seat: int, action: CollectRent, events: list) -> None:
+    c = _find_claim(state, seat, action.square)
+    state.rent_claims.remove(c)
+    _charge(state, c.payer, seat, c.amount, "rent", events)
+
+
+def _h_forgo_rent(state: BoardState, seat: int, action: ForgoRent, events: list) -> None:
+    _lapse(state, _find_claim(state, seat, action.square), events)
+
+
+# ---------------------------------------------------------------------------------------------
 # Debts and bankruptcy (B-16)
 
 
@@ -1006,8 +1132,16 @@ def _h_pay_debt(state: BoardState, seat: int, action: PayDebt, events: list) -> 
     d = _require_debtor(state, seat)
     if state.players[seat].cash < d.amount:
         raise RuleError("B-16", "board.err.raise_money_first", amount=d.amount, cash=state.players[seat].cash)
-    state.debts.pop(0)
-    _transfer(state, seat, d.creditor, d.amount, d.reason, events)
+    _pay_first_debt(state, events)
+
+
+def _pay_first_debt(state: BoardState, events: list) -> None:
+    """The first debt is paid in full; an auction's (B-05) hands over what was bought."""
+    d = state.debts.pop(0)
+    _transfer(state, d.debtor, d.creditor, d.amount, d.reason, events)
+    a = state.auction
+    if d.reason == "auction" and a is not None and a.settling and a.high_bidder == d.debtor:
+        _award(state, events)
 
 
 def _sale_candidates(state: BoardState, seat: int) -> tuple[list[int], list[str], list[int]]:
@@ -1075,7 +1209,15 @@ def _h_raise(state: BoardState, seat: int, action: RaiseMoney, events: list) -> 
     so each pile is ranked once rather than once a step. A test checks the result against
     ``next_sale`` step by step.
     """
-    d = _require_debtor(state, seat)
+    _require_debtor(state, seat)
+    _raise_and_pay(state, events)
+
+
+def _raise_and_pay(state: BoardState, events: list) -> None:
+    """``RaiseMoney`` for the first debt (stage ``debt``): sell and mortgage until it is covered,
+    pay it, or go bankrupt to its creditor."""
+    d = state.debts[0]
+    seat = d.debtor
     p = state.players[seat]
     loose, built, _ = _sale_candidates(state, seat)
     for sq in _by_rent(state, loose):
@@ -1092,8 +1234,7 @@ def _h_raise(state: BoardState, seat: int, action: RaiseMoney, events: list) -> 
                 break
             _h_mortgage(state, seat, _MORTGAGE[sq], events)
     if p.cash >= d.amount:
-        state.debts.pop(0)
-        _transfer(state, seat, d.creditor, d.amount, d.reason, events)
+        _pay_first_debt(state, events)
     else:
         _bankrupt(state, seat, d.creditor, events)
 
@@ -1150,7 +1291,11 @@ def _bankrupt(state: BoardState, seat: int, creditor: int, events: list) -> None
         state.shortage.wanters.pop(seat, None)
         if not state.shortage.wanters:
             state.shortage = None
-    if state.auction is not None and seat in state.auction.bidders:
+    for c in [c for c in state.rent_claims if seat in (c.owner, c.payer)]:
+        _lapse(state, c, events)
+    if state.auction is not None and state.auction.settling and state.auction.high_bidder == seat:
+        _void_auction(state, events)  # B-05: the winner could not raise the bid after all
+    elif state.auction is not None and seat in state.auction.bidders:
         state.auction.bidders.remove(seat)
         state.auction.streets.pop(seat, None)
         if state.auction.high_bidder == seat:
@@ -1168,53 +1313,25 @@ def _bankrupt(state: BoardState, seat: int, creditor: int, events: list) -> None
 # Trades (B-15)
 
 
-def _trade_problem(state: BoardState, seat: int, a: ProposeTrade | Trade, target: int) -> tuple | None:
-    b = board_of(state)
-    if state.options.no_trading:
-        return _no("B-15", "board.err.no_trading")
-    if target == seat or not 0 <= target < len(state.players) or state.players[target].bankrupt:
-        return _no("B-15", "board.err.bad_trade_partner", target=target)
-    if not (a.give or a.give_cash or a.give_cards) or not (a.get or a.get_cash or a.get_cards):
-        return _no("B-15", "board.err.trade_one_sided")
-    if a.give_cash < 0 or a.get_cash < 0 or a.give_cards < 0 or a.get_cards < 0:
-        return _no("B-15", "board.err.trade_negative")
-    for squares, who in ((a.give, seat), (a.get, target)):
-        if len(set(squares)) != len(squares):
-            return _no("B-15", "board.err.trade_duplicate")
-        for sq in squares:
-            if not 0 <= sq < 40 or b.kind[sq] not in PROPERTY_KINDS or state.owner[sq] != who:
-                return _no("B-15", "board.err.trade_not_owned", square=sq)
-            if group_has_buildings(state, b.group[sq]):
-                return _no("B-15", "board.err.trade_buildings", square=sq)
-    me, them = state.players[seat], state.players[target]
-    if a.give_cash > me.cash or a.get_cash > them.cash:
-        return _no("B-15", "board.err.trade_cash")
-    if a.give_cards > len(me.jail_cards) or a.get_cards > len(them.jail_cards):
-        return _no("B-15", "board.err.trade_cards")
-    cap = b.money["jail_card_max_price"]
-    if a.give_cards and not a.give and not a.get and a.get_cash > cap * a.give_cards:
-        return _no("B-07", "board.err.jail_card_price", cap=cap)
-    if a.get_cards and not a.give and not a.get and a.give_cash > cap * a.get_cards:
-        return _no("B-07", "board.err.jail_card_price", cap=cap)
-    return None
+# the one validator of any offer lives in engine/board/trades.py (its docstring: the contract)
+_trade_problem = offer_problem
 
 
 def _h_propose(state: BoardState, seat: int, action: ProposeTrade, events: list) -> None:
     _require_player(state, seat)
-    if state.stage == "debt":
-        if state.debts[0].debtor != seat:
-            raise RuleError("B-15", "board.err.not_between_rolls")
-    elif state.stage != "roll":
-        raise RuleError("B-15", "board.err.not_between_rolls")
-    if seat in state.proposed:
-        raise RuleError("B-15", "board.err.one_offer_per_window")
-    _refuse_if(_trade_problem(state, seat, action, action.target))
+    _refuse_if(proposal_problem(state, seat, action))
+    if action.counter:  # the answered offer closes; the counter-offer takes its place at the end
+        answered = _find_trade(state, action.counter)
+        state.trades.remove(answered)
+        record_refusal(state, answered)
+        events.append(TradeClosed(trade=answered.id, outcome="countered"))
     t = Trade(id=state.next_trade, proposer=seat, target=action.target, give=list(action.give),
               get=list(action.get), give_cash=action.give_cash, get_cash=action.get_cash,
-              give_cards=action.give_cards, get_cards=action.get_cards)
+              give_cards=action.give_cards, get_cards=action.get_cards, counter=action.counter)
     state.next_trade += 1
     state.trades.append(t)
-    state.proposed.append(seat)
+    if not action.counter:
+        state.proposed.append(seat)
     events.append(TradeProposed(trade=t))
 
 
@@ -1231,6 +1348,7 @@ def _h_accept_trade(state: BoardState, seat: int, action: AcceptTrade, events: l
         raise RuleError("B-15", "board.err.not_your_trade", trade=t.id)
     if state.stage not in ("roll", "debt"):
         raise RuleError("B-15", "board.err.not_between_rolls")
+    _refuse_if(order_problem(state, t))
     _refuse_if(_trade_problem(state, t.proposer, t, t.target))
     state.trades.remove(t)
     events.append(TradeClosed(trade=t.id, outcome="accepted"))
@@ -1256,6 +1374,7 @@ def _h_reject_trade(state: BoardState, seat: int, action: RejectTrade, events: l
     if seat != t.target:
         raise RuleError("B-15", "board.err.not_your_trade", trade=t.id)
     state.trades.remove(t)
+    record_refusal(state, t)
     events.append(TradeClosed(trade=t.id, outcome="rejected"))
 
 
@@ -1314,12 +1433,56 @@ def _after_shortage_answer(state: BoardState, events: list) -> None:
 
 
 def _h_end_match(state: BoardState, seat: int, action: EndMatch, events: list) -> None:
-    """B-17: time is up; the highest total value wins, equal values share the win."""
+    """B-17: time is up; what is in progress resolves (``_wind_up``), then the highest total value
+    wins, equal values share the win."""
     if seat != SYSTEM:
         raise RuleError("B-17", "board.err.clock_only")
+    _wind_up(state, events)
+    if state.stage == "over":  # the last debt left one player: the game ended that way
+        return
     scores = valuation(state)
     best = max(scores.values())
     _finish(state, events, [s for s in sorted(scores) if scores[s] == best], action.reason, scores)
+
+
+def _wind_up(state: BoardState, events: list) -> None:
+    """B-17: "the game stops after the action in progress resolves". Rulings:
+
+    - debts are settled in the order they arose, each as ``RaiseMoney`` would (the clock's answer
+      for a debtor): cash first, then the least useful sales and mortgages (``next_sale``), and a
+      debtor who still cannot pay goes bankrupt to the creditor (B-16) — a creditor is never
+      valued without what they are owed;
+    - a running auction is decided with the standing bid: the high bidder buys at it, raising
+      money as above when short (B-05); one who cannot even then voids it, and with nobody left to
+      bid after time the lot stays with the bank, as does a lot nobody has bid on;
+    - income tax awaiting the B-08 choice is charged flat (the clock's answer), then settled;
+    - what had not started is dropped: a purchase not yet decided (the square stays with the
+      bank), a building-shortage call, open trade offers, rent not yet claimed (B-06 with
+      ``rent_claim``: the owner had not claimed it), and the bank's auctions after a
+      bankruptcy (those properties stay with the bank).
+    """
+    for c in list(state.rent_claims):
+        _lapse(state, c, events)
+    state.buy_square = -1
+    state.shortage = None
+    if state.tax_due:
+        state.tax_due = False
+        _charge(state, current_seat(state), BANK, board_of(state).money["income_tax"], "income_tax", events)
+    while state.stage != "over":
+        if state.debts:
+            state.stage = "debt"  # the debtor's sales and mortgages are allowed as in a debt
+            _raise_and_pay(state, events)
+            continue
+        a = state.auction
+        if a is None:
+            break
+        if a.high_bidder >= 0 and not a.settling:
+            _decide_auction(state, events)
+        elif a.settling:  # its debt is gone unpaid
+            _void_auction(state, events)
+        else:
+            _close_unsold(state, events)
+    state.auction_queue = []
 
 
 def _finish(state: BoardState, events: list, winners: list[int], reason: str, scores: dict | None = None) -> None:
@@ -1345,6 +1508,7 @@ _HANDLERS = {
     AcceptTrade: _h_accept_trade, RejectTrade: _h_reject_trade, CancelTrade: _h_cancel_trade,
     PayDebt: _h_pay_debt, RaiseMoney: _h_raise, DeclareBankruptcy: _h_bankrupt, JoinShortage: _h_join_shortage,
     DeclineShortage: _h_decline_shortage, EndMatch: _h_end_match, BuildRound: _h_build_round,
+    CollectRent: _h_collect_rent, ForgoRent: _h_forgo_rent,
 }
 
 
@@ -1373,9 +1537,11 @@ def legal_actions(state: BoardState, seat: int) -> list:
         return [EndMatch()]
     if not 0 <= seat < len(state.players) or state.players[seat].bankrupt:
         return []
-    out: list = []
+    out: list = [CollectRent(square=c.square) for c in state.rent_claims if c.owner == seat]
+    out += [ForgoRent(square=c.square) for c in state.rent_claims if c.owner == seat]
     for t in state.trades:
-        if t.target == seat and _trade_problem(state, t.proposer, t, t.target) is None:
+        if t.target == seat and order_problem(state, t) is None \
+                and _trade_problem(state, t.proposer, t, t.target) is None:
             out += [AcceptTrade(trade=t.id), RejectTrade(trade=t.id)]
         elif t.target == seat:
             out.append(RejectTrade(trade=t.id))
@@ -1393,7 +1559,8 @@ def legal_actions(state: BoardState, seat: int) -> list:
                     out.append(UseJailCard())
             out.append(Roll())
         sk = _skeleton(state, seat)
-        out += _manage_options(state, seat, build=True, lift=True, sk=sk)
+        spend = not doubles_window(state)  # B-02: no building or lifting before the extra roll
+        out += _manage_options(state, seat, build=spend, lift=spend, sk=sk)
         out += trade_options(state, seat, sk)
     elif stage == "buy" and seat == cur:
         if state.players[seat].cash >= board_of(state).price[state.buy_square]:
@@ -1405,7 +1572,8 @@ def legal_actions(state: BoardState, seat: int) -> list:
     elif stage == "auction":
         a = state.auction
         if a is not None and seat in a.bidders and seat != a.high_bidder:
-            out += [Bid(amount=x) for x in bid_steps(state, seat)]
+            reach = bid_reach(state, seat)
+            out += [Bid(amount=x, beyond_reach=x > reach) for x in bid_steps(state, seat)]
             out.append(PassAuction())
     elif stage == "shortage":
         s = state.shortage
@@ -1426,10 +1594,12 @@ def legal_actions(state: BoardState, seat: int) -> list:
 
 
 def bid_steps(state: BoardState, seat: int) -> list[int]:
-    """A few bids to offer as buttons: the minimum and some larger steps within the bidder's cash."""
+    """A few bids to offer as buttons: the minimum and some larger steps within what the bidder
+    could pay (``bid_reach``: cash, plus sales and mortgages for a property, B-05); only the
+    minimum may lie beyond it, and ``legal_actions`` marks it so (``Bid.beyond_reach``)."""
     step = board_of(state).money["min_bid_step"]
     low = min_bid(state)
-    cash = state.players[seat].cash
+    cash = bid_reach(state, seat)
     out = [low]
     for k in (5, 10, 50, 100):
         x = low + k * step
@@ -1646,7 +1816,9 @@ def waiting_for(state: BoardState) -> list[Decision]:
     """Who must answer now: trade offers first, then the stage's decision(s)."""
     if state.stage == "over":
         return []
-    out = [Decision(t.target, "trade", "response", RejectTrade(trade=t.id)) for t in state.trades]
+    # rent claims first: an AI owner is asked before the next roll can make them lapse (B-06)
+    out = [Decision(c.owner, "rent", "response", ForgoRent(square=c.square)) for c in state.rent_claims]
+    out += [Decision(t.target, "trade", "response", RejectTrade(trade=t.id)) for t in state.trades]
     cur = current_seat(state)
     stage = state.stage
     if stage == "debt":
@@ -1670,6 +1842,7 @@ _ANSWERS: dict[type, tuple[type, ...]] = {
     Roll: (PayJailFine, UseJailCard, Roll), DeclineToBuy: (Buy, DeclineToBuy), PassAuction: (Bid, PassAuction),
     PayTax: (PayTax,), RaiseMoney: (PayDebt, RaiseMoney, DeclareBankruptcy),
     DeclineShortage: (JoinShortage, DeclineShortage), RejectTrade: (AcceptTrade, RejectTrade),
+    ForgoRent: (CollectRent, ForgoRent),
 }
 
 
@@ -1679,11 +1852,14 @@ def answers(decision: Decision, actions: list) -> list:
     timeout = decision.timeout
     kinds = _ANSWERS.get(type(timeout), (type(timeout),))
     trade = timeout.trade if isinstance(timeout, RejectTrade) else None
-    return [a for a in actions if type(a) in kinds and (trade is None or a.trade == trade)]
+    square = timeout.square if isinstance(timeout, ForgoRent) else None  # that very claim
+    return [a for a in actions if type(a) in kinds and (trade is None or a.trade == trade)
+            and (square is None or a.square == square)]
 
 
 def timeout_action(state: BoardState, seat: int):
-    """Decline to buy, pass in an auction, reject a trade, raise money automatically, roll."""
+    """Decline to buy, pass in an auction, reject a trade, let a rent claim go, raise money
+    automatically, roll."""
     return first_timeout(waiting_for(state), seat)
 
 
@@ -1717,6 +1893,10 @@ def view(state: BoardState, seat: int | None = None) -> dict:
         "buy_square": state.buy_square,
         "auction": msgspec.to_builtins(state.auction) if state.auction else None,
         "min_bid": min_bid(state) if state.auction else None,
+        # B-05: what each bidder could pay (cash, plus sales and mortgages for a property)
+        "bid_reach": {s: bid_reach(state, s) for s in state.auction.bidders} if state.auction else None,
+        "rent_claims": [msgspec.to_builtins(c) for c in state.rent_claims],
+        "doubles_window": doubles_window(state),
         "debts": [msgspec.to_builtins(d) for d in state.debts],
         "trades": [msgspec.to_builtins(t) for t in state.trades],
         "shortage": msgspec.to_builtins(state.shortage) if state.shortage else None,

@@ -74,13 +74,25 @@ class DealOptions(msgspec.Struct, frozen=True):
     # Say No, so nobody can tell who holds one; after a target says no, the attacker is asked the
     # same way. False: a window opens only for a player who holds one (games stored before 0005).
     open_answers: bool = True
+    # the seed rulings of migration 0006, last so that it can add them to a stored snapshot in order
+    # D-14 standard (seed 003 FAQ 30): a House/Hotel received as payment becomes money in the
+    # receiver's bank; off (tournament, seed 004), the receiver may put it on a complete set instead
+    buildings_to_bank: bool = False
+    # D-06 standard (seed 003 FAQ 9/10): after the last play the turn waits for End turn, and the
+    # player may still re-arrange; off (tournament, seed 004), it ends once the last play resolved
+    rearrange_after_last_play: bool = False
+    # D-02 tournament (seed 004): the discard pile becomes the new draw pile when a draw finds one
+    # card or none left (the last card is shuffled in); off: only when the draw pile is empty
+    rebuild_at_one: bool = False
 
 
 RULESETS: dict[str, DealOptions] = {
-    "standard": DealOptions(),
+    # the struct's defaults are the rules Deal games were stored with before these options
+    # existed, so an old snapshot decodes to the rules it was played with
+    "standard": DealOptions(ordered_payment=True, buildings_to_bank=True, rearrange_after_last_play=True),
     "tournament": DealOptions(
         ruleset="tournament", wild_sets=True, ordered_payment=True, private_discard=True,
-        dice_order=True, match_minutes=45, card_seconds=10,
+        dice_order=True, match_minutes=45, card_seconds=10, rebuild_at_one=True,
     ),
 }
 

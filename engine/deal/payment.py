@@ -2,8 +2,11 @@
 "pay automatically" choice that loses the least.
 
 No change is given. The hand never pays. The multicolour wild never pays (D-06). A House leaves
-a set only after its Hotel (D-12). With ``ordered_payment`` (tournament) the bank goes first and,
-when it cannot cover the debt, Hotels, then Houses, then properties.
+a set only after its Hotel (D-12). With ``ordered_payment`` the bank goes first and, when it
+cannot cover the debt, Hotels, then Houses, then properties: both rule sets have it (seed 003's
+rules pay from the bank, then with properties, and its FAQ 30 gives the Hotel first, then the
+House; seed 004 states the same order). Without it (Deal games stored before the standard rule
+set had it) any payable card may be chosen.
 """
 
 from __future__ import annotations

@@ -180,15 +180,23 @@ def current_seat(state: DealState) -> int:
 
 
 def _draw(state: DealState, p: Player, n: int, events: list) -> None:
-    """D-02: draw from the top; an empty pile is rebuilt from the shuffled discard pile."""
+    """D-02: draw from the top; the discard pile, shuffled by the game's seeded generator, becomes
+    the new draw pile when a card must be drawn and the pile is empty (``standard``, seed 003 FAQ 3)
+    or holds one card or none (``rebuild_at_one``, tournament, seed 004).
+
+    Ruling (seed 004 says only that the staff shuffle the discards and put them on the draw
+    pile): the one card still left is shuffled in with them, so a card a player put under the
+    pile at the end of a turn (D-04), which that player knows, is not the next one drawn.
+    """
     drawn: list[int] = []
+    low = 1 if state.options.rebuild_at_one else 0
     for _ in range(n):
-        if not state.draw_pile:
-            if not state.discard_pile:
-                break
-            state.draw_pile, state.discard_pile = state.discard_pile, []
+        if len(state.draw_pile) <= low and state.discard_pile:
+            state.draw_pile, state.discard_pile = state.draw_pile + state.discard_pile, []
             state.rng.shuffle(state.draw_pile)
             events.append(Reshuffled(count=len(state.draw_pile)))
+        if not state.draw_pile:
+            break
         drawn.append(state.draw_pile.pop())
     p.hand.extend(drawn)
     events.append(Drew(seat=p.seat, count=len(drawn), cards=drawn))
@@ -275,6 +283,8 @@ def legal_actions(state: DealState, seat: int) -> list:
         return [Discard(card=c) for c in _unique_by_key(p.hand)]
     out = [EndTurn()]
     if state.plays_left <= 0:
+        if state.options.rearrange_after_last_play:
+            out += _move_options(state, p)  # D-06 standard: still free after the last play
         return out
     for c in _unique_by_key(p.hand):
         kind = KIND[c]
@@ -451,9 +461,20 @@ def apply(state: DealState, seat: int, action) -> list:
     events: list = []
     handler(state, seat, action, events)
     if state.phase != "over" and not _check_win(state, events):
-        if not state.pending and state.phase == "play" and state.plays_left <= 0:
+        if not state.pending and state.phase == "play" and state.plays_left <= 0 and not _may_rearrange(state):
             _end_turn(state, events)
     return events
+
+
+def _may_rearrange(state: DealState) -> bool:
+    """D-06 after the last play: with ``rearrange_after_last_play`` (standard, seed 003 FAQ 9/10:
+    re-arranging is free on one's own turn) the turn waits for End turn while the player has
+    anything to re-arrange; a player with nothing to move is not kept waiting. Without it
+    (tournament, seed 004: no re-arranging once the last card has been played and resolved) the
+    turn ends at once."""
+    if not state.options.rearrange_after_last_play:
+        return False
+    return bool(_move_options(state, state.players[current_seat(state)]))
 
 
 def _require_turn(state: DealState, seat: int) -> Player:
@@ -532,7 +553,8 @@ def _h_lay(state: DealState, seat: int, action: LayProperty, events: list) -> No
 
 
 def _h_move(state: DealState, seat: int, action: MoveProperty, events: list) -> None:
-    if seat != current_seat(state) or state.pending or state.phase != "play" or state.plays_left <= 0:
+    last_play_done = state.plays_left <= 0 and not state.options.rearrange_after_last_play
+    if seat != current_seat(state) or state.pending or state.phase != "play" or last_play_done:
         raise RuleError("D-06", "deal.err.rearrange_when")
     p = state.players[seat]
     card = action.card
@@ -821,7 +843,13 @@ def _receive_property(state: DealState, p: Player, card: int) -> None:
 
 
 def _pay(state: DealState, d: Demand, cards: list[int], events: list) -> None:
-    """D-14: move the chosen cards; money to the bank, properties to the area, buildings placed."""
+    """D-14: move the chosen cards; money to the bank, properties to the area, buildings placed.
+
+    A House/Hotel received goes into the receiver's bank as money with ``buildings_to_bank``
+    (standard, seed 003 FAQ 30: "the Hotel and House become money in the other player's bank");
+    otherwise (tournament, seed 004: "may be put on one's own complete set or used as cash") the
+    receiver chooses, when there is a set it may go on.
+    """
     payer, payee = state.players[d.target], state.players[d.attacker]
     buildings = []
     for c in cards:
@@ -838,6 +866,11 @@ def _pay(state: DealState, d: Demand, cards: list[int], events: list) -> None:
                        total=sum(VALUE[c] for c in cards)))
     # a Hotel can only go where a House is, so place Houses first
     d.to_place = sorted(buildings, key=lambda c: ACTION[c] != "house")
+    if state.options.buildings_to_bank:
+        for c in d.to_place:
+            payee.bank.append(c)
+            events.append(BuildingPlaced(seat=payee.seat, card=c, group=None))
+        d.to_place = []
     _place_or_bank(state, d, events)
 
 
@@ -1033,6 +1066,8 @@ def waiting_for(state: DealState) -> list[Decision]:
         hand = state.players[seat].hand
         return [Decision(seat, "discard", "discard", Discard(card=min(hand, key=lambda c: (keep_rank(c), c))))]
     policy = "card" if state.options.card_seconds else "turn"
+    if state.plays_left <= 0:  # D-06 standard: the last play is made, only re-arranging is left
+        return [Decision(seat, "end_turn", policy, EndTurn())]
     return [Decision(seat, "play", policy, EndTurn())]
 
 
@@ -1064,11 +1099,22 @@ def result(state: DealState) -> Result:
     return Result(over=True, winners=list(state.winners), reason=state.end_reason, scores=scores)
 
 
+def discard_pile_for(state: DealState, seat: int | None) -> list[int] | None:
+    """D-18: the whole discard pile (bottom first) as ``seat`` (``None``: the public) may look
+    through it, or None when they may not. With ``private_discard`` (tournament, seed 004: "a
+    player may look through the discard pile only on their own turn") only the player whose turn
+    it is may, while the game runs; everyone else sees its top card and its size. Otherwise the
+    pile is public (seed 003 says nothing against looking)."""
+    if state.options.private_discard and (seat is None or seat != current_seat(state) or state.phase == "over"):
+        return None
+    return list(state.discard_pile)
+
+
 def view(state: DealState, seat: int | None = None) -> dict:
-    """What ``seat`` (or the public, ``None``) may see: no other hand, no draw-pile order (D-18)."""
+    """What ``seat`` (or the public, ``None``) may see: no other hand, no draw-pile order, the
+    discard pile only as D-18 allows (``discard`` None: its top card and size only)."""
     opts = state.options
     cur = current_seat(state)
-    show_discard = not opts.private_discard or seat == cur
     players = []
     for p in state.players:
         groups = [
@@ -1091,7 +1137,7 @@ def view(state: DealState, seat: int | None = None) -> dict:
         "current": cur, "phase": state.phase, "plays_left": state.plays_left, "order": list(state.order),
         "draw_count": len(state.draw_pile), "discard_count": len(state.discard_pile),
         "discard_top": state.discard_pile[-1] if state.discard_pile else None,
-        "discard": list(state.discard_pile) if show_discard else None,
+        "discard": discard_pile_for(state, seat),
         "players": players,
         "pending": [
             {"id": d.id, "kind": d.kind, "attacker": d.attacker, "target": d.target, "amount": d.amount,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from engine import options as table_options
 from engine.games import GAMES
 from engine.service import store
 from engine.service.cache import LiveTable
@@ -46,23 +47,35 @@ class Lobby:
             return (await session.exec(select(store.TableRow).where(
                 store.TableRow.chat_key == chat_key, store.TableRow.status.in_(ACTIVE)))).first()
 
-    async def new_table(self, chat_key: str, game: str, ruleset: str | None, user: str, name: str) -> Outcome:
+    async def new_table(self, chat_key: str, game: str, ruleset: str | None, user: str, name: str,
+                        options: dict | None = None) -> Outcome:
+        """A lobby; ``options`` are the rule options chosen on ``/newgame`` (``engine.options``),
+        kept on the row until the start."""
         ruleset, refused = game_and_ruleset(game, ruleset)
         if refused:
             return refused
+        bad = table_options.check(game, options)
+        if bad is not None:
+            return Outcome(False, bad.key, params=bad.params)
         existing = await self.table_in_chat(chat_key)
         if existing is not None:
             return Outcome(False, "service.table_exists", params={"table": existing.id, "game": existing.game},
                            table=existing.id)
+        chosen = table_options.effective(game, ruleset, options)
+        defaults = table_options.ruleset_defaults(game, ruleset)
         row = store.TableRow(chat_key=chat_key, game=game, ruleset=ruleset, creator=user,
-                             seats=[{"user": user, "name": name, "ai": False}])
+                             seats=[{"user": user, "name": name, "ai": False}],
+                             options={k: v for k, v in chosen.items() if v != defaults[k]})
         await self.service.insert(row)
         self.cache.put(LiveTable(row=row, rules=GAMES[game]))
         return Outcome(True, table=row.id, version=0)
 
     async def op(self, table_id: int, op: str, user: str, name: str, is_admin: bool = False,
                  seed: int | None = None) -> Outcome:
-        """A lobby button or command, whatever the platform: join, leave, ai, noai, cancel or start."""
+        """A lobby button or command, whatever the platform: join, leave, ai, noai, cancel, start, or
+        ``o:<code>`` (the creator switches a rule option, ``engine.options``)."""
+        if op.startswith("o:"):
+            return await self.toggle_option(table_id, user, op[2:])
         ops = {"join": lambda: self.join(table_id, user, name), "leave": lambda: self.leave(table_id, user),
                "ai": lambda: self.add_ai(table_id, user), "noai": lambda: self.remove_ai(table_id, user),
                "cancel": lambda: self.cancel(table_id, user, is_admin=is_admin, name=name),
@@ -79,13 +92,14 @@ class Lobby:
             return
         if live.row.version == row.version and live.row.status == row.status:
             live.row.seats, live.row.missed, live.row.messages = row.seats, row.missed, row.messages
+            live.row.options = row.options
         else:
             self.cache.drop(row.id)
 
-    async def _change_lobby(self, table_id: int, decide) -> Outcome:
-        """A change of a lobby's seats, decided on the seats as stored now (the row locked), so that
-        joins taken by two processes at once are both kept. ``decide(live, seats)`` answers the new
-        seats (or None) and the outcome."""
+    async def _change_lobby(self, table_id: int, decide, column: str = "seats") -> Outcome:
+        """A change of a lobby's seats (or its chosen ``options``), decided on the column as stored
+        now (the row locked), so that joins taken by two processes at once are both kept.
+        ``decide(live, value)`` answers the new value (or None) and the outcome."""
         answer: list[Outcome] = []
         live, refused = await self._lobby(table_id)
         if refused:
@@ -95,9 +109,10 @@ class Lobby:
             if row.status != "lobby":
                 answer.append(Outcome(False, "service.no_lobby", table=table_id))
                 return None
-            seats, outcome = decide(live, [dict(s) for s in row.seats])
+            stored = getattr(row, column)
+            value, outcome = decide(live, [dict(s) for s in stored] if column == "seats" else dict(stored or {}))
             answer.append(outcome)
-            return None if seats is None else {"seats": seats}
+            return None if value is None else {column: value}
 
         row = await store.modify_table(self.engine, table_id, change, notify=self.service.clocks.owner)
         if row is None:
@@ -148,6 +163,23 @@ class Lobby:
 
         async with self.cache.lock(table_id):
             return await self._change_lobby(table_id, decide)
+
+    async def toggle_option(self, table_id: int, user: str, code: str) -> Outcome:
+        """The table's creator switches one rule option (by its button code) before the start; the
+        lobby message then shows it. Decided on the options as stored now, like a join."""
+        def decide(live: LiveTable, chosen: dict) -> tuple[dict | None, Outcome]:
+            row = live.row
+            toggle = table_options.by_code(row.game, code)
+            if toggle is None:
+                return None, Outcome(False, "service.bad_token", table=table_id)
+            if user != row.creator:
+                return None, Outcome(False, "opt.creator_only", table=table_id)
+            chosen = table_options.flipped(row.game, row.ruleset, chosen, toggle.name)
+            value = table_options.effective(row.game, row.ruleset, chosen)[toggle.name]
+            return chosen, Outcome(True, params={"option": toggle.name, "value": value}, table=table_id)
+
+        async with self.cache.lock(table_id):
+            return await self._change_lobby(table_id, decide, column="options")
 
     async def leave(self, table_id: int, user: str) -> Outcome:
         """In the lobby the seat goes; in a running game the AI takes it over (not the end)."""
@@ -226,7 +258,11 @@ class Lobby:
             if len(live.row.seats) < live.rules.min_players:
                 return Outcome(False, "service.too_few", params={"min": live.rules.min_players}, table=table_id)
             seed = secrets.randbits(63) if seed is None else seed
-            options = {"ruleset": live.row.ruleset, **(options or {}),
+            # the lobby's chosen options as stored now (another process may have switched one),
+            # then the caller's (a tournament round's)
+            stored = await store.modify_table(self.engine, table_id, lambda _row: None)
+            chosen = stored.options if stored is not None and stored.status == "lobby" else live.row.options
+            options = {"ruleset": live.row.ruleset, **(chosen or {}), **(options or {}),
                        **({"match_minutes": match_minutes} if match_minutes else {})}
             state = live.rules.new_game(len(live.row.seats), options, seed)
             chat = await self.service.chats.settings(live.row.chat_key)

@@ -315,7 +315,9 @@ class GameService:
                 await store.release(self.engine, deadline.id, owner, "moot")
                 return Outcome(False, "service.nothing_to_do", table=table_id)
             seats, missed, notes = live.row.seats, live.row.missed, []
-            if deadline.kind != "match" and not live.row.seats[seat]["ai"]:
+            # an unclaimed rent (B-06 ``rent_claim``) is the owner's choice to let it go, not a
+            # player who is away: it does not count towards the AI keeping the seat
+            if deadline.kind not in ("match", "rent") and not live.row.seats[seat]["ai"]:
                 missed = {**live.row.missed, str(seat): live.row.missed.get(str(seat), 0) + 1}
                 if missed[str(seat)] >= MISSES_BEFORE_AI:  # three in a row: the AI keeps the seat warm
                     seats = [dict(s) for s in live.row.seats]

@@ -28,6 +28,11 @@ Rulings where the seeds are silent:
 - A cancelled table counts for nobody unless an admin corrects its result.
 - When the last table of a round ends (by the rules, the clock or an admin), the round is over and
   the adapters post the standings once (``table_finished``).
+- Board tournaments follow seed 000 unless the organiser chose otherwise (``round_options``): rent
+  must be claimed (``rent_claim``, when the engine has it), and the preliminary rounds forbid
+  trading (``no_trading``). "Preliminary" is every round but the last: the last round is the
+  final, so a one-round tournament trades freely. An option the organiser named (``no_trading``
+  on or off, ``rent_claim=off``) holds in every round instead.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.board import rules as board_rules
+from engine.board.model import BoardOptions
 from engine.core.rng import Rng
 from engine.deal import rules as deal_rules
 from engine.games import GAMES
@@ -79,6 +85,18 @@ def draw(seed: int, round_no: int, entrants: list[int], largest: int) -> list[li
         tables.append(order[at:at + size])
         at += size
     return tables
+
+
+def round_options(game: str, chosen: dict, round_no: int, rounds: int) -> dict:
+    """The options of a round's tables: seed 000's defaults for the board game (rent claimed, no
+    trading before the final round), then what the organiser chose, which wins."""
+    defaults: dict[str, Any] = {}
+    if game == "board":
+        if "rent_claim" in BoardOptions.__struct_fields__:  # the engine may not have it yet
+            defaults["rent_claim"] = True
+        if round_no < rounds:
+            defaults["no_trading"] = True
+    return {**defaults, **chosen}
 
 
 def places(values: list[Any]) -> list[int]:
@@ -329,7 +347,7 @@ class Tournaments:
         made = {m.table_no: m for m in await self.matches(tid, round_no)}
         tables = draw(row.seed, round_no, list(seats_of), high)
         rng = Rng.from_seed((row.seed ^ (round_no * 0x9E3779B97F4A7C15)) & _MASK)
-        options = dict(row.options)
+        options = round_options(row.game, dict(row.options), round_no, row.rounds)
         if row.game == "deal" and "card" in row.clocks:
             options["card_seconds"] = row.clocks["card"]  # D-16: the rules own the card clock
         table_ids, match_ids = [], []

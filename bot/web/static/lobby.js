@@ -1,0 +1,37 @@
+// The lobby page: open web tables (sit down or watch) and the form that opens a new one.
+"use strict";
+const gameSelect = $("game"), rulesetSelect = $("ruleset"), aiInput = $("ai"), nameInput = $("name");
+nameInput.value = localStorage.getItem("tycoon-name") || "";
+for (const game of Object.keys(CFG.games)) gameSelect.append(el("option", {value: game, textContent: w("web.game." + game)}));
+function rulesets() {
+  rulesetSelect.replaceChildren(...CFG.games[gameSelect.value].map(r => el("option", {value: r, textContent: r})));
+  aiInput.max = CFG.limits[gameSelect.value][1] - 1;
+}
+gameSelect.addEventListener("change", rulesets);
+rulesets();
+
+$("new-table").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const name = nameInput.value.trim();
+  if (!name) return showError(w("web.err.name"));
+  localStorage.setItem("tycoon-name", name);
+  const response = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({name, game: gameSelect.value, ruleset: rulesetSelect.value, ai: Number(aiInput.value) || 0})});
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) return showError(answer.error || w("web.err.malformed"));
+  location.href = answer.url;
+});
+
+async function refresh() {
+  const response = await fetch("/api/tables").catch(() => null);
+  if (!response || !response.ok) return;
+  const {tables} = await response.json();
+  $("none").hidden = tables.length > 0;
+  $("tables").replaceChildren(...tables.map(tb => el("li", {className: "table-item"},
+    el("span", {className: "what", textContent: `#${tb.table} ${w("web.game." + tb.game)} · ${w("web.status." + tb.status)}`}),
+    el("span", {className: "who", textContent: tb.seats.join(", ")}),
+    el("a", {href: tb.url, className: "button", textContent: w("web.lobby.sit")}),
+    el("a", {href: tb.watch, className: "button quiet", textContent: w("web.lobby.watch")}))));
+}
+refresh();
+setInterval(refresh, 3000);

@@ -1,0 +1,163 @@
+"""What a position is worth to a seat: the AI's one model for trades, auctions, purchases and its
+cash reserve.
+
+The worth of holdings is counted group by group: every deed at its price (half when mortgaged),
+plus a bonus for a complete colour group (the rent it can earn with three houses, bounded by the
+group's price), a smaller one for being a street short (a sale or an auction may finish it), and
+the station and utility sets' growing rents. The cash a seat needs is the rent it faces on the
+coming roll (2d6 squares ahead of it, on the opponents' streets as they stand now). A trade is
+judged by both sides' changes in worth: the AI never hands an opponent a group for less than it
+gains itself. Everything here is a pure function of the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.board.data import Board
+from engine.board.model import BANK, BoardState
+from engine.board.rules import board_of, lift_cost, rent_for, start_cash
+
+# chance of moving d squares with two dice (d = 2 … 12); doubles and cards are left out
+TWO_DICE = {d: (6 - abs(d - 7)) / 36 for d in range(2, 13)}
+_BONUS: dict[tuple[str, int], dict[str, int]] = {}
+
+
+def reserve(state: BoardState, seat: int) -> int:
+    """Cash to keep: a base (a twentieth of the starting cash) plus what the rents on the coming
+    roll threaten, so it grows as the opponents build."""
+    base = start_cash(state.options) // 20
+    expected, worst = rent_threat(state, seat)
+    return min(base + max(2 * expected, worst // 2), start_cash(state.options) // 2)
+
+
+def rent_threat(state: BoardState, seat: int) -> tuple[int, int]:
+    """(expected, largest) rent ``seat`` may owe on its next roll."""
+    pos = state.players[seat].position
+    expected = 0.0
+    worst = 0
+    owner, mortgaged = state.owner, state.mortgaged
+    for d, p in TWO_DICE.items():
+        sq = (pos + d) % 40
+        o = owner[sq]
+        if o in (BANK, seat) or mortgaged[sq] or state.players[o].bankrupt:
+            continue
+        rent = rent_for(state, sq, 7)
+        expected += p * rent
+        worst = max(worst, rent)
+    return int(expected), worst
+
+
+def _opponents(state: BoardState) -> int:
+    return max(1, sum(1 for p in state.players if not p.bankrupt) - 1)
+
+
+def group_bonus(state: BoardState, group: str) -> int:
+    """What owning a whole street group adds to its deeds: three-house rents times the landings
+    expected from the opponents, between 0.8 and 1.5 times the group's price."""
+    key = (state.options.ruleset, _opponents(state))
+    table = _BONUS.get(key)
+    if table is None:
+        b = board_of(state)
+        landings = 0.2 + 0.1 * key[1]
+        table = {}
+        for g, squares, street in b.group_list:
+            price = sum(b.price[sq] for sq in squares)
+            if street:
+                earn = sum(b.rent[sq][3] for sq in squares) * landings
+                table[g] = int(min(max(earn, 0.8 * price), 1.5 * price))
+            else:
+                table[g] = price // 2
+        _BONUS[key] = table
+    return table[group]
+
+
+def _group_worth(state: BoardState, b: Board, seat: int, group: str, squares: tuple[int, ...],
+                 owner: Callable[[int], int]) -> int:
+    mine = 0
+    worth = 0
+    others: set[int] = set()
+    for sq in squares:
+        o = owner(sq)
+        if o == seat:
+            mine += 1
+            worth += b.price[sq] // 2 if state.mortgaged[sq] else b.price[sq]
+        else:
+            others.add(o)
+    if not mine:
+        return 0
+    n = len(squares)
+    bonus = group_bonus(state, group)
+    if b.kind[squares[0]] == "street":
+        if mine == n:
+            worth += bonus + sum(state.houses[sq] * b.house_cost[sq] for sq in squares)
+        elif mine == n - 1:
+            worth += bonus // (6 if others == {BANK} else 10)
+    else:  # stations, utilities: rent grows with the count
+        worth += bonus * (mine - 1) * mine // (n * (n - 1))
+    return worth
+
+
+def holdings(state: BoardState, seat: int, groups, owner: Callable[[int], int] | None = None) -> int:
+    """Worth to ``seat`` of its share of ``groups`` if squares belonged to ``owner(sq)``."""
+    b = board_of(state)
+    own = owner or state.owner.__getitem__
+    return sum(_group_worth(state, b, seat, g, b.groups[g], own) for g in groups)
+
+
+def exchange_gain(state: BoardState, seat: int, partner: int, gain, lose, cash_in: int = 0, cash_out: int = 0,
+                  cards_in: int = 0, cards_out: int = 0) -> tuple[int, int, bool, bool]:
+    """Changes in worth when ``seat`` receives ``gain`` and ``cash_in`` from ``partner`` and hands
+    over ``lose`` and ``cash_out``: (seat's gain, partner's gain, does it complete a group for
+    seat, for partner). Interest on received mortgages and jail cards are counted in."""
+    b = board_of(state)
+    moved = {sq: seat for sq in gain}
+    moved.update({sq: partner for sq in lose})
+    groups = {b.group[sq] for sq in moved}
+
+    def after(sq: int) -> int:
+        return moved.get(sq, state.owner[sq])
+
+    mine = holdings(state, seat, groups, after) - holdings(state, seat, groups)
+    theirs = holdings(state, partner, groups, after) - holdings(state, partner, groups)
+    card = b.money["jail_card_max_price"] // 2
+    net = cash_in - cash_out + (cards_in - cards_out) * card
+    mine += net - sum(lift_cost(state, sq) - b.mortgage[sq] for sq in gain if state.mortgaged[sq])
+    theirs += -net - sum(lift_cost(state, sq) - b.mortgage[sq] for sq in lose if state.mortgaged[sq])
+    return mine, theirs, _completes_any(state, b, seat, groups, after), _completes_any(state, b, partner, groups, after)
+
+
+def _completes_any(state: BoardState, b: Board, seat: int, groups, after) -> bool:
+    for g in groups:
+        squares = b.groups[g]
+        if b.kind[squares[0]] == "street" and all(after(sq) == seat for sq in squares) \
+                and not all(state.owner[sq] == seat for sq in squares):
+            return True
+    return False
+
+
+def fair(mine: int, theirs: int, gives_group: bool, gets_group: bool) -> bool:
+    """Is a deal with these gains good enough for the seat gaining ``mine``? Handing an opponent a
+    group needs at least as much in return (a swap of groups: nearly as much); otherwise helping
+    the partner counts half against the seat (there are other opponents to beat too)."""
+    if mine <= 0:
+        return False
+    if gives_group:
+        return mine >= (theirs * 9 // 10 if gets_group else theirs)
+    return mine >= max(0, theirs) // 2
+
+
+def deed_worth(state: BoardState, seat: int, sq: int) -> int:
+    """What getting ``sq`` from the bank is worth to ``seat``: its change in worth, plus half of
+    what it denies the opponent the deed would have helped most; at most 1.6 times the price."""
+    b = board_of(state)
+    group = b.group[sq]
+    gain = holdings(state, seat, (group,), lambda s: seat if s == sq else state.owner[s]) \
+        - holdings(state, seat, (group,))
+    denial = 0
+    for p in state.players:
+        if p.seat != seat and not p.bankrupt:
+            theirs = holdings(state, p.seat, (group,), lambda s, o=p.seat: o if s == sq else state.owner[s]) \
+                - holdings(state, p.seat, (group,))
+            denial = max(denial, theirs - b.price[sq])
+    return min(gain + denial // 2, b.price[sq] * 16 // 10)

@@ -1,0 +1,92 @@
+"""Board games in progress keep the rules they were played with (B-02 doubles lock)
+
+The ``china`` rule set now forbids building and lifting mortgages between a doubles roll and its
+extra roll (seed 002 §4–5, option ``doubles_lock``). A table in progress is rebuilt from its action
+log at start-up with the options on its row, and its log may hold a build made in such a window
+under the old rules: each running or paused ``china`` board table whose options do not name
+``doubles_lock`` gets it off, in its options and in its stored snapshot (an old snapshot decodes to
+off anyway: it is the struct's default; ``rent_claim``, new too and off unless chosen, is written
+beside it), so the replay and the snapshot stay identical.
+Data only: the schema does not change.
+
+Revision ID: 0007
+Revises: 0006
+Create Date: 2026-12-01 02:00:00.000000
+"""
+
+from __future__ import annotations
+
+import json
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = '0007'
+down_revision = '0006'
+branch_labels = None
+depends_on = None
+
+LIVE = ('running', 'paused')
+NAME = 'doubles_lock'
+
+tables = sa.table(
+    'tables',
+    sa.column('id', sa.Integer),
+    sa.column('game', sa.String),
+    sa.column('ruleset', sa.String),
+    sa.column('status', sa.String),
+    sa.column('options', sa.JSON),
+    sa.column('snapshot', sa.Text),
+)
+
+
+def _snapshot(snapshot: str | None, value: bool | None) -> str | None:
+    """The snapshot with the option set (or taken out for None); unchanged when it does not decode
+    as a state with options (the log decides then, as for any snapshot)."""
+    if not snapshot:
+        return snapshot
+    try:
+        state = json.loads(snapshot)
+    except ValueError:
+        return snapshot
+    options = state.get('options') if isinstance(state, dict) else None
+    if not isinstance(options, dict):
+        return snapshot
+    if value is None:
+        options.pop(NAME, None)
+    else:  # both options the struct gained, in its order (the replay's encoding has both)
+        options[NAME] = value
+        options.setdefault('rent_claim', False)
+    return json.dumps(state, ensure_ascii=False, separators=(',', ':'))
+
+
+def upgrade() -> None:
+    conn = op.get_bind()
+    rows = conn.execute(
+        sa.select(tables.c.id, tables.c.ruleset, tables.c.options, tables.c.snapshot)
+        .where(tables.c.game == 'board', tables.c.status.in_(LIVE))
+    ).all()
+    for row in rows:
+        options = dict(row.options) if isinstance(row.options, dict) else {}
+        ruleset = options.get('ruleset') or row.ruleset
+        if ruleset != 'china' or NAME in options:
+            continue
+        options.setdefault('ruleset', ruleset)
+        options[NAME] = False
+        conn.execute(tables.update().where(tables.c.id == row.id)
+                     .values(options=options, snapshot=_snapshot(row.snapshot, False)))
+
+
+def downgrade() -> None:
+    """The rules before 0007 know no ``doubles_lock`` (an unknown option stops a replay): it is
+    taken out of every board table's options and snapshot again."""
+    conn = op.get_bind()
+    rows = conn.execute(sa.select(tables.c.id, tables.c.options, tables.c.snapshot)
+                        .where(tables.c.game == 'board')).all()
+    for row in rows:
+        options = row.options if isinstance(row.options, dict) else {}
+        if NAME not in options and not (row.snapshot and NAME in row.snapshot):
+            continue
+        kept = {k: v for k, v in options.items() if k != NAME}
+        conn.execute(tables.update().where(tables.c.id == row.id)
+                     .values(options=kept, snapshot=_snapshot(row.snapshot, None)))

@@ -1,0 +1,140 @@
+"""The board AI's judgement (value model, bids, reserve, trades) and the ``basic`` baseline."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.board import basic
+from engine.board import model as m
+from engine.board.ai import choose
+from engine.board.valuation import deed_worth, reserve
+from engine.games import PLUGS
+from engine.simulation import seat_policies, simulate
+from tests.board_builders import act, build, own, place, set_cash, table
+
+BROWN = (1, 3)
+DARK_BLUE = (37, 39)
+
+
+def auction_of(s, square: int, decliner: int = 0) -> None:
+    place(s, decliner, square)
+    s.stage, s.buy_square, s.rolled = "buy", square, True
+    act(s, decliner, m.DeclineToBuy())
+    assert s.stage == "auction"
+
+
+def test_ai_bids_no_more_than_the_street_is_worth_to_it():
+    s = table(2)
+    own(s, 1, 39)  # 37 completes seat 1's dark blue
+    auction_of(s, 37)
+    worth = deed_worth(s, 1, 37)
+    assert 3500 < worth <= 3500 * 16 // 10  # it completes a group: more than the price, bounded
+    act(s, 0, m.Bid(amount=worth))
+    assert choose(s, 1) == m.PassAuction()
+
+
+def test_ai_raises_by_small_steps_and_no_more_than_it_can_raise():
+    s = table(2)
+    own(s, 1, 39)
+    set_cash(s, 1, 2000)
+    auction_of(s, 37)
+    first = choose(s, 1)
+    assert isinstance(first, m.Bid) and first.amount <= 10 + 350  # a small raise, not the largest step
+    act(s, 0, m.Bid(amount=2900))  # cash 2000 + the 2000 mortgage of 39, less half a reserve
+    assert choose(s, 1) == m.PassAuction() or choose(s, 1).amount <= 2000 + 2000
+
+
+def test_ai_reserve_grows_with_the_rents_it_faces():
+    s = table(2)
+    calm = reserve(s, 0)
+    own(s, 1, *DARK_BLUE)
+    build(s, 37, 5)
+    build(s, 39, 5)
+    place(s, 0, 30)  # 7 and 9 squares short of the hotels
+    assert reserve(s, 0) > calm + 5000
+    set_cash(s, 0, 5000)
+    s.stage, s.buy_square, s.rolled = "buy", 31, True  # a 3,000 street would leave it 2,000
+    assert choose(s, 0) == m.DeclineToBuy()
+
+
+def test_ai_never_hands_over_a_group_below_a_fair_price():
+    s = table(2)
+    own(s, 0, 1)
+    own(s, 1, 3)
+    act(s, 0, m.ProposeTrade(target=1, get=(3,), give_cash=600))
+    answer = choose(s, 1)
+    assert answer != m.AcceptTrade(trade=s.trades[0].id)
+    if isinstance(answer, m.ProposeTrade):  # a counter-offer asks more for the same street
+        assert answer.counter == s.trades[0].id and answer.give == (3,) and answer.get_cash > 600
+
+
+def test_ai_accepts_a_fair_offer_and_counters_a_low_one():
+    s = table(2)
+    own(s, 0, 1)
+    own(s, 1, 3)
+    act(s, 0, m.ProposeTrade(target=1, get=(3,), give_cash=4000))
+    assert choose(s, 1) == m.AcceptTrade(trade=s.trades[0].id)
+    s2 = table(2)
+    own(s2, 0, 1)
+    own(s2, 1, 3)
+    act(s2, 0, m.ProposeTrade(target=1, get=(3,), give_cash=700))
+    counter = choose(s2, 1)
+    assert isinstance(counter, m.ProposeTrade) and counter.counter == s2.trades[0].id
+    act(s2, 1, counter)
+    assert choose(s2, 0) == m.AcceptTrade(trade=s2.trades[0].id)  # the AI takes its own fair price
+
+
+def test_ai_offers_to_complete_a_group_and_does_not_repeat_a_refused_offer():
+    s = table(2)
+    own(s, 0, 6, 8)
+    own(s, 1, 9)
+    offer = choose(s, 0)
+    assert isinstance(offer, m.ProposeTrade) and offer.get == (9,) and offer.give_cash > 1200
+    act(s, 0, offer)
+    act(s, 1, m.RejectTrade(trade=s.trades[0].id))
+    s.proposed = []  # as after the next roll, with the holdings unchanged
+    assert choose(s, 0) == m.Roll()
+    own(s, 0, 5)  # the position changed: it may try again
+    assert isinstance(choose(s, 0), m.ProposeTrade)
+
+
+def test_ai_makes_no_offers_when_trading_is_off():
+    s = table(2, {"ruleset": "china", "no_trading": True})
+    own(s, 0, 1)
+    own(s, 1, 3)
+    assert choose(s, 0) == m.Roll()
+
+
+def test_basic_never_trades_and_bids_up_to_the_printed_price():
+    s = table(2)
+    own(s, 0, 1)
+    own(s, 1, 3)
+    act(s, 0, m.ProposeTrade(target=1, get=(3,), give_cash=5000))
+    assert basic.choose(s, 1) == m.RejectTrade(trade=s.trades[0].id)
+    s2 = table(2)
+    auction_of(s2, 39)
+    act(s2, 0, m.Bid(amount=3990))
+    assert basic.choose(s2, 1) == m.Bid(amount=4000)
+    act(s2, 1, m.Bid(amount=4000))
+    act(s2, 0, m.Bid(amount=4010))
+    assert basic.choose(s2, 1) == m.PassAuction()
+
+
+def test_basic_builds_evenly_and_keeps_its_reserve():
+    s = table(2)
+    own(s, 0, *BROWN)
+    assert basic.choose(s, 0) == m.BuildHouse(square=1)
+    set_cash(s, 0, 1600)  # a house would leave it below a tenth of the starting cash
+    assert basic.choose(s, 0) == m.Roll()
+
+
+def test_seat_types_rotate_and_wins_are_counted_per_type():
+    plug = PLUGS["board"]
+    assert seat_policies(plug, ["ai", "basic", "basic", "basic"], 4, 1) == ["basic", "ai", "basic", "basic"]
+    with pytest.raises(ValueError):
+        seat_policies(plug, ["ai", "clever"], 2, 0)
+    stats = simulate(plug, 4, 2, 3, seats=["ai", "basic"], verify_replay=True)
+    assert stats.replay_mismatches == 0 and stats.invariant_violations == 0
+    assert sum(stats.wins_by_type.values()) == sum(stats.wins.values())
+    assert stats.trades == 0  # basic accepts no trades
+    assert stats.as_dict()["seat_types"] == ["ai", "basic"]

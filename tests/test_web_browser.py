@@ -1,0 +1,212 @@
+"""The web table in a real headless Chromium (tests/browser.py): two people in two browser
+contexts play a whole Deal game against each other and an AI seat while a spectator follows, a
+forged Telegram ``initData`` is refused and a real one shows its player's seat, and screenshots at
+phone and desktop width are saved under tests/artifacts/.
+
+Skipped, with the reason, when Debian's chromium is not installed (``.ci/run`` installs it)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from bot.presenter import event_lines
+from bot.web.auth import sign_init_data
+from bot.web.live import Hub
+from bot.web.server import make_app, start_site, watch_path
+from engine.games import PLUGS
+from engine.service.tables import GameService
+from tests.browser import Browser, find_chromium
+from words import deal_text
+from words.i18n import t
+
+CHROMIUM = find_chromium()
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed "
+                                                         "(apt-get install chromium; .ci/run does it)")
+ARTIFACTS = Path(__file__).parent / "artifacts"
+BOT_TOKEN = "123456:web-test-token"
+
+
+@pytest.fixture
+async def web(tmp_path):
+    service = await GameService.open(f"sqlite:///{tmp_path / 'web.db'}")
+    app = make_app(service, Hub(service, seed=11), lang="en", bot_token=BOT_TOKEN)
+    runner, address = await start_site(app, "127.0.0.1", 0)
+    browser = await Browser.launch(CHROMIUM, tmp_path / "profile")
+    try:
+        yield service, address, browser
+    finally:
+        await browser.close()
+        await runner.cleanup()
+        await service.idle()
+        await service.close()
+
+
+async def _seat_page(browser, address, name, lang="en"):
+    page = await browser.new_page()
+    await page.goto(f"{address}/?lang={lang}")
+    await page.eval(f"localStorage.setItem('tycoon-name', {json.dumps(name)})")
+    return page
+
+
+def _hidden_hand_names(service, table, public_seen: str, lang: str) -> set[str]:
+    """Names of cards in some hand that nothing public has named (the table, the log)."""
+    state, rules = service.state(table), service.rules(table)
+    out = set()
+    for seat in range(len(service.table(table).seats)):
+        for card in rules.view(state, seat)["players"][seat].get("hand", []):
+            name = deal_text.card_name(card, lang)
+            if name not in public_seen:
+                out.add(name)
+    return out
+
+
+async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spectator_follows(web):
+    service, address, browser = web
+    public_log: list[str] = []
+
+    async def heard(update):  # what the group may know: every public log line of the game
+        if update.snapshot is not None and update.snapshot.state is not None:
+            public_log.extend(event_lines(update.snapshot, update.events, "zh-Hans"))
+
+    service.subscribe(heard)
+    alice = await _seat_page(browser, address, "Alice", "zh-Hans")  # each page in its own language
+    await alice.eval("document.getElementById('name').value = 'Alice';"
+                     "document.getElementById('game').value = 'deal';"
+                     "document.getElementById('game').dispatchEvent(new Event('change'));"
+                     "document.getElementById('ai').value = '1';"
+                     "document.getElementById('open').click()")
+    await alice.wait("location.pathname.startsWith('/t/') && document.body.dataset.status === 'lobby'")
+    table = int(await alice.eval("location.pathname.split('/')[2]"))
+
+    bob = await _seat_page(browser, address, "Bob")
+    await bob.wait(f"document.querySelector('a[href=\"/t/{table}\"]')")  # the lobby lists the table
+    await bob.eval(f"document.querySelector('a[href=\"/t/{table}\"]').click()")
+    await bob.wait("document.body.dataset.status === 'lobby' && !document.getElementById('join-row').hidden")
+    await bob.eval("document.getElementById('join').click()")
+    await alice.wait("document.querySelectorAll('#seats li').length === 3")
+    assert await alice.eval("[...document.querySelectorAll('#seats li')].map(li => li.textContent)") == [
+        f"Alice ({t('zh-Hans', 'web.you')})", "AI 1 (AI)", "Bob"]
+
+    spectator = await browser.new_page()  # in another language: the table is drawn for each
+    await spectator.goto(address + watch_path(service, table) + "&lang=zh-Hans")
+    await spectator.wait("document.body.dataset.status === 'lobby'")
+    await alice.eval("document.querySelector('[data-op=start]').click()")
+    for page in (alice, bob, spectator):
+        await page.wait("document.body.dataset.status === 'running'")
+
+    row = service.table(table)
+    people = {row.seats[i]["user"]: i for i in range(3) if not row.seats[i]["ai"]}
+    pages = {people[u]: page for u, page in zip(sorted(people, key=people.get), (alice, bob), strict=True)}
+    assert sorted(pages) == [0, 2]
+    plug, presses, checked = PLUGS["deal"], 0, 0
+    shots = {}
+    while service.table(table).status == "running":
+        await service.idle()
+        state = service.state(table)
+        owing = [d.seat for d in plug.rules.waiting_for(state) if d.seat in pages]
+        if not owing:
+            await service.idle()
+            continue
+        seat = owing[0]
+        action = plug.choose_listed(state, seat)  # the AI picks the person's move; the person clicks it
+        token = next(tok for a, tok in service.buttons(table, seat) if a == action)
+        page = pages[seat]
+        selector = f"#buttons button[data-token=\"{token}\"]"
+        await page.wait(f"document.querySelector('{selector}') && !document.querySelector('{selector}').disabled")
+        if presses >= 8 and not shots and page is alice and len(service.buttons(table, seat)) >= 4:
+            shots["phone"] = await alice.screenshot(ARTIFACTS / "web-table-phone.png", 390, 844, mobile=True)
+            shots["desktop"] = await alice.screenshot(ARTIFACTS / "web-table-desktop.png", 1280, 900)
+            await spectator.screenshot(ARTIFACTS / "web-spectator-desktop.png", 1280, 900)
+            await alice.resize(1280, 900)
+        version = service.table(table).version
+        await page.eval(f"document.querySelector('{selector}').click()")
+        while service.table(table).version == version and service.table(table).status == "running":
+            await service.idle()
+            await asyncio.sleep(0.01)
+        presses += 1
+        if presses % 10 == 1:  # the spectator follows, and never sees a card of a hand
+            await spectator.wait(f"Number(document.body.dataset.version) >= {service.table(table).version}")
+            seen = await spectator.text()
+            assert await spectator.eval("document.getElementById('private') === null")
+            public_seen = "\n".join(public_log) + deal_text.render_table(
+                service.rules(table).view(service.state(table), None), "zh-Hans",
+                {i: s["name"] for i, s in enumerate(service.table(table).seats)})
+            hidden = _hidden_hand_names(service, table, public_seen, "zh-Hans")
+            assert hidden, "some card in a hand is unknown to the group"
+            assert not [name for name in hidden if name in seen]
+            checked += 1
+    assert service.table(table).status == "over"
+    for page in (alice, bob, spectator):
+        await page.wait("document.body.dataset.status === 'over'")
+    assert presses > 20 and checked >= 2
+    assert shots["phone"][:8] == b"\x89PNG\r\n\x1a\n" and (ARTIFACTS / "web-table-desktop.png").stat().st_size > 10_000
+    winners = service.rules(table).result(service.state(table)).winners
+    assert winners  # somebody won the whole game, by the rules
+
+
+async def test_forged_init_data_is_refused_and_a_real_one_shows_the_players_seat(web):
+    service, address, browser = web
+    created = await service.lobby.new_table("tg:-100777", "deal", None, "tg:4242", "Tom")
+    await service.lobby.add_ai(created.table, "tg:4242")
+    await service.lobby.start(created.table, "tg:4242", seed=3)
+    await service.idle()
+    user = json.dumps({"id": 4242, "first_name": "Tom", "language_code": "en"})
+    fields = {"auth_date": str(int(time.time())), "query_id": "AAE", "user": user}
+    forged = sign_init_data(fields, "999:not-the-bot-token")
+    page = await browser.new_page()
+    await page.goto(f"{address}/tg/{created.table}#tgWebAppData={quote(forged)}")
+    await page.wait("document.body.dataset.status === 'refused'")
+    assert "could not confirm" in await page.eval("document.getElementById('error').textContent")
+    assert await page.eval("document.getElementById('private').hidden")
+
+    real = sign_init_data(fields, BOT_TOKEN)
+    page = await browser.new_page(390, 844)
+    await page.goto(f"{address}/tg/{created.table}#tgWebAppData={quote(real)}")
+    await page.wait("document.body.dataset.status === 'running' && !document.getElementById('private').hidden")
+    hand = service.rules(created.table).view(service.state(created.table), 0)["players"][0]["hand"]
+    text = await page.eval("document.getElementById('private-text').textContent")
+    assert all(deal_text.card_name(c, "en") in text for c in hand)
+
+
+async def test_tournament_page_shows_live_standings_and_the_rounds_tables(tmp_path):
+    """A screen at the venue: the standings and the round's tables, each with its spectator link;
+    the page needs the signed link the chat's /standings gives."""
+    from bot.web.auth import tournament_path
+    from engine.service.tournaments import Tournaments
+    from tests.test_service import FakeClock
+
+    clock = FakeClock()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tour.db'}", clock)
+    tours = Tournaments.of(service)
+    runner, address = await start_site(make_app(service, lang="en"), "127.0.0.1", 0)
+    browser = await Browser.launch(CHROMIUM, tmp_path / "profile")
+    try:
+        start = clock.now + 600
+        tid = (await tours.create("tg:-1009", "admin", True, "deal", None, starts_at=start, rounds=2,
+                                  name="Friday cup", seed=4)).params["tournament"]
+        for i in range(6):
+            assert (await tours.sign_up(tid, f"tg:{i + 1}", f"P{i}")).ok
+        clock.now = start
+        await service.sweep()
+        page = await browser.new_page()
+        await page.goto(f"{address}/tournament/{tid}?k=W:{tid}.00000000")
+        assert "not valid" in await page.eval("document.body.textContent")
+        await page.goto(address + tournament_path(service.sign, tid))
+        await page.wait("document.querySelectorAll('#rows tr').length === 6 && "
+                        "document.querySelectorAll('#tables li').length === 2")
+        assert await page.eval("document.getElementById('heading').textContent") == "Friday cup"
+        links = await page.eval("[...document.querySelectorAll('#tables a')].map(a => a.getAttribute('href'))")
+        matches = await tours.matches(tid, 1)
+        assert links == [watch_path(service, m.table_id) for m in matches]
+        await page.screenshot(ARTIFACTS / "web-tournament-desktop.png", 1280, 800)
+    finally:
+        await browser.close()
+        await runner.cleanup()
+        await service.idle()
+        await service.close()
