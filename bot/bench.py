@@ -384,6 +384,114 @@ def bench_two_processes(url: str | None, pressers: int = 32, seconds: float = 10
     }
 
 
+CROWD_FIGURES = ("moves_per_second", "press_p50_ms", "press_p99_ms", "cpu_us_per_move", "moves", "refused",
+                 "pressers")
+
+
+def bench_crowd(url: str | None = None, pressers: int = 32, seconds: float = 4.0, warmup: float = 0.5,
+                games_per_presser: int = 4) -> dict:
+    """A crowd on one service: ``pressers`` two-player Deal tables (people only), each pressed by
+    its own task in one process, all at once, for ``seconds`` (after ``warmup``). A press is
+    ``service.act(user, token)`` from the press to its stored (committed) move; the presser picks
+    the AI's choice among the buttons, outside the timing. ``games_per_presser`` tables are dealt
+    to each presser beforehand (a game lasts about 60 moves); one that runs out deals more as it
+    goes. ``url``: None for a new SQLite file (figures ``crowd_sqlite_*``), a PostgreSQL URL for
+    ``crowd_pg_*`` (the bench's tables are cancelled afterwards). Issue 20's budget: ≥ 1,500
+    moves/s and p99 ≤ 100 ms on both."""
+    import asyncio
+    import tempfile
+
+    from engine.service.tables import GameService
+
+    run_id = f"{time.time_ns() % 10**12:x}"
+    plug = PLUGS["deal"]
+
+    async def run(db_url: str) -> dict:
+        service = await GameService.open(db_url)
+        made: list[int] = []
+        latencies: list[int] = []
+        counted = {"moves": 0, "refused": 0}
+        measuring = {"on": False}
+
+        async def new_table(slot: int) -> int:
+            n = len(made)
+            out = await service.lobby.new_table(f"crowd:{run_id}:{slot}:{n}", "deal", None, f"crowd:{n}:a", "A")
+            await service.lobby.join(out.table, f"crowd:{n}:b", "B")
+            await service.lobby.start(out.table, f"crowd:{n}:a", seed=n)
+            made.append(out.table)
+            return out.table
+
+        async def presser(slot: int, tables: list[int], until: float) -> None:
+            table_id = tables.pop(0)
+            while time.monotonic() < until:
+                live = service.cache.peek(table_id) or await service.live(table_id)
+                if live is None or live.row.status != "running" or live.state is None:
+                    table_id = tables.pop(0) if tables else await new_table(slot)
+                    continue
+                seat = live.rules.waiting_for(live.state)[0].seat
+                action = plug.choose_listed(live.state, seat)
+                token = next(tok for a, tok in service.buttons(table_id, seat) if a == action)
+                t0 = time.perf_counter_ns()
+                outcome = await service.act(live.row.seats[seat]["user"], token)
+                elapsed = time.perf_counter_ns() - t0
+                if measuring["on"]:
+                    latencies.append(elapsed)
+                    counted["moves" if outcome.ok else "refused"] += 1
+
+        try:
+            slots = [[await new_table(slot) for _ in range(games_per_presser)] for slot in range(pressers)]
+            await service.idle()
+            start = time.monotonic()
+            until = start + warmup + seconds
+
+            async def measure() -> tuple[float, float]:
+                await asyncio.sleep(warmup)
+                measuring["on"] = True
+                t0, cpu0 = time.monotonic(), time.process_time()
+                await asyncio.sleep(seconds)
+                measuring["on"] = False
+                return time.monotonic() - t0, time.process_time() - cpu0
+
+            measured = asyncio.create_task(measure())
+            await asyncio.gather(*(presser(slot, tables, until) for slot, tables in enumerate(slots)))
+            elapsed, cpu = await measured
+            await service.idle()
+            for table in made:  # ended, so that no later process brings them back
+                live = await service.live(table)
+                if live is not None and live.row.status in ("lobby", "running", "paused"):
+                    await service.lobby.cancel(table, live.row.creator)
+            await service.idle()
+        finally:
+            await service.close()
+        latencies.sort()
+        return {
+            "moves_per_second": round(counted["moves"] / elapsed, 1),
+            "press_p50_ms": round(latencies[len(latencies) // 2] / 1e6, 2) if latencies else None,
+            "press_p99_ms": round(latencies[max(0, int(len(latencies) * 0.99) - 1)] / 1e6, 2) if latencies else None,
+            # this process's CPU (all its threads; not the database server's) per stored move, the
+            # pressers' own choices included: steadier than the rates on a shared machine
+            "cpu_us_per_move": round(cpu / counted["moves"] * 1e6) if counted["moves"] else None,
+            "moves": counted["moves"],
+            "refused": counted["refused"],  # presses of a current button refused: should be 0
+            "pressers": pressers,
+        }
+
+    if url is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            figures = asyncio.run(run(f"sqlite:///{tmp}/crowd.db"))
+        prefix = "crowd_sqlite"
+    else:
+        figures = asyncio.run(run(url))
+        prefix = "crowd_pg" if "postgres" in url.split("://", 1)[0] else "crowd_sqlite"
+    return {f"{prefix}_{k}": v for k, v in figures.items()}
+
+
+def bench_crowds(pg_url: str | None, pressers: int = 32, seconds: float = 4.0) -> dict:
+    """``bench_crowd`` on SQLite, and on PostgreSQL when there is one (else its figures are None)."""
+    pg = bench_crowd(pg_url, pressers, seconds) if pg_url else {f"crowd_pg_{k}": None for k in CROWD_FIGURES}
+    return {**bench_crowd(None, pressers, seconds), **pg}
+
+
 def run_all() -> dict:
     return {**bench_deal(), **bench_board(), **bench_service(), **bench_clocks(), **bench_finished_memory(),
-            **bench_render(), **bench_two_processes(bench_database_url())}
+            **bench_render(), **bench_two_processes(bench_database_url()), **bench_crowds(bench_database_url())}

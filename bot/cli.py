@@ -12,7 +12,7 @@ import sys
 import time
 
 from engine.games import GAMES, PLUGS
-from engine.simulation import simulate
+from engine.simulation import CHECKS, simulate
 
 
 def _cmd_landing(args: argparse.Namespace) -> int:
@@ -68,7 +68,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             return 2
     t0 = time.perf_counter()
     stats = simulate(PLUGS[args.game], args.games, args.players, args.seed, args.ruleset,
-                     turn_cap=args.turn_cap, verify_replay=not args.no_replay, seats=seats)
+                     turn_cap=args.turn_cap, verify_replay=not args.no_replay, seats=seats, check=args.check,
+                     clock=time.perf_counter)
     seconds = time.perf_counter() - t0
     out = {"game": args.game, "ruleset": args.ruleset or rules.rulesets[0], "players": args.players,
            "seed": args.seed, **stats.as_dict(), "seconds": round(seconds, 3),
@@ -251,6 +252,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--turn-cap", type=int, default=None,
                    help="stop a game after this many turns (default: deal 200, board 1000)")
     p.add_argument("--no-replay", action="store_true", help="skip re-playing each game from its log")
+    p.add_argument("--check", choices=CHECKS, default="all",
+                   help="all: invariants after every action and the replay (default); end: both once at the "
+                        "end of each game; none: neither (the JSON's engine_seconds and check_seconds split the time)")
     p.add_argument("--seats", default=None,
                    help="seat types, one per player, e.g. ai,basic,basic,basic (rotated by one seat per game)")
     p.add_argument("--landing", action="store_true", help="board: where one token's rolls end")

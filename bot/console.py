@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot import console_help, console_keys, console_options
+from bot import console_help, console_keys, console_options, console_trade
 from bot.presenter import event_lines
 from engine.board import BOARD
 from engine.board import rules as board_rules
@@ -52,7 +52,7 @@ from engine.core.errors import RuleError
 from engine.core.values import EndMatch, TurnStarted
 from engine.deal import DEAL, rules
 from engine.deal.model import EndTurn
-from engine.service.outcome import SYSTEM
+from engine.service.outcome import SYSTEM, Outcome
 from engine.service.tables import GameService
 from words import board_text, deal_text
 from words.deal_text import (
@@ -410,7 +410,9 @@ def _note_ai_moves(ctx: _Context, update) -> None:
             continue
         for line in event_lines(update.snapshot, [event], ctx.lang, ctx.table.viewer, ctx.names):
             line = line.strip()  # "AI 1 laid …" -> "laid …": the summary line starts with the name
-            ctx.since.setdefault(seat, []).append(line.removeprefix(ctx.names[seat]).strip() or line)
+            name = ctx.names[seat]  # (not a possessive: "AI 1's turn ends" stays whole)
+            short = line[len(name):].strip() if line.startswith(name) and line[len(name):][:1] not in "'’" else line
+            ctx.since.setdefault(seat, []).append(short or line)
 
 
 def _summary_lines(ctx: _Context) -> list[str]:
@@ -602,6 +604,8 @@ async def _human_move(ctx: _Context, state, decision):
     ctx.output(question)
     for line in _extra_lines(ctx, view, decision, keyed):
         ctx.output(line)
+    if table.game == "board" and board_rules.trade_template(state, decision.seat) is not None:
+        ctx.output(t(lang, "console.trade_hint"))  # B-15: any offer, beyond the listed shortcuts
     for key, label in keys:
         ctx.output(f"  {key:>6}  {label}")
     deadline = _card_deadline(ctx, state, decision)
@@ -624,6 +628,10 @@ async def _human_move(ctx: _Context, state, decision):
         if word.lower() in helps or text.lower() in helps:
             _help(ctx, view, argument.strip(), keys)
             continue
+        if table.game == "board" and text.strip().lower() in console_trade.OPEN_WORDS:  # B-15: any offer
+            user = service.table(ctx.table_id).seats[decision.seat]["user"]
+            await console_trade.build(service, ctx.table_id, user, lang, ctx.read, ctx.output)
+            return Outcome(True)  # the question is asked again, on the table as it is now
         action, shared = console_keys.resolve(table.game, text, keyed)
         if shared:
             ctx.output(t(lang, "console.which", text=text, keys=", ".join(shared)))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from bot.inputs import number
 from engine.board.rules import valuation as board_valuation
+from engine.board.trades import trade_template
 from engine.core.errors import RuleError
 from engine.service import tokens
 from engine.service.lobby import is_ai_user
@@ -133,7 +134,7 @@ def event_lines(snap: Snapshot, events: Iterable, lang: str, viewer: int | None 
     names = snap.names if names is None else names
     if snap.game == "deal":
         return [deal_text.describe_event(e, lang, names, viewer) for e in events]
-    return board_text.log_lines(list(events), lang, names, snap.row.ruleset)
+    return board_text.log_lines(list(events), lang, names, snap.row.ruleset, viewer)
 
 
 def note_lines(notes: Iterable, lang: str, names: dict[int, str]) -> list[str]:
@@ -144,6 +145,18 @@ def note_lines(notes: Iterable, lang: str, names: dict[int, str]) -> list[str]:
         if "seat" in params:
             params["name"] = names.get(params["seat"], "?")
         out.append(t(lang, note.key, **params))
+    return out
+
+
+def trade_buttons(state, seat: int, table: int, lang: str) -> list[Button]:
+    """B-15: "Propose a trade" (the builder, ``bot.trade_builder``) when the seat may make an offer
+    now, and "Counter" for each offer to it that it may answer with one of its own."""
+    template = trade_template(state, seat)
+    if template is None or not template.partners:
+        return []
+    out = [Button(t(lang, "trade.btn.counter", trade=tid), f"t:{table}:k{tid}", seat) for tid in template.counters]
+    if template.fresh:
+        out.append(Button(t(lang, "trade.btn.open"), f"t:{table}:n", seat))
     return out
 
 
@@ -176,8 +189,8 @@ def table_screens(service: GameService, table: int | Snapshot, events: Iterable 
 
     buttons: list[Button] = []
     for decision in decisions:
-        if decision.seat not in public_seats or decision.seat not in playing:
-            continue
+        if decision.seat not in public_seats or decision.seat not in playing or decision.kind == "trade":
+            continue  # an offer is answered privately (B-15: the group sees only a trade made)
         for action, token in _decision_buttons(service, snap, decision):
             label = _label(snap, public_view, action, lang, names)
             buttons.append(Button(f"{names[decision.seat]}: {label}", token, decision.seat))
@@ -204,6 +217,8 @@ def table_screens(service: GameService, table: int | Snapshot, events: Iterable 
         # does not edit every private message
         if snap.game == "deal" and row.status == "running" and view.get("discard"):
             own.append(Button(t(seat_lang, "deal.btn.discard_pile"), f"p:{snap.table}", seat))
+        if snap.game == "board" and row.status == "running":
+            own += trade_buttons(state, seat, snap.table, seat_lang)
         if row.seats[seat]["ai"] and row.status == "running":  # away: the AI keeps the seat warm
             lines.append(t(seat_lang, "service.ai_keeps_seat"))
             own = [Button(t(seat_lang, "service.btn.seat_back"), f"b:{snap.table}", seat)]

@@ -115,8 +115,14 @@ def _draw(service: GameService, update: TableUpdate, lang: str, lang_of, clock: 
             if snap.game == "deal" and w.kind in PUBLIC_DEAL_DECISIONS:
                 answer = Button(t(lang, "tg.btn.answer", name=snap.names[w.seat]), f"h:{update.table}:{w.seat}", w.seat)
                 prompts.append(Prompt([w.seat], "answer", w.due_at, [answer], kind=w.kind))
+        # B-15: an offer is answered privately; the front end tells its target there (a fresh private
+        # message) and pings in the group only a player it cannot reach privately
+        offered = sorted({w.seat for w in update.asked if w.kind == "trade" and snap.game == "board"})
+        if offered:
+            due = min((w.due_at for w in update.asked if w.kind == "trade" and w.due_at), default=None)
+            prompts.append(Prompt(offered, "trade", due, kind="trade"))
         others = [w for w in update.asked if w.kind not in PUBLIC_DEAL_DECISIONS and w.seat != update.current
-                  and w.seat not in ping]
+                  and w.seat not in ping and not (w.kind == "trade" and snap.game == "board")]
         if others:
             where = "private" if snap.game == "deal" else "table"
             due = min((w.due_at for w in others if w.due_at), default=None)

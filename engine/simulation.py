@@ -7,6 +7,12 @@ the board's ``ai`` and ``basic``); the list is rotated by one seat per game so e
 from every position, and wins are counted per policy.
 A game that does not end by ``turn_cap`` turns is stopped and counted, never left to hang: the
 board game then ends by its valuation (B-17, reason ``turn_cap``); the card game is left unfinished.
+
+What is checked (``check``, ``tycoon simulate --check``): ``all`` checks the invariants after every
+action and replays each game from its log; ``end`` checks the invariants and the replay once, at
+the end of each game; ``none`` checks nothing (the engine's own speed). The games played are the
+same in every mode: checking reads the state, it never changes it. The time spent checking is
+kept apart from the engine's when the caller passes a ``clock`` (the engine reads no clock itself).
 """
 
 from __future__ import annotations
@@ -56,6 +62,10 @@ class SimulationStats:
     seat_types: list[str] = field(default_factory=list)  # as given (before rotation); empty: all "ai"
     wins_by_type: Counter = field(default_factory=Counter)
     trades: int = 0
+    check: str = "all"
+    # with a clock: time in the games (AI and rules) and time in the checks (invariants, replay)
+    engine_seconds: float = 0.0
+    check_seconds: float = 0.0
 
     def as_dict(self) -> dict:
         return {
@@ -76,7 +86,13 @@ class SimulationStats:
             if self.games else {},
             "trades": self.trades,
             "trades_mean": round(self.trades / self.games, 2) if self.games else 0.0,
+            "check": self.check,
+            "engine_seconds": round(self.engine_seconds, 3),
+            "check_seconds": round(self.check_seconds, 3),
         }
+
+
+CHECKS = ("all", "end", "none")
 
 
 def game_seeds(seed: int, games: int) -> list[int]:
@@ -99,9 +115,11 @@ def seat_policies(plug: GamePlug, seats: list[str] | None, players: int, game_in
 
 def play_one(plug: GamePlug, players: int, options: Any, seed: int, turn_cap: int | None,
              check_every_action: bool = True, stats: SimulationStats | None = None,
-             on_action: Callable[[Any, int, Any], None] | None = None, policies: list[str] | None = None):
+             on_action: Callable[[Any, int, Any], None] | None = None, policies: list[str] | None = None,
+             clock: Callable[[], float] | None = None):
     """One AI game; returns ``(state, log)``. Counts into ``stats`` when given. ``policies``: the
-    seat type of each seat (default: all ``ai``)."""
+    seat type of each seat (default: all ``ai``). With a ``clock``, the time of the checks after
+    each action is added to ``stats.check_seconds`` and the rest to ``stats.engine_seconds``."""
     rules = plug.rules
     cap = plug.turn_cap if turn_cap is None else turn_cap
     state = rules.new_game(players, options, seed)
@@ -109,6 +127,8 @@ def play_one(plug: GamePlug, players: int, options: Any, seed: int, turn_cap: in
     st = stats if stats is not None else SimulationStats()
     action_cap = 200 * (cap + 1)  # an AI that stops moving the game on is a bug: report, never hang
     choosers = [plug.choose if p == "ai" else plug.policies[p] for p in policies or ["ai"] * players]
+    started = clock() if clock is not None else 0.0
+    checking = 0.0
     while True:
         waiting = rules.waiting_for(state)
         if not waiting:
@@ -131,6 +151,7 @@ def play_one(plug: GamePlug, players: int, options: Any, seed: int, turn_cap: in
         if plug.is_trade is not None and plug.is_trade(action):
             st.trades += 1
         if check_every_action:
+            t0 = clock() if clock is not None else 0.0
             problems = plug.violations(state)
             for e in events:
                 ended = plug.turn_ended(e)
@@ -139,18 +160,33 @@ def play_one(plug: GamePlug, players: int, options: Any, seed: int, turn_cap: in
             if problems:
                 st.invariant_violations += len(problems)
                 st.first_violations += [f"seed {seed}: {p}" for p in problems]
+            if clock is not None:
+                checking += clock() - t0
+    if clock is not None:
+        st.engine_seconds += clock() - started - checking
+        st.check_seconds += checking
     return state, log
 
 
 def simulate(plug: GamePlug, games: int, players: int, seed: int, options: Any = None, turn_cap: int | None = None,
              verify_replay: bool = True, check_every_action: bool = True,
-             seats: list[str] | None = None) -> SimulationStats:
-    stats = SimulationStats(seat_types=list(seats or []))
+             seats: list[str] | None = None, check: str | None = None,
+             clock: Callable[[], float] | None = None) -> SimulationStats:
+    """``check`` (``CHECKS``) sets ``check_every_action``: ``all`` after every action, ``end`` the
+    invariants once after each game, ``none`` never; the replay follows it unless ``verify_replay``
+    is False (``--no-replay``)."""
+    if check is not None:
+        if check not in CHECKS:
+            raise ValueError(f"unknown check {check!r}; choose one of {', '.join(CHECKS)}")
+        verify_replay = verify_replay and check != "none"
+        check_every_action = check == "all"
+    mode = check or ("all" if check_every_action else "end" if verify_replay else "none")
+    stats = SimulationStats(seat_types=list(seats or []), check=mode)
     rules = plug.rules
     for index, game_seed in enumerate(game_seeds(seed, games)):
         policies = seat_policies(plug, seats, players, index)
         state, log = play_one(plug, players, options, game_seed, turn_cap, check_every_action, stats,
-                              policies=policies)
+                              policies=policies, clock=clock)
         stats.games += 1
         stats.turns += plug.turn_of(state)
         res = rules.result(state)
@@ -165,8 +201,16 @@ def simulate(plug: GamePlug, games: int, players: int, seed: int, options: Any =
         else:
             stats.capped += 1
             stats.end_reasons["turn_cap"] += 1
+        t0 = clock() if clock is not None else 0.0
+        if mode == "end":  # the invariants once, on the final state
+            problems = plug.violations(state)
+            if problems:
+                stats.invariant_violations += len(problems)
+                stats.first_violations += [f"seed {game_seed}: {p}" for p in problems]
         if verify_replay:
             again = rules.replay(players, options, game_seed, log)
             if rules.encode_state(again) != rules.encode_state(state):
                 stats.replay_mismatches += 1
+        if clock is not None:
+            stats.check_seconds += clock() - t0
     return stats

@@ -3,20 +3,83 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 
+import asyncpg
 import pytest
+from sqlalchemy.engine import make_url
 from sqlmodel import SQLModel
 
 from engine.service import store
 
+PRIVATE_PREFIX = "tycoon_test_"
+
+
+def _admin_dsn(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+async def _run_admin(url: str, *statements: str) -> list:
+    conn = await asyncpg.connect(_admin_dsn(url), timeout=30)
+    try:
+        rows = []
+        for sql in statements:
+            rows += await conn.fetch(sql)
+        return rows
+    finally:
+        await conn.close()
+
+
+def _alive(pid: str) -> bool:
+    """Is the run that made a private database still going (another run of the suite at once)?"""
+    if not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _private_database() -> None:
+    """Every run gets a PostgreSQL database of its own (made from ``TEST_DATABASE_URL``, dropped at
+    the end): a process left over on the machine (a bench, a killed run) can hold locks on the
+    shared database's tables for ever, and a test that empties them would wait on it. Databases of
+    earlier runs that were not dropped go first (their connections with them)."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url or not url.startswith("postgresql") or os.environ.get("TYCOON_TEST_DATABASE"):
+        return
+    name = f"{PRIVATE_PREFIX}{os.getpid()}"
+    stale = asyncio.run(_run_admin(url, f"SELECT datname FROM pg_database WHERE datname LIKE '{PRIVATE_PREFIX}%'"))
+    drops = [f'DROP DATABASE IF EXISTS "{r["datname"]}" WITH (FORCE)' for r in stale
+             if not _alive(r["datname"].removeprefix(PRIVATE_PREFIX))]
+    asyncio.run(_run_admin(url, *drops, f'CREATE DATABASE "{name}"'))
+    os.environ["TYCOON_TEST_DATABASE"] = name
+    os.environ["TYCOON_TEST_ADMIN_URL"] = url
+    os.environ["TEST_DATABASE_URL"] = make_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+_private_database()
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
+
+
+def pytest_sessionfinish(session, exitstatus):
+    name, admin = os.environ.get("TYCOON_TEST_DATABASE"), os.environ.get("TYCOON_TEST_ADMIN_URL")
+    if name and admin and name == f"{PRIVATE_PREFIX}{os.getpid()}":
+        with contextlib.suppress(Exception):  # the next run drops it otherwise
+            asyncio.run(_run_admin(admin, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 async def drop_everything(url: str) -> None:
     """An empty PostgreSQL database: every table of ours, and Alembic's record, dropped."""
     engine = store.make_engine(url)
     async with engine.begin() as conn:
+        # a connection left holding a lock (a process of an earlier test) is an error, not a hang
+        await conn.exec_driver_sql("SET LOCAL lock_timeout = '60s'")
         await conn.run_sync(SQLModel.metadata.drop_all)
         await conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
     await engine.dispose()

@@ -849,3 +849,74 @@ def test_B12_nobody_bids_in_a_shortage_auction_then_no_new_call_until_the_next_r
     assert s.stage == "roll" and s.houses[1] == 0
     events = act(s, 0, m.BuildHouse(square=1))  # the others were asked already: no second call
     assert "ShortageCalled" not in kinds(events) and s.houses[1] == 1
+
+
+# -- the choices derive from the validators (engine/board/rules/choices.py) ---------------------------
+
+
+def _validator_choices(s, seat):
+    """Every build, round, sale, mortgage and lift the handlers' own validators accept now."""
+    from engine.board.rules import building as v
+
+    if v._manage_problem(s, seat, spend=False) is not None:
+        return set()
+    spend = v._manage_problem(s, seat, spend=True) is None
+    b = board(s.options.ruleset)
+    out = set()
+    for sq in range(40):
+        if spend and v._build_problem(s, seat, sq) is None:
+            out.add(m.BuildHouse(square=sq))
+        if v._sell_problem(s, seat, sq) is None:
+            out.add(m.SellBuilding(square=sq))
+        if v._mortgage_problem(s, seat, sq) is None:
+            out.add(m.Mortgage(square=sq))
+        if spend and v._lift_problem(s, seat, sq) is None:
+            out.add(m.LiftMortgage(square=sq))
+    for group in b.groups:
+        if spend and v._round_problem(s, seat, group)[0] is None:
+            out.add(m.BuildRound(group=group))
+        if v._sell_group_problem(s, seat, group) is None:
+            out.add(m.SellGroupBuildings(group=group))
+    return out
+
+
+MANAGEMENT = (m.BuildHouse, m.BuildRound, m.SellBuilding, m.SellGroupBuildings, m.Mortgage, m.LiftMortgage)
+
+
+def test_management_choices_are_what_the_validators_accept_in_ai_games():
+    from engine.games import PLUGS
+    from engine.simulation import game_seeds
+
+    plug = PLUGS["board"]
+    checked = 0
+    for ruleset in ("china", "classic"):
+        for seed in game_seeds(21, 3):
+            s = BOARD.new_game(4, ruleset, seed)
+            while BOARD.waiting_for(s) and s.turn_number < 150:
+                seat = BOARD.waiting_for(s)[0].seat
+                for who in range(4):
+                    listed = {a for a in legal_actions(s, who) if isinstance(a, MANAGEMENT)}
+                    assert listed == _validator_choices(s, who), (s.stage, who)
+                    checked += 1
+                BOARD.apply(s, seat, plug.choose(s, seat))
+    assert checked > 2000
+
+
+def test_the_choices_memo_is_never_stale_nor_stored():
+    """What ``legal_actions`` remembers lives on the state object, keyed by what it was worked out
+    from: a state changed behind the rules' back (as tests do) lists its new choices at once, and
+    the memo is neither encoded nor carried into a copy."""
+    s = table(2)
+    own(s, 0, *BROWN)
+    assert m.BuildHouse(square=1) in legal_actions(s, 0) and s.memo
+    own(s, 0, 3, mortgaged=True)
+    assert m.BuildHouse(square=1) not in legal_actions(s, 0)
+    assert m.LiftMortgage(square=3) in legal_actions(s, 0)
+    s.mortgaged[3] = False
+    build(s, 1, 1)
+    assert m.BuildHouse(square=1) not in legal_actions(s, 0) and m.BuildHouse(square=3) in legal_actions(s, 0)
+    assert m.SellBuilding(square=1) in legal_actions(s, 0)
+    set_cash(s, 0, 10)
+    assert m.BuildHouse(square=3) not in legal_actions(s, 0)
+    text = BOARD.encode_state(s)
+    assert b"memo" not in text and not hasattr(BOARD.decode_state(text), "memo")

@@ -118,7 +118,7 @@ def test_B15_a_counter_offer_replaces_the_offer_and_goes_back_to_its_maker():
     err = rejects(s, 2, m.ProposeTrade(target=0, give_cash=900, get=(1,), counter=first), "B-15")
     assert err.key == "board.err.not_your_trade"
     events = act(s, 1, m.ProposeTrade(target=0, give=(3,), get_cash=1100, counter=first))
-    assert m.TradeClosed(trade=first, outcome="countered") in events
+    assert any(isinstance(e, m.TradeClosed) and (e.trade, e.outcome) == (first, "countered") for e in events)
     [t] = s.trades
     assert (t.proposer, t.target, t.counter, t.get_cash) == (1, 0, first, 1100)
     assert 1 not in s.proposed  # a counter-offer does not use up the seat's own offer
@@ -159,7 +159,8 @@ def test_B15_an_offer_expires_on_its_clock_as_a_decline_and_lapses_at_the_roll(m
     act(s, 1, m.ProposeTrade(target=0, give=(39,), get=(1,)))
     Dice(monkeypatch, (1, 2))
     events = act(s, 0, m.Roll())
-    assert s.trades == [] and m.TradeClosed(trade=t + 1, outcome="expired") in events
+    assert s.trades == []
+    assert any(isinstance(e, m.TradeClosed) and (e.trade, e.outcome) == (t + 1, "expired") for e in events)
 
 
 def test_B15_B18_a_received_mortgaged_deed_costs_its_interest_at_once():

@@ -167,3 +167,46 @@ def test_B17_match_clock_ends_a_board_game_by_valuation(data):
     assert not any(line.startswith("Player 1 rolls") for line in out[over:])  # the typed roll was not made
     assert out[-2] == f"== {t('en', 'board.ui.game_over')} =="
     assert out[-1].startswith(("Winner", "Winners"))
+
+
+def test_b15_the_terminal_trade_builder_sends_an_offer_the_ai_takes(data):
+    """``trade`` at a board question opens the builder: a deed of mine ticked by its key, cash asked
+    with ``get``, ``send``; the AI seat takes the offer and the log says the trade was made."""
+    import re
+
+    out: list[str] = []
+    script = {"phase": "play", "prompts": 0, "after": 0}
+    trade_prompt = t("en", "console.trade_prompt")
+    hint = t("en", "console.trade_hint")
+
+    def read(prompt: str = "") -> str:
+        script["prompts"] += 1
+        if script["prompts"] > 600 or script["after"] > 15:
+            raise EOFError
+        if "(y/n)" in prompt:
+            return "y"
+        phase = script["phase"]
+        if prompt == trade_prompt:
+            deeds = [m.group(1) for line in out[-60:] if (m := re.match(r"\s+(m\d+)\s", line))]
+            if phase == "open":
+                if not deeds:
+                    script["phase"] = "play"
+                    return ""
+                script["phase"] = "cash"
+                return deeds[0]
+            if phase == "cash":
+                script["phase"] = "send"
+                return "get 10"
+            script["phase"] = "done"
+            return "send"
+        if phase == "play" and hint in out[-12:] and script["prompts"] % 3 == 0:
+            script["phase"] = "open"
+            return "trade"
+        script["after"] += phase == "done"
+        return first_key(out)
+
+    run_console("board", 2, 1, 21, "en", input_fn=read, output=out.append)
+    text = "\n".join(out)
+    assert script["phase"] == "done", "the builder was opened, filled and sent"
+    assert "Your trade offer to" in text and "Offer sent to" in text
+    assert "made a trade" in text

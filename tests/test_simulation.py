@@ -89,10 +89,67 @@ def test_simulate_command_output_is_reproducible(capsys):
     for _ in range(2):
         main(["simulate", "deal", "--games", "5", "--seed", "8", "--json"])
         doc = json.loads(capsys.readouterr().out)
-        doc.pop("seconds")
-        doc.pop("games_per_second")
+        for timing in ("seconds", "games_per_second", "engine_seconds", "check_seconds"):
+            doc.pop(timing)
         outs.append(doc)
     assert outs[0] == outs[1]
+
+
+def _counting_plug(game: str):
+    """The game's plug with its invariant check and its ``apply`` counted (a replay applies too)."""
+    import dataclasses
+
+    plug = PLUGS[game]
+    calls = Counter()
+
+    def violations(state):
+        calls["violations"] += 1
+        return plug.violations(state)
+
+    def apply(state, seat, action):
+        calls["apply"] += 1
+        return plug.rules.apply(state, seat, action)
+
+    rules = dataclasses.replace(plug.rules, apply=apply)
+    return dataclasses.replace(plug, rules=rules, violations=violations), calls
+
+
+@pytest.mark.parametrize("game", ["deal", "board"])
+def test_check_modes_check_what_they_say_and_play_the_same_games(game):
+    figures = {}
+    for mode in ("all", "end", "none"):
+        plug, calls = _counting_plug(game)
+        stats = simulate(plug, 3, 4, seed=6, check=mode)
+        figures[mode] = stats.as_dict()
+        actions = stats.actions + figures[mode]["end_reasons"].get("turn_cap", 0) * (game == "board")
+        if mode == "all":  # after every action, and every action again in the replay
+            assert calls["violations"] == stats.actions and calls["apply"] == 2 * actions
+        elif mode == "end":  # once a game, and the replay
+            assert calls["violations"] == 3 and calls["apply"] == 2 * actions
+        else:
+            assert calls["violations"] == 0 and calls["apply"] == actions
+        assert stats.invariant_violations == 0 and stats.replay_mismatches == 0
+    for doc in figures.values():
+        assert doc.pop("check") in ("all", "end", "none")
+    assert figures["all"] == figures["end"] == figures["none"]
+
+
+def test_simulate_command_reports_engine_and_check_time(capsys):
+    docs = {}
+    for mode in ("all", "none"):
+        assert main(["simulate", "board", "--games", "2", "--seed", "3", "--check", mode, "--json"]) == 0
+        docs[mode] = json.loads(capsys.readouterr().out)
+    assert docs["all"]["check"] == "all" and docs["none"]["check"] == "none"
+    for doc in docs.values():
+        assert doc["engine_seconds"] > 0 and doc["check_seconds"] >= 0
+    assert docs["none"]["check_seconds"] == 0
+    assert docs["all"]["actions"] == docs["none"]["actions"] and docs["all"]["wins"] == docs["none"]["wins"]
+
+
+def test_simulate_command_refuses_an_unknown_check(capsys):
+    with pytest.raises(SystemExit):
+        main(["simulate", "deal", "--check", "some"])
+    assert "--check" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv,message", [

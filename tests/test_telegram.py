@@ -49,7 +49,7 @@ class FakeBotAPI(BaseRequest):
         if not markup:
             return []
         markup = json.loads(markup) if isinstance(markup, str) else markup
-        return [b["callback_data"] for row in markup["inline_keyboard"] for b in row]
+        return [b["callback_data"] for row in markup.get("inline_keyboard", ()) for b in row if "callback_data" in b]
 
     @staticmethod
     def _picture(request_data, name: str = "photo") -> str | None:
@@ -129,7 +129,8 @@ class FakeBotAPI(BaseRequest):
                 continue
             markup = params["reply_markup"]
             markup = json.loads(markup) if isinstance(markup, str) else markup
-            out += [b["callback_data"] for row in markup["inline_keyboard"] for b in row]
+            out += [b["callback_data"] for row in markup.get("inline_keyboard", ()) for b in row
+                    if "callback_data" in b]
         return out
 
 

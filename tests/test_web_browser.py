@@ -19,6 +19,7 @@ from bot.presenter import event_lines
 from bot.web.auth import sign_init_data
 from bot.web.live import Hub
 from bot.web.server import make_app, start_site, watch_path
+from engine.board.data import board
 from engine.games import PLUGS
 from engine.service.tables import GameService
 from tests.browser import Browser, find_chromium
@@ -210,3 +211,83 @@ async def test_tournament_page_shows_live_standings_and_the_rounds_tables(tmp_pa
         await runner.cleanup()
         await service.idle()
         await service.close()
+
+
+async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web):
+    """B-15 on the web: a player plays the board game against an AI seat by clicking, builds an
+    offer in the page's trade builder (a deed ticked, cash typed), sends it, and the AI accepts;
+    the log shows the one line of the trade made; the game goes on by clicks."""
+    service, address, browser = web
+    alice = await _seat_page(browser, address, "Alice")
+    await alice.eval("document.getElementById('name').value = 'Alice';"
+                     "document.getElementById('game').value = 'board';"
+                     "document.getElementById('game').dispatchEvent(new Event('change'));"
+                     "document.getElementById('ai').value = '1';"
+                     "document.getElementById('open').click()")
+    await alice.wait("location.pathname.startsWith('/t/') && document.body.dataset.status === 'lobby'")
+    table = int(await alice.eval("location.pathname.split('/')[2]"))
+    await alice.eval("document.querySelector('[data-op=start]').click()")
+    await alice.wait("document.body.dataset.status === 'running'")
+    seat = next(i for i, s in enumerate(service.table(table).seats) if not s["ai"])
+    plug, presses, traded, after, spins = PLUGS["board"], 0, None, 0, 0
+
+    async def click(selector: str) -> None:
+        await alice.wait(f"document.querySelector('{selector}') && !document.querySelector('{selector}').disabled")
+        await alice.eval(f"document.querySelector('{selector}').click()")
+
+    while service.table(table).status == "running" and after < 12 and presses < 400:
+        await service.idle()
+        state = service.state(table)
+        mine = [sq for sq, owner in enumerate(state.owner) if owner == seat and not state.mortgaged[sq]
+                and not any(state.houses[o] for o in board(state.options.ruleset).groups[
+                    board(state.options.ruleset).group[sq]])]
+        ai_cash = state.players[1 - seat].cash
+        if traded is None and state.stage == "roll" and mine and not state.trades and ai_cash > 1000:
+            await click(f"#buttons button[data-token=\"t:{table}:n\"]")  # "Propose a trade"
+            await alice.wait("!document.getElementById('trade').hidden && document.body.dataset.trade === 'open'")
+            sq = mine[0]
+            await alice.eval(f"document.querySelector('#trade-mine input[data-square=\"{sq}\"]').click()")
+            given = t("en", "trade.you_give", terms=t("en", "board.ui.nothing"))
+            await alice.wait(f"!document.getElementById('trade-text').textContent.includes({json.dumps(given)})")
+            asked = board(state.options.ruleset).price[sq] // 10  # a tenth of its price: the AI takes that
+            await alice.eval(f"document.getElementById('trade-them').value = '{asked}';"
+                             "document.getElementById('trade-cash').click()")
+            await alice.wait(f"document.getElementById('trade-text').textContent.includes('{asked:,}')")
+            await alice.screenshot(ARTIFACTS / "web-trade-builder-phone.png", 390, 844, mobile=True)
+            await alice.resize(1280, 900)
+            await click("#trade-finish button[data-op=s]")
+            await alice.wait("document.body.dataset.trade === 'closed'")
+            for _ in range(200):
+                await service.idle()
+                if not service.state(table).trades:
+                    break
+                await asyncio.sleep(0.02)
+            traded = sq
+            assert service.state(table).owner[sq] == 1 - seat, "the AI took the offer"
+            await alice.wait("[...document.querySelectorAll('#log li')].some(li => li.textContent.includes("
+                             "'made a trade'))")
+            continue
+        owing = [d.seat for d in plug.rules.waiting_for(state) if d.seat == seat]
+        if not owing:
+            spins += 1
+            assert spins < 1000, (plug.rules.waiting_for(state), state.stage, service.table(table).seats)
+            await asyncio.sleep(0.01)
+            continue
+        spins = 0
+        action = plug.choose_listed(state, seat)
+        if type(action).__name__ == "ProposeTrade":  # the ready-made offers are not what this test is about
+            action = next(a for a in plug.rules.legal_actions(state, seat) if type(a).__name__ == "Roll")
+        token = next(tok for a, tok in service.buttons(table, seat) if a == action)
+        version = service.table(table).version
+        await click(f"#buttons button[data-token=\"{token}\"]")
+        for _ in range(500):  # the move, or a refusal: an AI offer may have moved the table first
+            if service.table(table).version != version or service.table(table).status != "running":
+                break
+            await service.idle()
+            await asyncio.sleep(0.01)
+        presses += 1
+        after += traded is not None
+    assert traded is not None, "the player made a trade on the page"
+    log = await alice.eval("[...document.querySelectorAll('#log li')].map(li => li.textContent).join('\\n')")
+    assert "Offer #" not in log and "offers" not in log  # the log is the group's: no haggling
+    await alice.screenshot(ARTIFACTS / "web-board-desktop.png", 1280, 900)

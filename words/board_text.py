@@ -82,7 +82,7 @@ from engine.core.errors import RuleError
 from words.deal_text import Names, player_name
 from words.i18n import normalise_lang, t
 
-# How a parameter is shown, by its name (the engine's names: see engine/board/rules.py).
+# How a parameter is shown, by its name (the engine's names: see engine/board/rules/).
 SQUARE_PARAMS = frozenset({"square", "street"})
 MONEY_PARAMS = frozenset({"amount", "minimum", "step", "cap", "cash", "raisable", "price", "refund"})
 SEAT_PARAMS = frozenset({"target", "current", "seat"})
@@ -482,6 +482,9 @@ def describe_event(event, lang: str, names: Names, ruleset: str) -> str:
         return t(lang, "board.ev.trade_proposed", proposer=who(tr.proposer), target=who(tr.target), trade=tr.id,
                  **_trade_sides(tr, lang, ruleset))
     if kind is TradeClosed:
+        if ev.outcome == "accepted" and ev.deal is not None:
+            return t(lang, "board.ev.trade_done", proposer=who(ev.deal.proposer), target=who(ev.deal.target),
+                     **_trade_sides(ev.deal, lang, ruleset))
         return t(lang, f"board.ev.trade_{ev.outcome}", trade=ev.trade)
     if kind is PropertyTransferred:
         return t(lang, "board.ev.transferred", square=place(ev.square), from_seat=who(ev.from_seat),
@@ -496,10 +499,26 @@ def describe_event(event, lang: str, names: Names, ruleset: str) -> str:
     return type(ev).__name__
 
 
-def log_lines(events: Iterable, lang: str, names: Names, ruleset: str) -> list[str]:
-    """The log for a batch of events, without the payments another line already tells."""
+def _haggling(event, viewer: int | None) -> bool:
+    """Is ``event`` part of a trade's haggling that ``viewer`` does not see? The group sees one
+    line when a trade is made (B-15: offers are private to their two players); the cash and deeds
+    that change hands are in that line."""
+    if isinstance(event, TradeProposed):
+        return viewer not in (event.trade.proposer, event.trade.target)
+    if isinstance(event, TradeClosed) and event.outcome != "accepted":
+        return event.deal is None or viewer not in (event.deal.proposer, event.deal.target)
+    return False
+
+
+def log_lines(events: Iterable, lang: str, names: Names, ruleset: str, viewer: int | None = None) -> list[str]:
+    """The log for a batch of events as ``viewer`` (None: the group) reads it, without the payments
+    and transfers another line already tells, and without the haggling of others' trades."""
+    events = list(events)
+    traded = any(isinstance(e, TradeClosed) and e.outcome == "accepted" and e.deal is not None for e in events)
     return [describe_event(e, lang, names, ruleset) for e in events
-            if not (isinstance(e, Paid) and e.reason in QUIET_PAYMENTS)]
+            if not (isinstance(e, Paid) and (e.reason in QUIET_PAYMENTS or (traded and e.reason == "trade")))
+            and not (traded and isinstance(e, PropertyTransferred) and e.from_seat != BANK)
+            and not _haggling(e, viewer)]
 
 
 def winners_line(winners: list[int], lang: str, names: Names) -> str:
@@ -587,9 +606,6 @@ def _pending_lines(view: dict, lang: str, names: Names, ruleset: str) -> list[st
     for d in view.get("debts") or []:
         lines.append(t(lang, "board.ui.debt", debtor=who(d["debtor"]), creditor=who(d["creditor"]),
                        amount=cash(d["amount"]), reason=_reason(d["reason"], lang)))
-    for tr in view.get("trades") or []:
-        lines.append(t(lang, "board.ui.trade", trade=tr["id"], proposer=who(tr["proposer"]),
-                       target=who(tr["target"]), **_trade_sides(tr, lang, ruleset)))
     s = view.get("shortage")
     if s:
         wanters = _join((t(lang, "board.ui.wanter", seat=who(int(seat)), street=square_name(ruleset, street, lang))
@@ -634,5 +650,11 @@ def private_lines(view: dict, seat: int, decisions: list, lang: str, names: Name
     if me is not None:
         lines.append(_player_line(me, view, lang, names, ruleset).strip())
     lines += [prompt_line(view, d, lang, names, ruleset) for d in decisions]
+    # the player's own open offers (the group's message never lists offers: B-15 haggling is private)
+    who = partial(party_name, lang=lang, names=names)
+    for tr in view.get("trades") or []:
+        if tr["proposer"] == seat:
+            lines.append(t(lang, "board.ui.trade", trade=tr["id"], proposer=who(tr["proposer"]),
+                           target=who(tr["target"]), **_trade_sides(tr, lang, ruleset)))
     return lines
 

@@ -14,7 +14,9 @@ from bot.discord_app.frontend import (
     Front,
     MoveButton,
     ServiceButton,
+    TradeSelect,
     chat_key,
+    guarded,
 )
 from bot.discord_app.messages import md
 from bot.discord_app.tournaments import TournamentFront
@@ -59,12 +61,18 @@ class TycoonBot(commands.AutoShardedBot):
         self.sync_commands = sync_commands  # the real process syncs at start; tests read the payload
         self._set_up = False
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A submitted form (the trade builder's cash): taken from its signed id in any process,
+        whether or not this process showed the form."""
+        if interaction.type == discord.InteractionType.modal_submit:
+            await guarded(interaction, self.front.form_submitted(interaction))
+
     async def setup_hook(self) -> None:
         if self._set_up:  # a login tried again: the buttons and commands are there already
             return
         self._set_up = True
         # buttons sent before a restart parse back from their ids
-        self.add_dynamic_items(MoveButton, ServiceButton)
+        self.add_dynamic_items(MoveButton, ServiceButton, TradeSelect)
         await self.tree.set_translator(CatalogueTranslator())
         front = self.front
         tree = self.tree

@@ -21,7 +21,7 @@ from collections.abc import Awaitable
 import discord
 from discord import app_commands
 
-from bot import option_screens
+from bot import option_screens, trade_builder
 from bot.discord_app.messages import NOBODY, PAGE, TEXT, DiscordMessages, md
 from bot.inputs import SIGNED, clean_name, parse_press
 from bot.presenter import (
@@ -340,6 +340,8 @@ class Front:
             await self.my_hand(interaction, table)
         elif press.kind == "p":
             await self.discard_pile(interaction, table)
+        elif press.kind == "t":
+            await self.trade_press(interaction, table, press.fields["op"])
         elif press.kind == "b":
             await self.seat_back(interaction, table)
         elif press.kind == "e":
@@ -412,6 +414,88 @@ class Front:
         snap = await self.service.snapshot(table_id)
         _, text = discard_pile_answer(snap, snap.seat_of(user) if snap else None, lang)
         await self._reply(interaction, text)
+
+    # -- the trade builder (B-15): an ephemeral message only its player sees ---------------------------
+
+    async def trade_press(self, interaction: discord.Interaction, table_id: int, op: str,
+                          values: list[str] | None = None) -> None:
+        """A press on "Propose a trade", "Counter", or the builder (its select menus carry
+        ``values``): a new ephemeral builder for the first two, the builder edited in place for the
+        rest, a form for typed amounts; a refusal is an ephemeral line and the draft stays."""
+        lang = normalise_lang(str(interaction.locale)) if interaction.locale else self.lang
+        user, _ = user_of(interaction)
+        if op in ("xy", "xt"):  # a form answers at once (Discord allows no deferring before one)
+            draft = await trade_builder.load(self.service, table_id, user)
+            if draft is None:
+                await self._reply(interaction, t(lang, "trade.closed"))
+                return
+            await interaction.response.send_modal(self.cash_form(table_id, draft, lang))
+            return
+        fresh = op == "n" or op[0] == "k"
+        if fresh:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        shown = await trade_builder.press(self.service, table_id, user, op, lang, values)
+        if not shown.text:
+            await self._reply(interaction, shown.alert or t(lang, "service.bad_token"))
+            return
+        view = None if shown.closed else self.trade_view(table_id, shown.controls, lang)
+        text = md(shown.text)
+        if fresh:
+            await interaction.followup.send(text, view=view or discord.utils.MISSING, ephemeral=True)
+        elif interaction.response.is_done():
+            await interaction.edit_original_response(content=text, view=view)
+        else:
+            await interaction.response.edit_message(content=text, view=view)
+        if shown.alert:
+            await interaction.followup.send(shown.alert, ephemeral=True)
+
+    def trade_view(self, table_id: int, controls, lang: str) -> discord.ui.View:
+        """Select menus for the partner and the deeds of both sides, buttons for cash, jail cards,
+        the form and send (five rows at most, as Discord allows)."""
+        sign = self.service.sign
+        view = discord.ui.View(timeout=None)
+        selects = [("vp", "trade.pick_partner", [(label, str(seat), on) for label, seat, on in controls.partners], 1),
+                   ("vm", "trade.pick_give", [(label, str(sq), on) for label, sq, on in controls.mine], 0),
+                   ("vy", "trade.pick_get", [(label, str(sq), on) for label, sq, on in controls.theirs], 0)]
+        row = 0
+        for op, key, options, least in selects:
+            if not options:
+                continue
+            options = options[:25]  # Discord's limit; nobody holds 25 tradable deeds
+            view.add_item(TradeSelect(sign(f"t:{table_id}:{op}"), t(lang, key), options, least, row))
+            row += 1
+        buttons = [*controls.cash[:4], (t(lang, "trade.btn.type_you"), "xy")]
+        rest = [*controls.cards, *[b for b in controls.typing if b[1] == "z"], *controls.finish]
+        for line in (buttons, rest):
+            for label, op in line[:5]:
+                view.add_item(ServiceButton(sign(f"t:{table_id}:{op}"), label, row=min(row, 4)))
+            row += 1
+        return view
+
+    def cash_form(self, table_id: int, draft, lang: str) -> discord.ui.Modal:
+        """Both amounts in one form: what the player pays and what the partner pays."""
+        snap = self.service.cache.peek(table_id)
+        names = {i: s["name"] for i, s in enumerate(snap.row.seats)} if snap else {}
+        form = discord.ui.Modal(title=t(lang, "trade.modal_title")[:45], custom_id=self.service.sign(
+            f"t:{table_id}:xm"), timeout=600)
+        mine = snap.state.players[draft.seat].cash if snap and snap.state else 0
+        theirs = snap.state.players[draft.target].cash if snap and snap.state and draft.target >= 0 else 0
+        form.add_item(discord.ui.TextInput(label=t(lang, "trade.modal_you", most=f"{mine:,}")[:45], custom_id="you",
+                                           default=str(max(draft.cash, 0)), required=False, max_length=12))
+        form.add_item(discord.ui.TextInput(
+            label=t(lang, "trade.modal_them", name=names.get(draft.target, "?"), most=f"{theirs:,}")[:45],
+            custom_id="them", default=str(max(-draft.cash, 0)), required=False, max_length=12))
+        return form
+
+    async def form_submitted(self, interaction: discord.Interaction) -> None:
+        """A submitted cash form (any process takes it: its id is signed data, not a live object)."""
+        data = interaction.data or {}
+        press = parse_press(self.service.unsign(str(data.get("custom_id", ""))) or "")
+        if press is None or press.kind != "t" or press.fields.get("op") != "xm":
+            return
+        values = {c.get("custom_id"): c.get("value", "") for row in data.get("components", [])
+                  for c in row.get("components", [])}
+        await self.trade_press(interaction, press.id("table"), "xm", [values.get("you", ""), values.get("them", "")])
 
     # -- the service's table updates ---------------------------------------------------------------
 
@@ -548,7 +632,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<tok
 
 
 class ServiceButton(discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"(?P<data>[lhbespT]:[0-9a-z:]{1,40})(?:\.(?P<mac>[0-9a-f]{8}))?"):
+                    template=r"(?P<data>[lhbespTt]:[0-9a-z:]{1,40})(?:\.(?P<mac>[0-9a-f]{8}))?"):
     """Every button that is not a move: lobby, my hand, seat back, end game, sign-up, tournament,
     the discard pile.
     Its id is the signed data (``GameService.sign``); an id without a valid signature is refused
@@ -556,11 +640,11 @@ class ServiceButton(discord.ui.DynamicItem[discord.ui.Button],
 
     STYLES = {"l": discord.ButtonStyle.secondary, "e": discord.ButtonStyle.danger}
 
-    def __init__(self, custom_id: str, label: str = "·") -> None:
+    def __init__(self, custom_id: str, label: str = "·", row: int | None = None) -> None:
         style = self.STYLES.get(custom_id[0], discord.ButtonStyle.success)
         if custom_id.startswith("e:") and ":n." in custom_id:
             style = discord.ButtonStyle.secondary
-        super().__init__(discord.ui.Button(label=label[:80], custom_id=custom_id, style=style))
+        super().__init__(discord.ui.Button(label=label[:80], custom_id=custom_id, style=style, row=row))
         self.data = custom_id
 
     @classmethod
@@ -569,6 +653,33 @@ class ServiceButton(discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, interaction.client.front.service_press(interaction, self.data))
+
+
+class TradeSelect(discord.ui.DynamicItem[discord.ui.Select],
+                  template=r"t:[0-9]{1,10}:v[pmy]\.[0-9a-f]{8}"):
+    """A select menu of the trade builder (the partner, my deeds, their deeds); its id is signed
+    data like a service button's, its choice arrives as the interaction's values."""
+
+    def __init__(self, custom_id: str, placeholder: str = "·", options=(), least: int = 0, row: int | None = None):
+        choices = [discord.SelectOption(label=label[:100], value=value, default=on) for label, value, on in options]
+        select = discord.ui.Select(custom_id=custom_id, placeholder=placeholder[:150], min_values=least,
+                                   max_values=max(1, len(choices)) if least == 0 else 1,
+                                   options=choices or [discord.SelectOption(label="·", value="-")], row=row)
+        super().__init__(select)
+        self.data = custom_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match):
+        return cls(match.group(0))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        front = interaction.client.front
+        press = parse_press(front.service.unsign(self.data) or "")
+        if press is None:
+            await guarded(interaction, front._reply(interaction, t(front.lang, "service.bad_token")))
+            return
+        values = [str(v) for v in (interaction.data or {}).get("values", [])]
+        await guarded(interaction, front.trade_press(interaction, press.id("table"), press.fields["op"], values))
 
 
 # the choices of /newgame; their names are translated by the tree's translator (``key``)

@@ -232,8 +232,8 @@ class DiscordMessages:
             if prompt.where == "answer":
                 text = md(t(lang, "dc.answer_now", name=names, when=when))
             else:
-                text = md(t(lang, "dc.asked_private" if prompt.where == "private" else "dc.asked", names=names,
-                            when=when))
+                key = "dc.asked_private" if prompt.where in ("private", "trade") else "dc.asked"
+                text = md(t(lang, key, names=names, when=when))
             message = await self.send(channel, lambda mid: (channel.id, mid), text, prompt.buttons[:PAGE], None,
                                       mentions=only(people), reference=reference)
             kept.append({"id": message, "asks": prompt.asks, "buttons": bool(prompt.buttons), "text": text})

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from telegram import BotCommand
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
 
 from bot.telegram_app.frontend import TelegramFrontEnd
 from engine.service.tables import GameService
@@ -60,6 +68,8 @@ def build_application(service: GameService, token: str, base_url: str | None = N
     app.add_handler(CommandHandler("rep", front.rep_cmd))
     app.add_handler(CommandHandler("standings", front.standings_cmd))
     app.add_handler(CallbackQueryHandler(front.button))
+    # typed amounts for the trade builder (B-15); other private text gets the help
+    app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, front.text))
     app.add_error_handler(front.on_error)
     app.bot_data["front"] = front
     front.bot = app.bot  # the service's table updates are sent with it

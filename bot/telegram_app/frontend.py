@@ -15,11 +15,11 @@ import contextlib
 import html
 import logging
 
-from telegram import InlineKeyboardMarkup, Update
+from telegram import ForceReply, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
-from bot import option_screens
+from bot import option_screens, trade_builder
 from bot import tournament_screens as tour_screens
 from bot.inputs import clean_name, number, parse_press
 from bot.presenter import (
@@ -170,6 +170,8 @@ class TelegramFrontEnd:
             await self._my_hand(update, context, table, user, lang)
         elif press.kind == "p":
             await self._discard_pile(update, context, table, user, lang)
+        elif press.kind == "t":
+            await self._trade_press(update, context, table, press.fields["op"], user)
         elif press.kind == "b":
             out = await self.service.lobby.back(table, user)
             await query.answer(t(lang, "service.welcome_back") if out.ok else t(lang, out.key, **out.params)[:200],
@@ -274,6 +276,67 @@ class TelegramFrontEnd:
             return
         await query.answer()
         await context.bot.send_message(chat.id, text[:4000])
+
+    # -- the trade builder (B-15), in the player's private chat -------------------------------------
+
+    async def _trade_lang(self, table_id: int) -> str:
+        row = self.service.table(table_id)
+        return await self._chat_lang(row.chat_key) if row is not None else self.lang
+
+    async def _trade_press(self, update: Update, context, table_id: int, op: str, user: str) -> None:
+        """A press on "Propose a trade", "Counter" or the builder itself: a new builder message for
+        the first two (the previous one loses its buttons), the builder edited for the rest; a
+        refusal is a private alert and the draft stays as it was."""
+        query = update.callback_query
+        lang = await self._trade_lang(table_id)
+        before = await trade_builder.load(self.service, table_id, user)
+        shown = await trade_builder.press(self.service, table_id, user, op, lang)
+        await query.answer(shown.alert[:200] if shown.alert else None, show_alert=bool(shown.alert))
+        if not shown.text:
+            return
+        chat_id = update.effective_chat.id
+        markup = None if shown.closed or shown.controls is None else self._trade_markup(table_id, shown.controls, lang)
+        text = html.escape(shown.text, quote=False)
+        if op == "n" or op[0] == "k":
+            if before is not None and before.message:
+                await self.messages.strip(context.bot, chat_id, before.message)
+            message = await self.messages.send_text(context.bot, chat_id, text, markup)
+            shown.draft.message = message
+            await trade_builder.save(self.service, table_id, user, shown.draft)
+        elif query.message is not None:
+            await self.messages.edit_text(context.bot, chat_id, query.message.message_id, text, markup)
+        if shown.typing:
+            await context.bot.send_message(chat_id, shown.prompt, reply_markup=ForceReply(selective=True))
+
+    def _trade_markup(self, table_id: int, controls, lang: str) -> InlineKeyboardMarkup:
+        sign = self.service.sign
+        return InlineKeyboardMarkup([[InlineKeyboardButton(label[:64], callback_data=sign(f"t:{table_id}:{op}"))
+                                      for label, op in row] for row in trade_builder.button_rows(controls, lang)])
+
+    async def text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Text in a private chat: an amount for a trade builder that asked for one (anything else
+        there gets the help, so a player is never left without an answer)."""
+        message = update.effective_message
+        if message is None or update.effective_chat is None or update.effective_chat.type != "private":
+            return
+        user, _ = _user(update)
+        lang = normalise_lang(update.effective_user.language_code)
+        found = await trade_builder.typed_amount(self.service, user, message.text or "", lang)
+        if found is None:
+            await message.reply_text(t(lang, "tg.help"))
+            return
+        table_id, shown = found
+        lang = await self._trade_lang(table_id)
+        if shown.alert:
+            await message.reply_text(shown.alert, reply_markup=ForceReply(selective=True))
+            return
+        text = html.escape(shown.text, quote=False)
+        markup = self._trade_markup(table_id, shown.controls, lang)
+        chat_id = update.effective_chat.id
+        if not (shown.draft.message and await self.messages.edit_text(context.bot, chat_id, shown.draft.message,
+                                                                      text, markup)):
+            shown.draft.message = await self.messages.send_text(context.bot, chat_id, text, markup)
+            await trade_builder.save(self.service, table_id, user, shown.draft)
 
     async def _back_in_person(self, table_id: int, user: str) -> bool:
         """A player who asks for their hand is here: a seat the AI kept for them is theirs again."""

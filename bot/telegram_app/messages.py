@@ -247,12 +247,16 @@ class TelegramMessages:
             if all((s, prompt.kind) in asked for s in prompt.seats):
                 continue  # already asked (by the other process's update): one ping each
             people = [seats[s] for s in prompt.seats]
+            if prompt.where == "trade":  # B-15: the offer goes to its target's private chat; the
+                people = [seats[s] for s in prompt.seats if seats[s].get("dm") is False]  # group only
+                if not people:  # pings a target the bot cannot write to
+                    continue
             seconds = seconds_left(prompt.due_at, now)
             if prompt.where == "answer":
                 text = with_mentions(lang, "tg.answer_now", people, seconds=seconds)
             else:
-                text = with_mentions(lang, "tg.asked_private" if prompt.where == "private" else "tg.asked", people,
-                                     seconds=seconds)
+                key = "tg.asked_private" if prompt.where in ("private", "trade") else "tg.asked"
+                text = with_mentions(lang, key, people, seconds=seconds)
             markup = self.keyboard([(b.label, b.token) for b in prompt.buttons])
             message = await self.send_text(bot, chat_id, text, markup, reply_to_message_id=record.get("tg"),
                                            message_thread_id=thread)
@@ -267,14 +271,17 @@ class TelegramMessages:
         update = screens.update
         dms = record.get("tg_dm", {})
         seats = update.snapshot.row.seats
+        # B-15: a player just made an offer gets their options anew (a new message notifies; an edit does not)
+        offered = {w.seat for w in update.asked if w.kind == "trade"} if update.snapshot.game == "board" else set()
         for seat, screen in sorted(screens.private.items()):
-            if str(seat) in dms or update.snapshot.game == "deal" or seats[seat]["ai"]:
+            if str(seat) in dms or update.snapshot.game == "deal" or seats[seat]["ai"] or seat in offered:
                 if screens.ended:
                     screen = Screen(screen.text, [], screen.picture)
-                await self.private(bot, update.table, seat, screen, update.snapshot.row.seats[seat], record)
+                await self.private(bot, update.table, seat, screen, update.snapshot.row.seats[seat], record,
+                                   anew=seat in offered)
 
     async def private(self, bot, table_id: int, seat: int, screen: Screen, info: dict, record: dict | None = None,
-                      version: int | None = None) -> None:
+                      version: int | None = None, anew: bool = False) -> None:
         """Edit the player's private message to show ``screen`` (pages of buttons when they do not
         fit one message); post it anew only when it cannot be edited. Nothing when the bot may not
         write to the player (they never started it): the group's message has the link."""
@@ -290,6 +297,10 @@ class TelegramMessages:
         pages = [buttons[i:i + PAGE] for i in range(0, len(buttons), PAGE)] or [[]]
         dms = dict(record.get("tg_dm", {}))
         ids = list(dms.get(str(seat), []))
+        if anew and ids:  # posted again below, so that it notifies; the old pages lose their buttons
+            for old in ids:
+                await self.strip(bot, user_id, old)
+            ids = []
         text = html.escape(screen.text[-(CAPTION if screen.picture else TEXT):], quote=False)
         try:
             new_ids = [await self._page(bot, user_id, ids[0] if ids else None, text,

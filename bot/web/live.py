@@ -24,6 +24,9 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
+import msgspec
+
+from bot import trade_builder
 from bot.inputs import clean_name
 from bot.presenter import alert_text, clock_text, event_lines, note_lines, table_screens
 from engine.service.lobby import is_ai_user
@@ -79,8 +82,14 @@ def parse_message(text) -> tuple[dict | None, str | None]:
         data = json.loads(text)
     except ValueError:
         return None, "web.err.malformed"
-    if not isinstance(data, dict) or data.get("type") not in ("press", "back", "lobby"):
+    if not isinstance(data, dict) or data.get("type") not in ("press", "back", "lobby", "trade"):
         return None, "web.err.malformed"
+    if data["type"] == "trade":  # the trade builder (B-15): an op of ``bot.trade_builder``
+        op, values = data.get("op"), data.get("values", [])
+        if not isinstance(op, str) or not trade_builder.OP.fullmatch(op) or not isinstance(values, list) \
+                or len(values) > 28 or not all(isinstance(v, str) and len(v) <= 12 for v in values):
+            return None, "web.err.malformed"
+        return {"type": "trade", "op": op, "values": values}, None
     if data["type"] == "press":
         token = data.get("token")
         if not isinstance(token, str) or not token.isascii() or not 0 < len(token) <= 100:
@@ -92,6 +101,14 @@ def parse_message(text) -> tuple[dict | None, str | None]:
             return None, "web.err.malformed"
         return {"type": "lobby", "op": op, "name": name}, None
     return {"type": "back"}, None
+
+
+def _kind(token: str) -> str:
+    """What a private button does on the page: a move (its token goes to the service), the seat
+    back, or a trade builder op (``t:<table>:<op>``: the page opens the builder)."""
+    if token.startswith("b:"):
+        return "back"
+    return "trade" if token.startswith("t:") else "press"
 
 
 def data_url(png: bytes | None) -> str | None:
@@ -134,6 +151,9 @@ class Hub:
         if client.watch or client.user is None:
             await self._send(client, {"type": "error", "message": t(client.lang, "web.err.watching")})
             return
+        if data["type"] == "trade":
+            await self._trade(client, data)
+            return
         try:
             outcome = await self._do(client, data)
         except Exception:  # never let one press end the connection or the server
@@ -148,6 +168,22 @@ class Hub:
             await self._send(client, {"type": "error", "message": text})
         elif data["type"] == "lobby":
             await self.show(client.table)  # the service publishes no update for lobby changes
+
+    async def _trade(self, client: Client, data: dict) -> None:
+        """A press on the trade builder: the builder (its summary and structured controls) goes back
+        to this page only; the offer, once sent, reaches the other pages as a table update."""
+        shown = await trade_builder.press(self.service, client.table, client.user, data["op"], client.lang,
+                                          data["values"])
+        if shown.alert:
+            await self._send(client, {"type": "error", "message": shown.alert})
+        if shown.text or shown.closed:
+            c = shown.controls
+            await self._send(client, {
+                "type": "trade", "text": shown.text, "closed": shown.closed, "sent": shown.sent,
+                "draft": msgspec.to_builtins(shown.draft) if shown.draft else None,
+                "controls": None if shown.closed or c is None else {
+                    "partners": c.partners, "mine": c.mine, "theirs": c.theirs, "cash": c.cash, "cards": c.cards,
+                    "finish": c.finish}})
 
     async def _do(self, client: Client, data: dict):
         service, table = self.service, client.table
@@ -214,8 +250,7 @@ class Hub:
                         own = screens.private[seat]
                         message["private"] = {
                             "text": own.text, "picture": data_url(own.picture),
-                            "buttons": [{"label": b.label, "token": b.token,
-                                         "kind": "back" if b.token.startswith("b:") else "press"}
+                            "buttons": [{"label": b.label, "token": b.token, "kind": _kind(b.token)}
                                         for b in own.buttons]}
                     await self._send(client, message)
 

@@ -11,43 +11,57 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
+
+from engine.board.data import RULESETS, board
 from engine.board.model import BANK, HOTEL, BoardState
-from engine.board.rules import board_of, owns_group, start_cash
+from engine.board.rules import board_of, start_cash
+
+# they run after every action of a simulation: each board's groups and the squares off its
+# streets are read in one C call each
+_GROUPS = {r: tuple((g, squares, itemgetter(*squares)) for g, squares in board(r).groups.items()) for r in RULESETS}
+_PROPERTIES = {r: itemgetter(*board(r).properties) for r in RULESETS}
+_OFF_STREET = {r: tuple(sq for sq in range(40) if board(r).kind[sq] != "street") for r in RULESETS}
 
 
 def violations(state: BoardState) -> list[str]:
     b = board_of(state)
+    ruleset = state.options.ruleset
     out = []
+    owner, houses, mortgaged = state.owner, state.houses, state.mortgaged
     cash = sum(p.cash for p in state.players)
     expected = start_cash(state.options) * len(state.players) + state.bank_net
     if cash != expected:
         out.append(f"cash {cash} != start + bank net {expected}")
-    houses = sum(h for h in state.houses if h < HOTEL)
-    hotels = sum(1 for h in state.houses if h == HOTEL)
-    if houses + state.bank_houses != b.money["houses"] or hotels + state.bank_hotels != b.money["hotels"]:
-        out.append(f"buildings: {houses}+{state.bank_houses} houses, {hotels}+{state.bank_hotels} hotels")
+    hotels = houses.count(HOTEL)
+    built = sum(houses) - HOTEL * hotels  # houses standing (a hotel's 5 is not houses)
+    if built + state.bank_houses != b.money["houses"] or hotels + state.bank_hotels != b.money["hotels"]:
+        out.append(f"buildings: {built}+{state.bank_houses} houses, {hotels}+{state.bank_hotels} hotels")
     if state.bank_houses < 0 or state.bank_hotels < 0:
         out.append("the bank holds a negative number of buildings")
     for p in state.players:
         if p.cash < 0:
             out.append(f"seat {p.seat} has negative cash {p.cash}")
-        if p.bankrupt and (p.cash or any(state.owner[sq] == p.seat for sq in b.properties)):
+        if p.bankrupt and (p.cash or p.seat in _PROPERTIES[ruleset](owner)):
             out.append(f"bankrupt seat {p.seat} still holds something")
-    for group, squares in b.groups.items():
-        levels = [state.houses[sq] for sq in squares]
-        if any(levels):
-            owner = state.owner[squares[0]]
-            if owner == BANK or not owns_group(state, owner, group):
-                out.append(f"{group}: buildings without the whole group")
-            if max(levels) - min(levels) > 1:
-                out.append(f"{group}: built unevenly {levels}")
-            if any(state.mortgaged[sq] for sq in squares):
-                out.append(f"{group}: mortgaged with buildings")
-    for sq in range(40):
-        if state.houses[sq] and b.kind[sq] != "street":
-            out.append(f"square {sq}: buildings off a street")
-        if state.mortgaged[sq] and state.owner[sq] == BANK:
-            out.append(f"square {sq}: the bank holds a mortgage")
+    if any(houses):
+        for group, squares, get in _GROUPS[ruleset]:
+            levels = get(houses)
+            if any(levels):
+                first = owner[squares[0]]
+                if first == BANK or get(owner).count(first) != len(squares):
+                    out.append(f"{group}: buildings without the whole group")
+                if max(levels) - min(levels) > 1:
+                    out.append(f"{group}: built unevenly {list(levels)}")
+                if True in get(mortgaged):
+                    out.append(f"{group}: mortgaged with buildings")
+    off_street = _OFF_STREET[ruleset]
+    if True in mortgaged or any(houses[sq] for sq in off_street):
+        for sq in range(40):
+            if houses[sq] and sq in off_street:
+                out.append(f"square {sq}: buildings off a street")
+            if mortgaged[sq] and owner[sq] == BANK:
+                out.append(f"square {sq}: the bank holds a mortgage")
     held = sum(len(p.jail_cards) for p in state.players)
     if len(state.chance) + len(state.chest) + held != len(b.chance) + len(b.chest):
         out.append("cards lost or duplicated")

@@ -116,7 +116,9 @@ class Shortage(msgspec.Struct):
     wanters: dict[int, int] = {}  # seat -> street named
 
 
-class BoardState(msgspec.Struct):
+class BoardState(msgspec.Struct, dict=True):
+    # ``dict=True``: room for memos of this very object (``rules.base.memo``); attributes that
+    # are not fields are never encoded, copied or compared, so a decoded state starts without.
     schema: int
     options: BoardOptions
     rng: Rng
@@ -432,6 +434,9 @@ class TradeProposed(Event, tag="trade_proposed"):
 class TradeClosed(Event, tag="trade_closed"):
     trade: int
     outcome: str  # accepted | rejected | countered | cancelled | expired
+    # the offer's terms, so that a log can say what was traded (to the group: only an accepted
+    # trade; the haggling only to the two players)
+    deal: Trade | None = None
 
 
 class PropertyTransferred(Event, tag="property_transferred"):

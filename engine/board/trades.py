@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import zlib
 from array import array
+from operator import itemgetter
 from typing import NamedTuple
 
-from engine.board.data import PROPERTY_KINDS, board
+from engine.board.data import PROPERTY_KINDS, RULESETS, board
 from engine.board.model import BoardState, ProposeTrade, Refusal, Trade
 
 REFUSALS_KEPT = 24  # a bounded memory: enough for every pair of seats and more
@@ -35,40 +36,69 @@ def _no(rule: str, key: str, **params) -> tuple:
     return (rule, key, params)
 
 
+# per rule set and square: may the deed be traded at all (a property), and the getter of its
+# group's squares (a deed in a group with buildings may not be traded)
+_DEED = {r: tuple(board(r).kind[sq] in PROPERTY_KINDS for sq in range(40)) for r in RULESETS}
+_GROUP_OF = {r: tuple(itemgetter(*board(r).groups[board(r).group[sq]]) if _DEED[r][sq] else None
+                      for sq in range(40)) for r in RULESETS}
+
+
 def _tradable(state: BoardState, sq: int) -> bool:
-    b = board(state.options.ruleset)
-    return b.kind[sq] in PROPERTY_KINDS and not any(state.houses[o] for o in b.groups[b.group[sq]])
+    ruleset = state.options.ruleset
+    return _DEED[ruleset][sq] and not any(_GROUP_OF[ruleset][sq](state.houses))
 
 
 def offer_problem(state: BoardState, seat: int, a: ProposeTrade | Trade, target: int) -> tuple | None:
-    """Why ``seat``'s offer ``a`` to ``target`` may not stand (cash and holdings as they are now)."""
-    b = board(state.options.ruleset)
-    if state.options.no_trading:
+    """Why ``seat``'s offer ``a`` to ``target`` may not stand (cash and holdings as they are now):
+    its terms (``terms_problem``: the partner, the shape, the deeds), then the means
+    (``means_problem``: cash and cards)."""
+    return terms_problem(state, seat, a, target) or means_problem(state, seat, a, target)
+
+
+def terms_problem(state: BoardState, seat: int, a: ProposeTrade | Trade, target: int) -> tuple | None:
+    """What ``offer_problem`` checks first: trading allowed, the partner still in, something on
+    both sides, nothing negative, and each deed its giver's, in a group without buildings."""
+    options = state.options
+    if options.no_trading:
         return _no("B-15", "board.err.no_trading")
-    if target == seat or not 0 <= target < len(state.players) or state.players[target].bankrupt:
+    players = state.players
+    if target == seat or not 0 <= target < len(players) or players[target].bankrupt:
         return _no("B-15", "board.err.bad_trade_partner", target=target)
-    if not (a.give or a.give_cash or a.give_cards) or not (a.get or a.get_cash or a.get_cards):
+    give, get = a.give, a.get
+    if not (give or a.give_cash or a.give_cards) or not (get or a.get_cash or a.get_cards):
         return _no("B-15", "board.err.trade_one_sided")
     if a.give_cash < 0 or a.get_cash < 0 or a.give_cards < 0 or a.get_cards < 0:
         return _no("B-15", "board.err.trade_negative")
-    for squares, who in ((a.give, seat), (a.get, target)):
-        if len(set(squares)) != len(squares):
+    deed, group_of = _DEED[options.ruleset], _GROUP_OF[options.ruleset]
+    owner, houses = state.owner, state.houses
+    for squares, who in ((give, seat), (get, target)):
+        if len(squares) > 1 and len(set(squares)) != len(squares):
             return _no("B-15", "board.err.trade_duplicate")
         for sq in squares:
-            if not 0 <= sq < 40 or b.kind[sq] not in PROPERTY_KINDS or state.owner[sq] != who:
+            if not 0 <= sq < 40 or not deed[sq] or owner[sq] != who:
                 return _no("B-15", "board.err.trade_not_owned", square=sq)
-            if any(state.houses[o] for o in b.groups[b.group[sq]]):
+            if any(group_of[sq](houses)):
                 return _no("B-15", "board.err.trade_buildings", square=sq)
-    me, them = state.players[seat], state.players[target]
+    return None
+
+
+def means_problem(state: BoardState, seat: int, a: ProposeTrade | Trade, target: int) -> tuple | None:
+    """The rest of ``offer_problem``: whether both sides have the cash and the cards they offer."""
+    players = state.players
+    give, get = a.give, a.get
+    me, them = players[seat], players[target]
     if a.give_cash > me.cash or a.get_cash > them.cash:
         return _no("B-15", "board.err.trade_cash")
     if a.give_cards > len(me.jail_cards) or a.get_cards > len(them.jail_cards):
         return _no("B-15", "board.err.trade_cards")
-    cap = b.money["jail_card_max_price"]
-    if a.give_cards and not a.give and not a.get and a.get_cash > cap * a.give_cards:
-        return _no("B-07", "board.err.jail_card_price", cap=cap)
-    if a.get_cards and not a.give and not a.get and a.give_cash > cap * a.get_cards:
-        return _no("B-07", "board.err.jail_card_price", cap=cap)
+    if a.give_cards and not give and not get:
+        cap = board(state.options.ruleset).money["jail_card_max_price"]
+        if a.get_cash > cap * a.give_cards:
+            return _no("B-07", "board.err.jail_card_price", cap=cap)
+    if a.get_cards and not give and not get:
+        cap = board(state.options.ruleset).money["jail_card_max_price"]
+        if a.give_cash > cap * a.get_cards:
+            return _no("B-07", "board.err.jail_card_price", cap=cap)
     return None
 
 

@@ -37,14 +37,22 @@ from engine.deal.model import (
     PlayRent,
     PlaySlyDeal,
 )
-from engine.deal.rules import keep_rank, legal_actions
+from engine.deal.rules import current_seat, keep_rank, legal_actions, turn_options
 
 BANK_COMFORT = 8  # below this bank total, money is banked eagerly
 
 
 def choose(state: DealState, seat: int, actions: list | None = None):
-    """The AI's choice for ``seat`` among ``actions`` (default: ``legal_actions``); None if none."""
+    """The AI's choice for ``seat`` among ``actions`` (default: ``legal_actions``); None if none.
+
+    On its own turn without a list given it asks the rules for the play phase's choices with the
+    re-arranging moves cut down to the plain moves into groups one card short (``turn_options``):
+    every other move scores below ``EndTurn``, which comes first, so the choice is the same."""
     if actions is None:
+        if not state.pending and state.phase == "play" and seat == current_seat(state):
+            me = state.players[seat]
+            near = _near_complete(me)
+            return _play(state, seat, turn_options(state, seat, moves_into=near), near)
         actions = legal_actions(state, seat)
     if not actions:
         return None
@@ -96,9 +104,14 @@ def _worth_refusing(state: DealState, seat: int, demand_id: int) -> bool:
 # -- playing a turn ------------------------------------------------------------------------------
 
 
-def _play(state: DealState, seat: int, actions: list):
+def _near_complete(me: Player) -> set[int]:
+    """Groups one card short of a set (a move into one can complete it)."""
+    return {i for i, g in enumerate(me.groups) if g.colour is not None and len(g.cards) == SET_SIZE[g.colour] - 1}
+
+
+def _play(state: DealState, seat: int, actions: list, near: set[int] | None = None):
     me = state.players[seat]
-    ctx = _Context(state, me)
+    ctx = _Context(state, me, near)
     best, best_score = None, float("-inf")
     scorers = _SCORERS
     for a in actions:
@@ -112,7 +125,7 @@ def _play(state: DealState, seat: int, actions: list):
 class _Context:
     """What the scoring needs, computed once per decision."""
 
-    def __init__(self, state: DealState, me: Player) -> None:
+    def __init__(self, state: DealState, me: Player, near: set[int] | None = None) -> None:
         self.state = state
         self.opts = state.options
         self.me = me
@@ -120,12 +133,11 @@ class _Context:
         self.bank = sum(VALUE[c] for c in me.bank)
         self._payable: dict[int, int] | None = None
         self.hand_rents = [c for c in me.hand if KIND[c] == "rent"]
-        self.near_complete = {
-            i for i, g in enumerate(me.groups) if g.colour is not None and len(g.cards) == SET_SIZE[g.colour] - 1
-        }
+        self.near_complete = _near_complete(me) if near is None else near
         self.gains: dict[int, float] = {}
         self.rents: dict[tuple, int] = {}
         self.losses: dict[int, float] = {}
+        self.hurts: dict[tuple[int, int], float] = {}
 
     @property
     def payable(self) -> dict[int, int]:
@@ -139,6 +151,13 @@ class _Context:
         if g is None:
             g = self.gains[card] = _gain(self.me, card, self.opts, self.complete)
         return g
+
+    def hurt(self, target: int, card: int) -> float:
+        key = (target, card)
+        v = self.hurts.get(key)
+        if v is None:
+            v = self.hurts[key] = _hurt(self.state, target, card)
+        return v
 
     def loss(self, card: int) -> float:
         v = self.losses.get(card)
@@ -285,7 +304,7 @@ _SCORERS = {
     PlayPassGo: lambda ctx, a: 58.0 if ctx.state.plays_left >= 2 else 28.0,
     PlayRent: _score_rent,
     PlayDealBreaker: _score_breaker,
-    PlaySlyDeal: lambda ctx, a: ctx.gain(a.take) + _hurt(ctx.state, a.target, a.take),
+    PlaySlyDeal: lambda ctx, a: ctx.gain(a.take) + ctx.hurt(a.target, a.take),
     PlayForcedDeal: _score_forced,
     PlayBuilding: lambda ctx, a: 50.0 + area.group_rent(ctx.me.groups[a.group], ctx.opts),
     PlayDebtCollector: _score_debt,

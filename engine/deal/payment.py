@@ -139,7 +139,6 @@ def auto_selection(player: Player, amount: int, options: DealOptions) -> list[in
     cats = payable(player)
     if sum(VALUE[c] for c in cats) <= amount:
         return sorted(cats)
-    cost = _cost(player, options)
     if options.ordered_payment:
         chosen: list[int] = []
         remaining = amount
@@ -147,13 +146,15 @@ def auto_selection(player: Player, amount: int, options: DealOptions) -> list[in
             items = [c for c, k in cats.items() if k == cat]
             worth = sum(VALUE[c] for c in items)
             if worth >= remaining:
+                # the bank alone covers most debts: its cards cost only their value (``_cost``)
+                cost = {c: 4 * VALUE[c] for c in items} if cat == BANK else _cost(player, options)
                 picked = _cheapest_cover(items, remaining, cost)
                 chosen += picked
                 return _hotels_before_houses(player, chosen)
             chosen += items
             remaining -= worth
         return sorted(cats)
-    picked = _cheapest_cover(sorted(cats), amount, cost)
+    picked = _cheapest_cover(sorted(cats), amount, _cost(player, options))
     return _hotels_before_houses(player, picked)
 
 

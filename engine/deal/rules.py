@@ -22,7 +22,7 @@ Decisions recorded here where the seeds are silent:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import msgspec
 
@@ -278,14 +278,23 @@ def legal_actions(state: DealState, seat: int) -> list:
         return out
     if seat != current_seat(state):
         return []
-    p = state.players[seat]
     if state.phase == "discard":
-        return [Discard(card=c) for c in _unique_by_key(p.hand)]
-    out = [EndTurn()]
+        return [Discard(card=c) for c in _unique_by_key(state.players[seat].hand)]
+    return turn_options(state, seat)
+
+
+def turn_options(state: DealState, seat: int, moves_into: Collection[int] | None = None) -> list:
+    """``legal_actions`` of the player on turn in the play phase. With ``moves_into``, the
+    re-arranging moves are only the plain ones into those groups (no new pile, no replacement),
+    in the same order: the AI asks for these, the only moves it could choose."""
+    p = state.players[seat]
+    out: list = [EndTurn()]
     if state.plays_left <= 0:
         if state.options.rearrange_after_last_play:
-            out += _move_options(state, p)  # D-06 standard: still free after the last play
+            out += _moves(state, p, moves_into)  # D-06 standard: still free after the last play
         return out
+    others = _others(state, seat)
+    takeable: dict[int, list[int]] = {}  # by seat, worked out once for all the cards played on it
     for c in _unique_by_key(p.hand):
         kind = KIND[c]
         if kind in ("property", "wild"):
@@ -293,10 +302,10 @@ def legal_actions(state: DealState, seat: int) -> list:
             continue
         out.append(BankCard(card=c))
         if kind == "action":
-            out += _action_options(state, p, c)
+            out += _action_options(state, p, c, others, takeable)
         elif kind == "rent":
-            out += _rent_options(state, p, c)
-    out += _move_options(state, p)
+            out += _rent_options(state, p, c, others)
+    out += _moves(state, p, moves_into)
     return out
 
 
@@ -321,7 +330,7 @@ def _lay_options(p: Player, c: int) -> list:
     return out
 
 
-def _action_options(state: DealState, p: Player, c: int) -> list:
+def _action_options(state: DealState, p: Player, c: int, others: list[int], takeable: dict[int, list[int]]) -> list:
     a = ACTION[c]
     opts = state.options
     if a == "pass_go":
@@ -330,19 +339,23 @@ def _action_options(state: DealState, p: Player, c: int) -> list:
         return [PlayBuilding(card=c, group=i) for i in area.building_targets(p, a, opts)]
     if a == "birthday":
         return [PlayBirthday(card=c)]
-    others = _others(state, p.seat)
     if a == "debt_collector":
         return [PlayDebtCollector(card=c, target=t) for t in others]
+
+    def takes(seat: int) -> list[int]:
+        cards = takeable.get(seat)
+        if cards is None:
+            cards = takeable[seat] = _takeable(state, state.players[seat])
+        return cards
+
     if a == "sly_deal":
-        return [
-            PlaySlyDeal(card=c, target=t, take=x) for t in others for x in _takeable(state, state.players[t])
-        ]
+        return [PlaySlyDeal(card=c, target=t, take=x) for t in others for x in takes(t)]
     if a == "forced_deal":
-        gives = _takeable(state, p)
+        gives = takes(p.seat)
         return [
             PlayForcedDeal(card=c, give=give, target=t, take=x)
             for t in others
-            for x in _takeable(state, state.players[t])
+            for x in takes(t)
             for give in gives
         ]
     if a == "deal_breaker":
@@ -364,13 +377,13 @@ def _rent_groups(p: Player, c: int) -> list[int]:
     ]
 
 
-def _rent_options(state: DealState, p: Player, c: int) -> list:
+def _rent_options(state: DealState, p: Player, c: int, others: list[int]) -> list:
     groups = _rent_groups(p, c)
     if not groups:
         return []
     doubles = [d for d in p.hand if ACTION[d] == "double_rent"]
     most = min(len(doubles), state.plays_left - 1, 1 if state.options.single_double_rent else 2)
-    targets: list[int | None] = _others(state, p.seat) if not RENT_COLOURS[c] else [None]
+    targets: list[int | None] = others if not RENT_COLOURS[c] else [None]
     return [
         PlayRent(card=c, group=i, target=t, doubles=tuple(doubles[:k]))
         for i in groups
@@ -381,43 +394,58 @@ def _rent_options(state: DealState, p: Player, c: int) -> list:
 
 def _move_options(state: DealState, p: Player) -> list:
     """D-06: free re-arranging of one's own properties and wilds."""
-    out: list = []
-    opts = state.options
+    return list(_moves(state, p))
+
+
+def _moves(state: DealState, p: Player, into: Collection[int] | None = None):
+    """The re-arranging moves of ``_move_options``, one at a time (``_may_rearrange`` needs only
+    the first); with ``into``, only the plain moves into those groups (``turn_options``)."""
     groups = p.groups
+    built = [h.house is not None or h.hotel is not None for h in groups]
+    targets = range(len(groups)) if into is None else sorted(into)
     for si, g in enumerate(groups):
-        if g.house is not None or g.hotel is not None:
+        if built[si]:
             continue  # cards under a building move only by replacement (below)
+        alone = len(g.cards) == 1
         for c in g.cards:
             allowed = PLACEABLE[c]
-            for ti, h in enumerate(groups):
+            for ti in targets:
                 if ti == si:
                     continue
+                h = groups[ti]
                 hc = h.colour
                 if hc is not None:
                     if (allowed is None or hc in allowed) and len(h.cards) < SET_SIZE[hc]:
-                        out.append(MoveProperty(card=c, colour=hc, group=ti))
+                        yield MoveProperty(card=c, colour=hc, group=ti)
                 elif allowed is None:
                     if len(h.cards) < 4:
-                        out.append(MoveProperty(card=c, colour=None, group=ti))
+                        yield MoveProperty(card=c, colour=None, group=ti)
                 else:
-                    out += [MoveProperty(card=c, colour=col, group=ti) for col in allowed if area.fits(h, c, col)]
+                    for col in allowed:
+                        if area.fits(h, c, col):
+                            yield MoveProperty(card=c, colour=col, group=ti)
+            if into is not None:
+                continue
             for col in allowed if allowed is not None else (None,):
-                if len(g.cards) > 1 or col != g.colour:
-                    out.append(MoveProperty(card=c, colour=col, group=None))
+                if not alone or col != g.colour:
+                    yield MoveProperty(card=c, colour=col, group=None)
+    if into is not None:
+        return
+    opts = state.options
     for ti, h in enumerate(groups):
-        if (h.house is None and h.hotel is None) or not area.is_complete(h, opts):
+        if not built[ti] or not area.is_complete(h, opts):
             continue
         wilds = [w for w in h.cards if not IS_SINGLE[w]]
         if not wilds:
             continue
         for si, g in enumerate(groups):
-            if si == ti or g.house is not None or g.hotel is not None:
+            if si == ti or built[si]:
                 continue
             for c in g.cards:
                 allowed = PLACEABLE[c]
                 if allowed is None or h.colour in allowed:
-                    out += [MoveProperty(card=c, colour=h.colour, group=ti, replace=w) for w in wilds]
-    return out
+                    for w in wilds:
+                        yield MoveProperty(card=c, colour=h.colour, group=ti, replace=w)
 
 
 def _demand_actions(state: DealState, d: Demand, seat: int) -> list:
@@ -474,7 +502,7 @@ def _may_rearrange(state: DealState) -> bool:
     turn ends at once."""
     if not state.options.rearrange_after_last_play:
         return False
-    return bool(_move_options(state, state.players[current_seat(state)]))
+    return next(_moves(state, state.players[current_seat(state)]), None) is not None
 
 
 def _require_turn(state: DealState, seat: int) -> Player:

@@ -38,6 +38,16 @@ class LiveTable:
     rules: GameRules
     state: Any = None
     clocks: list[store.ClockInfo] = field(default_factory=list)  # the live clocks, as last set
+    _legal: tuple | None = field(default=None, repr=False, compare=False)  # (version, seat, state id, actions)
+
+    def legal(self, seat: int) -> list:
+        """``legal_actions`` of the state at this version for ``seat``, computed once: a screen's
+        buttons and the press that follows ask the same. A move changes the version (or the copy
+        is dropped) before anyone can ask again, so an answer is never reused for another state."""
+        key = (self.row.version, seat, id(self.state))
+        if self._legal is None or self._legal[:3] != key:
+            self._legal = (*key, self.rules.legal_actions(self.state, seat))
+        return self._legal[3]
 
     def seat_of(self, user: str) -> int | None:
         for i, seat in enumerate(self.row.seats):

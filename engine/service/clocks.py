@@ -60,6 +60,14 @@ def wanted_clocks(live: LiveTable, now: float, version: int | None = None, seats
                   status: str | None = None) -> list[store.DeadlineRow]:
     """The decision clocks the table's state implies now (not the match clock); ``version``,
     ``seats`` and ``status`` as they will be once a move being stored is stored."""
+    return [store.DeadlineRow(table_id=live.row.id, version=c.version, seat=c.seat, kind=c.kind, ai=c.ai,
+                              due_at=c.due_at) for c in wanted_infos(live, now, version, seats, status)]
+
+
+def wanted_infos(live: LiveTable, now: float, version: int | None = None, seats: list | None = None,
+                 status: str | None = None) -> list[store.ClockInfo]:
+    """``wanted_clocks`` as plain values: what a move stores (an ORM row costs more to build than
+    the rest of the move's bookkeeping)."""
     version = live.row.version if version is None else version
     seats = live.row.seats if seats is None else seats
     if (status or live.row.status) != "running" or live.state is None:
@@ -68,8 +76,7 @@ def wanted_clocks(live: LiveTable, now: float, version: int | None = None, seats
     for decision in live.rules.waiting_for(live.state):
         ai = bool(seats[decision.seat]["ai"])
         seconds = AI_GRACE if ai else clock_seconds(live, decision.policy)
-        out.append(store.DeadlineRow(table_id=live.row.id, version=version, seat=decision.seat,
-                                     kind=decision.kind, ai=ai, due_at=now + seconds))
+        out.append(store.ClockInfo(version, decision.seat, decision.kind, ai, now + seconds))
     return out
 
 

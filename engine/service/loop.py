@@ -278,7 +278,9 @@ class TableLoop:
                 current=live.rules.view(live.state, None).get("current"), asked=asked)
 
     def snapshot_of(self, live) -> Snapshot:
-        row = store.TableRow(**live.row.model_dump())  # seats and messages copied too
+        # seats and messages copied too; a plain copy (no ORM state, read only): building an ORM
+        # row costs several times more, and this is done for every update
+        row = store.TableRow.model_construct(**live.row.model_dump())
         state = live.rules.decode_state(live.row.snapshot) if live.row.snapshot else live.state
         return Snapshot(live.row.id, live.row.version, row, live.rules, state)
 

@@ -1,10 +1,12 @@
 """Persistence with sqlmodel: tables (one row per chat game, with its snapshot and version), the
 append-only action log, the clocks (deadlines), and the service's settings (the token secret).
 
-A move is one transaction: append the action at ``version + 1`` and store the new snapshot only
+A move is stored atomically: append the action at ``version + 1`` and store the new snapshot only
 if the version is still the one read (``UPDATE … WHERE version = :old``), retire the table's old
 clocks and set the ones the new state implies; a move caused by a clock also marks that clock
-done in the same transaction, only if this process still holds its lease. Two racing presses of
+done in the same transaction, only if this process still holds its lease. Moves of other tables
+waiting at the same time share that transaction (group commit, ``writer.py``); each is confirmed
+only once it is committed. Two racing presses of
 one button cannot both land, and a clock cannot fire twice nor be lost by a process that dies
 between taking it and applying it (its lease runs out and another process takes it).
 SQLite (WAL) by default, any SQLAlchemy URL otherwise.
@@ -17,7 +19,7 @@ import secrets
 import time
 from typing import NamedTuple
 
-from sqlalchemy import BigInteger, Column, Integer, Text, and_, delete, event, exc, func, insert, or_, update
+from sqlalchemy import BigInteger, Column, Integer, Text, and_, delete, event, exc, func, or_, update
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlmodel import JSON, Field, SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -283,47 +285,33 @@ def _retire_clocks(table_id: int, keep_match: bool):
 
 
 async def append_move(engine: AsyncEngine, table_id: int, old_version: int, seat: int, action_json: str,
-                      snapshot: str, status: str, deadlines: list[DeadlineRow] | None = None,
+                      snapshot: str, status: str, deadlines: list[DeadlineRow | ClockInfo] | None = None,
                       result: ResultRow | None = None, row_values: dict | None = None,
                       fired: tuple[int, str] | None = None, notify: str | None = None) -> bool:
-    """One move, one transaction: the log line, the snapshot at ``version + 1`` (only if the version
-    is still ``old_version``), other columns of the table that change with it (``row_values``: seats,
-    missed clocks), the old clocks retired and the new ones set. ``fired`` (deadline id, owner): the
-    clock this move answers, marked done only while ``owner`` still holds its lease. False when
-    another press, process or clock moved first (nothing is written then)."""
-    async with AsyncSession(engine) as session:
-        updated = await session.exec(
-            update(TableRow)
-            .where(TableRow.id == table_id, TableRow.version == old_version)
-            .values(snapshot=snapshot, version=old_version + 1, status=status, updated_at=time.time(),
-                    **(row_values or {}))
-        )
-        if updated.rowcount != 1:
-            await session.rollback()
-            return False
-        if fired is not None:
-            done = await session.exec(update(DeadlineRow).where(
-                DeadlineRow.id == fired[0], DeadlineRow.status == "claimed", DeadlineRow.owner == fired[1])
-                .values(status="done"))
-            if done.rowcount != 1:  # our lease ran out and another process took this clock
-                await session.rollback()
-                return False
-        # plain INSERTs (no unit of work): this is the hot path of every move
-        await session.exec(insert(ActionRow).values(table_id=table_id, seq=old_version + 1, seat=seat,
-                                                    action=action_json, at=time.time(),
-                                                    deadline_id=fired[0] if fired else None))
-        await session.exec(_retire_clocks(table_id, keep_match=status == "running"))
-        if deadlines:
-            await session.exec(insert(DeadlineRow).values([_clock_values(row) for row in deadlines]))
-        if result is not None:
-            session.add(result)
-        if notify is not None:  # the other processes drop their copy once this commits
-            await notices.send(session, table_id, old_version + 1, notify)
-        await session.commit()
-        return True
+    """One move, stored atomically: the log line, the snapshot at ``version + 1`` (only if the
+    version is still ``old_version``), other columns of the table that change with it (``row_values``:
+    seats, missed clocks), the old clocks retired and the new ones set. ``fired`` (deadline id,
+    owner): the clock this move answers, marked done only while ``owner`` still holds its lease.
+    False when another press, process or clock moved first (nothing is written then). It returns
+    only once the move is committed: moves of other tables waiting at the same time share its
+    transaction (``writer.py``, group commit), and a failed transaction raises for every one."""
+    if MOVE_WRITER is None:
+        raise RuntimeError("engine.service.writer is not imported: nothing stores moves")
+    return await MOVE_WRITER(engine, (table_id, old_version, seat, action_json, snapshot, status,
+                                      list(deadlines or ()), result, dict(row_values or {}), fired, notify))
 
 
-def _clock_values(row: DeadlineRow) -> dict:
+# The group commit (engine/service/writer.py) registers itself here when it is imported: it builds
+# on this module's rows, so this module may not import it (no import cycles in the service).
+MOVE_WRITER = None
+
+
+def clock_values(row: DeadlineRow | ClockInfo, table_id: int | None = None) -> dict:
+    """A clock's columns, from its row or (a move's clock of ``table_id``) from its ``ClockInfo``."""
+    if isinstance(row, ClockInfo):
+        return {"table_id": table_id, "schedule_id": None, "tournament_id": None, "version": row.version,
+                "seat": row.seat, "kind": row.kind, "due_at": row.due_at, "status": row.status, "ai": row.ai,
+                "owner": None, "lease_until": None}
     return {"table_id": row.table_id, "schedule_id": row.schedule_id, "tournament_id": row.tournament_id,
             "version": row.version, "seat": row.seat, "kind": row.kind, "due_at": row.due_at,
             "status": row.status or "pending", "ai": bool(row.ai), "owner": row.owner, "lease_until": row.lease_until}

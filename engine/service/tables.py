@@ -43,10 +43,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.core.contract import GameRules
 from engine.core.errors import RuleError
-from engine.service import migrate, store, tokens
+from engine.service import migrate, store, tokens, writer
 from engine.service.cache import LiveTable, TableCache
 from engine.service.chats import Chats
-from engine.service.clocks import MISSES_BEFORE_AI, Clocks, wanted_clocks
+from engine.service.clocks import MISSES_BEFORE_AI, Clocks, wanted_infos
 from engine.service.lobby import Lobby, is_ai_user
 from engine.service.loop import Snapshot, TableLoop, TableUpdate
 from engine.service.notices import Listener
@@ -95,6 +95,7 @@ class GameService:
         await self.notices.stop()
         await self.loop.stop()
         await self.records.close()
+        await writer.settle(self.engine)  # moves handed to the group commit are written first
         await self.engine.dispose()
 
     @property
@@ -184,14 +185,12 @@ class GameService:
             live = self.cache.peek(table)
             if live is None or live.state is None or live.row.status != "running":
                 return []
-            table_id, version, rules, state = live.row.id, live.row.version, live.rules, live.state
+            table_id, version, legal = live.row.id, live.row.version, live.legal(seat)
         else:
             if snap.state is None or snap.row.status != "running":
                 return []
-            table_id, version, rules, state = snap.table, snap.version, snap.rules, snap.state
-        legal = rules.legal_actions(state, seat)
-        return [(a, tokens.encode(self._secret, tokens.Token(table_id, version, seat, i)))
-                for i, a in enumerate(legal)]
+            table_id, version, legal = snap.table, snap.version, snap.rules.legal_actions(snap.state, seat)
+        return list(zip(legal, tokens.encode_all(self._secret, table_id, version, seat, len(legal)), strict=True))
 
     async def act(self, user: str, token: str) -> Outcome:
         """A button press: who pressed what. Refusals say why, privately; nothing changes then."""
@@ -214,7 +213,7 @@ class GameService:
                 return Outcome(False, "service.not_your_button", table=tok.table)
             if tok.version != live.row.version:
                 return Outcome(False, "service.out_of_date", table=tok.table, version=live.row.version)
-            legal = live.rules.legal_actions(live.state, seat)
+            legal = live.legal(seat)
             if tok.index >= len(legal):
                 return Outcome(False, "service.bad_token", table=tok.table)
             action = legal[tok.index]
@@ -240,6 +239,26 @@ class GameService:
             notes.append(Outcome(True, "service.seat_back", params={"seat": seat}))
         missed = {k: v for k, v in live.row.missed.items() if k != str(seat)}
         return await self.apply(live, seat, action, seats=seats, missed=missed, notes=notes)
+
+    async def offer(self, user: str, table_id: int, action: Any) -> Outcome:
+        """A trade offer a player composed (the trade builder): the one move that is not picked from
+        ``legal_actions`` by index, because an offer is any exchange of deeds, cash and jail cards
+        (B-15). Only a board table's ``ProposeTrade`` comes through here; the rules' one validator
+        decides, and the move is stored and shown like a button's."""
+        if type(action).__name__ != "ProposeTrade":
+            return Outcome(False, "service.bad_token", table=table_id)
+        async with self.cache.lock(table_id):
+            live = await self.cache.get(table_id)
+            if live is not None and live.row.game != "board":
+                return Outcome(False, "service.bad_token", table=table_id)
+            if live is not None and live.row.status == "running":
+                live = await self.cache.refresh(live)  # offers are rare: always on the stored version
+            if live is None or live.row.status != "running":
+                return Outcome(False, "service.not_running", table=table_id)
+            seat = live.seat_of(user)
+            if seat is None:
+                return Outcome(False, "service.not_a_player", table=table_id)
+            return await self._press(live, user, seat, action)
 
     async def act_as(self, table_id: int, seat: int, action: Any) -> Outcome:
         """A move made for a seat by the service itself (the match's end, the turn cap, tests)."""
@@ -271,8 +290,7 @@ class GameService:
             res = rules.result(live.state)
             status = "over" if res.over else "running"
             snapshot = rules.encode_state(live.state).decode()
-            clocks = wanted_clocks(live, self.clock(), version=old_version + 1, seats=seats, status=status)
-            infos = [store.info(c) for c in clocks]
+            infos = wanted_infos(live, self.clock(), version=old_version + 1, seats=seats, status=status)
             result = None
             if res.over:
                 result = store.ResultRow(table_id=row.id, chat_key=row.chat_key, game=row.game,
@@ -284,7 +302,7 @@ class GameService:
             if missed != row.missed:
                 changed["missed"] = missed
             stored = await store.append_move(self.engine, row.id, old_version, seat,
-                                             rules.encode_action(action).decode(), snapshot, status, clocks, result,
+                                             rules.encode_action(action).decode(), snapshot, status, infos, result,
                                              row_values=changed, fired=fired, notify=self.clocks.owner)
         except BaseException:
             self.cache.drop(row.id)  # not stored (or not known to be): the database is right, not our copy
@@ -292,7 +310,10 @@ class GameService:
         if not stored:  # another process moved first, or took over this clock: the database is right
             self.cache.drop(row.id)
             return Outcome(False, "service.out_of_date", table=row.id)
-        row.version, row.snapshot, row.status, row.seats, row.missed = old_version + 1, snapshot, status, seats, missed
+        row.version, row.snapshot = old_version + 1, snapshot
+        for key, value in (("status", status), *changed.items()):  # an ORM row: each assignment costs
+            if getattr(row, key) != value:
+                setattr(row, key, value)
         live.clocks = [c for c in live.clocks if c.kind == "match" and status == "running"] + infos
         self.loop.record(row.id, events, notes, before=before)
         self.loop.kick(row.id)

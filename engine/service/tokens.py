@@ -54,6 +54,23 @@ def encode(secret: bytes, token: Token) -> str:
     return text
 
 
+def encode_all(secret: bytes, table: int, version: int, seat: int, count: int) -> list[str]:
+    """The tokens of a seat's ``count`` choices at one version, as ``encode`` makes them one by one
+    (the common part written and keyed once: a screen of buttons is drawn for every update)."""
+    prefix = f"{_b36(table)}.{_b36(version)}.{_b36(seat)}."
+    keyed = hmac.new(secret, digestmod=hashlib.sha256)
+    out = []
+    for index in range(count):
+        body = prefix + _b36(index)
+        mac = keyed.copy()
+        mac.update(body.encode())
+        text = f"{body}.{mac.hexdigest()[:10]}"
+        if len(text) > MAX_LEN:  # ASCII only
+            raise ValueError("token too long")
+        out.append(text)
+    return out
+
+
 def decode(secret: bytes, text: str) -> Token:
     if not isinstance(text, str) or len(text.encode()) > MAX_LEN or not _TOKEN.fullmatch(text):
         raise TokenError("bad shape")  # also what is not plain ASCII base 36 (int() reads other digits)

@@ -4,7 +4,7 @@
 let socket = null, session = null, retry = 1000, lastState = null;
 const nameInput = $("name");
 nameInput.value = localStorage.getItem("tycoon-name") || "";
-if (CFG.mode === "watch") $("private").remove();  // a spectator's page has no place for a hand
+if (CFG.mode === "watch") { $("private").remove(); $("trade").remove(); }  // a spectator's page: no hand, no offers
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -59,6 +59,7 @@ function showTable(m) {
         const button = el("button", {textContent: b.label, className: "act"});
         button.dataset.token = b.token;
         button.addEventListener("click", () => {
+          if (b.kind === "trade") return send({type: "trade", op: b.token.split(":")[2]});  // opens the builder
           for (const other of $("buttons").querySelectorAll("button")) other.disabled = true;
           send(b.kind === "back" ? {type: "back"} : {type: "press", token: b.token});
         });
@@ -68,6 +69,48 @@ function showTable(m) {
     }
   }
   status(line);
+}
+
+// The trade builder (B-15): what the server sends back for each change; every control sends one
+// op of bot/trade_builder.py, and the server answers with the whole builder again.
+function tradeOp(op, values) { send({type: "trade", op, values: values || []}); }
+function showTrade(m) {
+  const box = $("trade");
+  if (!box) return;
+  box.hidden = false;
+  $("trade-text").textContent = m.text;
+  document.body.dataset.trade = m.closed ? "closed" : "open";
+  const c = m.controls;
+  for (const id of ["trade-partner-row", "trade-steps"]) $(id).hidden = !c;
+  box.querySelector(".sides").hidden = !c;
+  box.querySelector(".cash").hidden = !c;
+  if (!c) {
+    $("trade-finish").replaceChildren(el("button", {textContent: "×", className: "quiet", onclick: () => { box.hidden = true; }}));
+    return;
+  }
+  $("trade-partner-row").hidden = !c.partners.length;
+  $("trade-partner").replaceChildren(...c.partners.map(([label, seat, on]) =>
+    el("option", {value: String(seat), textContent: label, selected: on})));
+  $("trade-partner").onchange = () => tradeOp("p" + $("trade-partner").value);
+  for (const [id, items, op] of [["trade-mine", c.mine, "m"], ["trade-theirs", c.theirs, "y"]]) {
+    $(id).replaceChildren(...items.map(([label, sq, on]) => {
+      const box = el("input", {type: "checkbox", checked: on, value: String(sq)});
+      box.dataset.square = String(sq);
+      box.addEventListener("change", () => tradeOp(op + sq));
+      return el("label", {}, box, " " + label);
+    }));
+  }
+  const cash = m.draft ? m.draft.cash : 0;
+  $("trade-you").value = String(Math.max(cash, 0));
+  $("trade-them").value = String(Math.max(-cash, 0));
+  $("trade-cash").onclick = () => tradeOp("xm", [$("trade-you").value || "0", $("trade-them").value || "0"]);
+  $("trade-steps").replaceChildren(...[...c.cash, ...c.cards].map(([label, op]) =>
+    el("button", {textContent: label, className: "quiet", onclick: () => tradeOp(op)})));
+  $("trade-finish").replaceChildren(...c.finish.map(([label, op]) => {
+    const button = el("button", {textContent: label, onclick: () => tradeOp(op)});
+    button.dataset.op = op;
+    return button;
+  }));
 }
 
 function connect() {
@@ -84,6 +127,7 @@ function connect() {
       for (const b of document.querySelectorAll("#buttons button")) b.disabled = false;
       return;
     }
+    if (m.type === "trade") return showTrade(m);
     lastState = m;
     document.body.dataset.version = m.version === undefined ? "" : String(m.version);
     document.body.dataset.status = m.status;
