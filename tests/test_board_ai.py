@@ -44,6 +44,21 @@ def test_ai_raises_by_small_steps_and_no_more_than_it_can_raise():
     assert choose(s, 1) == m.PassAuction() or choose(s, 1).amount <= 2000 + 2000
 
 
+def test_ai_bids_all_it_can_raise_to_block_a_group_and_keeps_a_reserve_otherwise():
+    s = table(2)
+    own(s, 0, 37)  # 39 would finish seat 0's dark blue
+    set_cash(s, 1, 4500)
+    auction_of(s, 39)
+    act(s, 0, m.Bid(amount=4400))
+    answer = choose(s, 1)
+    assert isinstance(answer, m.Bid) and 4400 < answer.amount <= 4500  # its whole cash, nothing kept
+    s2 = table(2)
+    set_cash(s2, 1, 4500)
+    auction_of(s2, 39)  # finishes nothing for anyone: worth 4,400 to it, but half a reserve stays
+    act(s2, 0, m.Bid(amount=4200))
+    assert choose(s2, 1) == m.PassAuction()
+
+
 def test_ai_reserve_grows_with_the_rents_it_faces():
     s = table(2)
     calm = reserve(s, 0)

@@ -149,7 +149,10 @@ def fair(mine: int, theirs: int, gives_group: bool, gets_group: bool) -> bool:
 
 def deed_worth(state: BoardState, seat: int, sq: int) -> int:
     """What getting ``sq`` from the bank is worth to ``seat``: its change in worth, plus half of
-    what it denies the opponent the deed would have helped most; at most 1.6 times the price."""
+    what it denies the opponent the deed would have helped most, plus a tenth of the price for
+    the rent it earns until the end (a deed at its printed price is worth having: the ``basic``
+    player stops there, so a tie at the price no longer goes to whoever bid it first); at most
+    1.6 times the price."""
     b = board_of(state)
     group = b.group[sq]
     gain = holdings(state, seat, (group,), lambda s: seat if s == sq else state.owner[s]) \
@@ -160,4 +163,4 @@ def deed_worth(state: BoardState, seat: int, sq: int) -> int:
             theirs = holdings(state, p.seat, (group,), lambda s, o=p.seat: o if s == sq else state.owner[s]) \
                 - holdings(state, p.seat, (group,))
             denial = max(denial, theirs - b.price[sq])
-    return min(gain + denial // 2, b.price[sq] * 16 // 10)
+    return min(gain + denial // 2 + b.price[sq] // 10, b.price[sq] * 16 // 10)
