@@ -6,6 +6,7 @@ address."""
 from __future__ import annotations
 
 import json
+import os
 
 import aiohttp
 import pytest
@@ -265,3 +266,39 @@ async def test_telegram_private_message_opens_the_mini_app_and_discord_links_the
     finally:
         await service.idle()
         await service.close()
+
+
+@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"), reason="needs TEST_DATABASE_URL (PostgreSQL)")
+async def test_a_join_through_another_process_reaches_a_lobby_page(tmp_path):
+    """Two services on one PostgreSQL (two processes behind a load balancer): a page on the first
+    shows a lobby, someone joins it through the second, and the page shows the new seat (the
+    second's NOTIFY; a lobby change makes no table update)."""
+    import asyncio
+
+    from tests.conftest import drop_everything
+
+    url = os.environ["TEST_DATABASE_URL"]
+    await drop_everything(url)
+    first, second = await GameService.open(url), await GameService.open(url)
+    hub = Hub(first)
+    runner, address = await start_site(make_app(first, hub, lang="en"), "127.0.0.1", 0)
+    try:
+        await first.startup()  # as `tycoon web` does: it listens for the other processes' notices
+        await asyncio.wait_for(first.notices.ready.wait(), 20)
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            await http.get(address + "/")
+            made = await http.post(address + "/api/tables", json={"name": "Ann", "game": "deal", "ai": 0},
+                                   headers={"Origin": address})
+            table = (await made.json())["table"]
+            ws = await http.ws_connect(f"{address}/ws/{table}", headers={"Origin": address})
+            shown = json.loads((await ws.receive()).data)
+            assert shown["type"] == "lobby" and len(shown["seats"]) == 1
+            assert (await second.lobby.join(table, "web:bob", "Bob")).ok
+            shown = json.loads((await asyncio.wait_for(ws.receive(), 20)).data)
+            assert shown["type"] == "lobby" and [s["name"] for s in shown["seats"]] == ["Ann", "Bob"]
+            await ws.close()
+    finally:
+        await runner.cleanup()
+        for service in (first, second):
+            await service.idle()
+            await service.close()

@@ -125,6 +125,7 @@ class Hub:
         self.logs: dict[tuple[int, str], deque] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         service.subscribe(self.on_update)
+        service.watch_seats(self.on_seats)
 
     # -- connections ---------------------------------------------------------------------------
 
@@ -198,6 +199,12 @@ class Hub:
         return await service.lobby.op(table, data["op"], client.user, name, seed=self.seed)
 
     # -- showing -------------------------------------------------------------------------------
+
+    async def on_seats(self, table: int) -> None:
+        """Another process changed a table's seats (someone joined its lobby there): show it."""
+        if table in self.clients:
+            with contextlib.suppress(Exception):  # a page that cannot be drawn now is drawn at the next change
+                await self.show(table)
 
     async def on_update(self, update: TableUpdate) -> None:
         if update.table not in self.clients:

@@ -12,13 +12,13 @@ collects at once any rent it may claim (B-06 ``rent_claim``), accepts offers tha
 deals that finish groups, and does not repeat an offer refused on unchanged holdings
 (``state.refused``). It never stalls: every decision ends in an action that moves the table on
 (roll, pass, decline, pay), and the optional ones between rolls are bounded (cash, one offer per
-window). The deals it weighs are kept per holdings (``_deals``): most rolls change none, and
-weighing them was four tenths of a game's time against players who never trade.
+window). The deals it weighs are remembered per the groups they move (``_deal_terms``, in the
+state's memo): most rolls change none, and weighing them was four tenths of a game's time against
+players who never trade. Nobody presses the AI's own list, so before its roll it asks the rules
+only for what it picks from (``_needed_actions``: no sales, no trade shortcuts).
 """
 
 from __future__ import annotations
-
-from array import array
 
 from engine.board.model import (
     BANK,
@@ -49,19 +49,21 @@ from engine.board.rules import (
     board_of,
     current_seat,
     legal_actions,
+    management_choices,
     owns_group,
     round_amount,
     total_assets,
 )
+from engine.board.rules.base import _SQUARE_GET, _STREET_GETTERS
 from engine.board.trades import position_stamp, proposal_problem, was_refused
-from engine.board.valuation import deed_worth, exchange_gain, fair, reserve
+from engine.board.valuation import deed_worth, exchange_gain, fair, memo_table, reserve
 
 
 def choose(state: BoardState, seat: int, actions: list | None = None, listed: bool = False):
     """The AI's move for ``seat``. ``listed``: only among ``actions`` as listed (what a person can
     press: the offers it would build itself and its counter-offers are left out)."""
-    if actions is None:
-        actions = legal_actions(state, seat)
+    if actions is None:  # a pressed choice must be one of the listed actions: all of them then
+        actions = legal_actions(state, seat) if listed else _needed_actions(state, seat)
     if not actions:
         return None
     for c in state.rent_claims:  # B-06 with rent_claim: claim at once, before the next roll ends it
@@ -87,6 +89,55 @@ def choose(state: BoardState, seat: int, actions: list | None = None, listed: bo
         percent = round_amount(state, total_assets(state, seat) * b.money["income_tax_percent"] // 10)
         return PayTax(choice="percent" if percent < b.money["income_tax"] else "flat")
     return _between_rolls(state, seat, actions, listed)
+
+
+def _needed_actions(state: BoardState, seat: int) -> list:
+    """What ``choose`` reads of ``legal_actions`` when nobody will press the list: before its own
+    roll, with no claim or offer to answer, the seat's roll, jail exits and builds, rounds,
+    mortgages and lifts (``management_choices``), without the sales and the trade shortcuts,
+    which ``_between_rolls`` never picks (its offers are its own). ``_between_rolls`` reads
+    ``actions[0]`` only when it may not roll, which it may here. Any other case: the full list."""
+    if state.stage != "roll" or state.rolled or not 0 <= seat < len(state.players) \
+            or seat != current_seat(state) or state.players[seat].bankrupt:
+        return legal_actions(state, seat)
+    for c in state.rent_claims:
+        if c.owner == seat:
+            return legal_actions(state, seat)
+    for t in state.trades:
+        if t.target == seat:
+            return legal_actions(state, seat)
+    p = state.players[seat]
+    out: list = []
+    if p.in_jail:
+        if p.cash >= board_of(state).money["jail_fine"]:
+            out.append(PayJailFine())
+        if p.jail_cards:
+            out.append(UseJailCard())
+    out.append(_ROLL)
+    if not _may_manage(state, seat):
+        return out
+    m = management_choices(state, seat)
+    return out + m.builds + m.rounds + m.mortgages + m.lifts
+
+
+def _may_manage(state: BoardState, seat: int) -> bool:
+    """Could ``management_choices`` hold anything ``_between_rolls`` picks? Builds and rounds are
+    only ever on a whole street group of the seat (``_group_terms``), the mortgages it takes only
+    to build on one (``_mortgage_to_build``), lifts only on its mortgaged deeds: without either,
+    nothing (most rolls of the first half of a game)."""
+    owner = state.owner
+    for _group, _squares, _street, get in _STREET_GETTERS[state.options.ruleset]:
+        owners = get(owner)
+        if owners.count(seat) == len(owners):
+            return True
+    mortgaged = state.mortgaged
+    if True in mortgaged:
+        sq = -1
+        for _ in range(owner.count(seat)):  # the seat's squares only
+            sq = owner.index(seat, sq + 1)
+            if mortgaged[sq]:
+                return True
+    return False
 
 
 def choose_listed(state: BoardState, seat: int, actions: list | None = None):
@@ -157,7 +208,7 @@ _BETWEEN_ROLLS_KINDS = frozenset({BuildHouse, BuildRound, LiftMortgage, ProposeT
 def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = False):
     b = board_of(state)
     p = state.players[seat]
-    reserve = _reserve(state, seat)
+    reserve = None  # worked out when first needed: most rolls build, lift and pay no fine
     lifts, builds, offers = [], [], []
     rounds: dict[str, BuildRound] = {}
     for a in actions:
@@ -165,6 +216,8 @@ def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = F
         if t not in _BETWEEN_ROLLS_KINDS:  # most of the list: sells and mortgages
             continue
         if t is BuildHouse:
+            if reserve is None:
+                reserve = _reserve(state, seat)
             if p.cash - b.house_cost[a.square] >= _build_floor(state, a.square, reserve):
                 builds.append(a)
         elif t is BuildRound:
@@ -173,6 +226,8 @@ def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = F
             lifts.append(a)
         elif t is ProposeTrade:
             offers.append(a)
+    if lifts and reserve is None:
+        reserve = _reserve(state, seat)
     if lifts and p.cash > 3 * reserve and not builds:
         return max(lifts, key=lambda a: (owns_group(state, seat, b.group[a.square]), b.price[a.square]))
     if builds:
@@ -200,7 +255,7 @@ def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = F
         # salary; staying in is for when the opponents' built groups make every roll costly
         if UseJailCard() in actions:
             return UseJailCard()
-        if PayJailFine() in actions and p.cash - b.money["jail_fine"] >= reserve:
+        if PayJailFine() in actions and p.cash - b.money["jail_fine"] >= _reserve(state, seat):
             return PayJailFine()
     return _ROLL
 
@@ -286,53 +341,62 @@ def _answer(state: BoardState, seat: int, t: Trade, actions: list, listed: bool 
     return RejectTrade(trade=t.id)
 
 
-_DEALS: dict[tuple, list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]]] = {}
-_DEALS_KEPT = 4096  # cleared when full: holdings repeat within a game, rarely across games
-
-
 def _deals(state: BoardState, seat: int) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]]:
     """The deals ``_offers`` weighs, best first, before the cash checks: (seat's gain, partner,
-    streets got, streets given, net cash to seat). They depend on the holdings alone, which stay
-    as they are for many rolls at a time, so they are kept per holdings (a pure cache)."""
-    key = (state.options.ruleset, seat, array("b", state.owner).tobytes(), bytes(state.mortgaged),
-           bytes(state.houses), tuple(p.bankrupt for p in state.players), tuple(state.lift_discount))
-    found = _DEALS.get(key)
-    if found is not None:
-        return found
-    b = board_of(state)
-    owner = state.owner
+    streets got, streets given, net cash to seat). Finding the candidates is a glance at each
+    street group; weighing one (``_deal_terms``) is remembered under the groups it moves."""
+    ruleset = state.options.ruleset
+    owner, houses, players = state.owner, state.houses, state.players
     missing: dict[int, list[int]] = {}  # partner -> their streets that would finish a group of mine
     wanted: dict[int, list[int]] = {}  # partner -> my streets that would finish a group of theirs
-    for _group, squares, street in b.group_list:
-        if not street or any(state.houses[sq] for sq in squares):
+    for _group, squares, _street, get in _STREET_GETTERS[ruleset]:  # in the board's group order
+        owners = get(owner)
+        if seat not in owners or any(get(houses)):  # no deal of ours finishes it
             continue
-        owners = [owner[sq] for sq in squares]
-        for who in set(owners):
-            if who == BANK or owners.count(who) != len(squares) - 1:
-                continue
-            sq = next(s for s in squares if owner[s] != who)
-            other = owner[sq]
-            if other == BANK or state.players[other].bankrupt:
-                continue
-            if who == seat:
-                missing.setdefault(other, []).append(sq)
-            elif other == seat:
-                wanted.setdefault(who, []).append(sq)
-    out = []
+        n = len(squares)
+        mine = owners.count(seat)
+        if mine == n - 1:  # ours but one street: buy it from its holder
+            i = next(i for i, o in enumerate(owners) if o != seat)
+            other = owners[i]
+            if other != BANK and not players[other].bankrupt:
+                missing.setdefault(other, []).append(squares[i])
+        if mine == 1:  # (also, in a group of two) theirs but our street: sell it to them
+            rest = [o for o in owners if o != seat]
+            who = rest[0]
+            if who != BANK and rest.count(who) == n - 1 and not players[seat].bankrupt:
+                wanted.setdefault(who, []).append(squares[owners.index(seat)])
+    out: list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]] = []
+    if not missing and not wanted:  # most of the time
+        return out
+    bankrupt = tuple([p.bankrupt for p in players])
     for partner in sorted(set(missing) | set(wanted)):
         deals = [((sq,), ()) for sq in missing.get(partner, [])]
         deals += [((theirs,), (mine,)) for theirs in missing.get(partner, []) for mine in wanted.get(partner, [])]
         deals += [((), (mine,)) for mine in wanted.get(partner, [])]
         for gain, lose in deals:
-            mine, theirs, i_complete, they_complete = exchange_gain(state, seat, partner, gain, lose)
-            x = _cash_for(mine, theirs, they_complete, i_complete)
-            if x is not None:
-                out.append((mine + x, partner, gain, lose, x))
+            found = _deal_terms(state, seat, partner, gain, lose, bankrupt)
+            if found is not None:
+                out.append(found)
     out.sort(key=lambda d: -d[0])
-    if len(_DEALS) >= _DEALS_KEPT:
-        _DEALS.clear()
-    _DEALS[key] = out
     return out
+
+
+def _deal_terms(state: BoardState, seat: int, partner: int, gain: tuple[int, ...], lose: tuple[int, ...],
+                bankrupt: tuple[bool, ...]) -> tuple[int, int, tuple[int, ...], tuple[int, ...], int] | None:
+    """One deal of ``_deals`` at its fair cash, or None. It reads only the groups of the streets
+    that move (and who is still in, and the discounted mortgages): remembered under those, which
+    stay as they are for many rolls at a time."""
+    gets = _SQUARE_GET[state.options.ruleset]  # per square, its group's squares read at once
+    owner, mortgaged, houses = state.owner, state.mortgaged, state.houses
+    key = (state.options.ruleset, seat, partner, gain, lose, bankrupt, tuple(state.lift_discount),
+           *[(get(owner), get(mortgaged), get(houses)) for get in {gets[sq]: None for sq in gain + lose}])
+    known = memo_table(state, "deal_terms")
+    if key in known:
+        return known[key]
+    mine, theirs, i_complete, they_complete = exchange_gain(state, seat, partner, gain, lose)
+    x = _cash_for(mine, theirs, they_complete, i_complete)
+    found = known[key] = (mine + x, partner, gain, lose, x) if x is not None else None
+    return found
 
 
 def _offers(state: BoardState, seat: int) -> list[tuple[int, ProposeTrade]]:
@@ -364,11 +428,12 @@ def _mortgage_to_build(state: BoardState, seat: int, actions: list):
     b = board_of(state)
     p = state.players[seat]
     target = None
-    for _group, squares, street in b.group_list:
-        if street and all(state.owner[sq] == seat and not state.mortgaged[sq] for sq in squares) \
-                and min(state.houses[sq] for sq in squares) < 3 and state.bank_houses:
-            target = squares[0]
-            break
+    if state.bank_houses:
+        owner, mortgaged, houses = state.owner, state.mortgaged, state.houses
+        for _group, squares, _street, get in _STREET_GETTERS[b.ruleset]:  # in the board's group order
+            if get(owner).count(seat) == len(squares) and not any(get(mortgaged)) and min(get(houses)) < 3:
+                target = squares[0]
+                break
     if target is None or p.cash - b.house_cost[target] >= _build_floor(state, target, _reserve(state, seat)):
         return None
     spare = []

@@ -7,7 +7,9 @@ group's price), a smaller one for being a street short (a sale or an auction may
 the station and utility sets' growing rents. The cash a seat needs is the rent it faces on the
 coming roll (2d6 squares ahead of it, on the opponents' streets as they stand now). A trade is
 judged by both sides' changes in worth: the AI never hands an opponent a group for less than it
-gains itself. Everything here is a pure function of the state.
+gains itself. Everything here is a pure function of the state; what the AI asks again and again
+with the holdings unchanged (a deed's worth through an auction, the deals it could offer) is
+remembered on the state object (``rules.base.memo``) under everything it reads.
 """
 
 from __future__ import annotations
@@ -17,10 +19,21 @@ from collections.abc import Callable
 from engine.board.data import Board
 from engine.board.model import BANK, BoardState
 from engine.board.rules import board_of, lift_cost, rent_for, start_cash
+from engine.board.rules.base import _GROUP_GET, MEMO_LIMIT, memo
 
 # chance of moving d squares with two dice (d = 2 … 12); doubles and cards are left out
 TWO_DICE = {d: (6 - abs(d - 7)) / 36 for d in range(2, 13)}
 _BONUS: dict[tuple[str, int], dict[str, int]] = {}
+
+
+def memo_table(state: BoardState, name: str) -> dict:
+    """One table of the state's memo (``rules.base.memo``) for the AI's ``name`` results, so that
+    many of them never crowd out the rules' own entries; started afresh past ``MEMO_LIMIT``."""
+    known = memo(state)
+    table = known.get(("ai", name))
+    if table is None or len(table) > MEMO_LIMIT:
+        table = known[("ai", name)] = {}
+    return table
 
 
 def reserve(state: BoardState, seat: int) -> int:
@@ -33,19 +46,23 @@ def reserve(state: BoardState, seat: int) -> int:
 
 def rent_threat(state: BoardState, seat: int) -> tuple[int, int]:
     """(expected, largest) rent ``seat`` may owe on its next roll."""
-    pos = state.players[seat].position
+    players = state.players
+    owner, mortgaged = state.owner, state.mortgaged
     expected = 0.0
     worst = 0
-    owner, mortgaged = state.owner, state.mortgaged
-    for d, p in TWO_DICE.items():
-        sq = (pos + d) % 40
+    for sq, p in _AHEAD[players[seat].position]:  # in the order of TWO_DICE: the same float sum
         o = owner[sq]
-        if o in (BANK, seat) or mortgaged[sq] or state.players[o].bankrupt:
+        if o in (BANK, seat) or mortgaged[sq] or players[o].bankrupt:
             continue
         rent = rent_for(state, sq, 7)
         expected += p * rent
-        worst = max(worst, rent)
+        if rent > worst:
+            worst = rent
     return int(expected), worst
+
+
+# per square a player stands on: the squares 2 … 12 ahead and the chance of landing on each
+_AHEAD = tuple(tuple(((pos + d) % 40, p) for d, p in TWO_DICE.items()) for pos in range(40))
 
 
 def _opponents(state: BoardState) -> int:
@@ -55,6 +72,11 @@ def _opponents(state: BoardState) -> int:
 def group_bonus(state: BoardState, group: str) -> int:
     """What owning a whole street group adds to its deeds: three-house rents times the landings
     expected from the opponents, between 0.8 and 1.5 times the group's price."""
+    return _bonus_table(state)[group]
+
+
+def _bonus_table(state: BoardState) -> dict[str, int]:
+    """``group_bonus`` of every group (a fixed table per rule set and number of opponents)."""
     key = (state.options.ruleset, _opponents(state))
     table = _BONUS.get(key)
     if table is None:
@@ -69,10 +91,10 @@ def group_bonus(state: BoardState, group: str) -> int:
             else:
                 table[g] = price // 2
         _BONUS[key] = table
-    return table[group]
+    return table
 
 
-def _group_worth(state: BoardState, b: Board, seat: int, group: str, squares: tuple[int, ...],
+def _group_worth(state: BoardState, b: Board, seat: int, bonus: int, squares: tuple[int, ...],
                  owner: Callable[[int], int]) -> int:
     mine = 0
     worth = 0
@@ -87,7 +109,6 @@ def _group_worth(state: BoardState, b: Board, seat: int, group: str, squares: tu
     if not mine:
         return 0
     n = len(squares)
-    bonus = group_bonus(state, group)
     if b.kind[squares[0]] == "street":
         if mine == n:
             worth += bonus + sum(state.houses[sq] * b.house_cost[sq] for sq in squares)
@@ -102,7 +123,8 @@ def holdings(state: BoardState, seat: int, groups, owner: Callable[[int], int] |
     """Worth to ``seat`` of its share of ``groups`` if squares belonged to ``owner(sq)``."""
     b = board_of(state)
     own = owner or state.owner.__getitem__
-    return sum(_group_worth(state, b, seat, g, b.groups[g], own) for g in groups)
+    bonus = _bonus_table(state)  # once per call: the number of opponents is counted once
+    return sum(_group_worth(state, b, seat, bonus[g], b.groups[g], own) for g in groups)
 
 
 def exchange_gain(state: BoardState, seat: int, partner: int, gain, lose, cash_in: int = 0, cash_out: int = 0,
@@ -152,9 +174,21 @@ def deed_worth(state: BoardState, seat: int, sq: int) -> int:
     what it denies the opponent the deed would have helped most, plus a tenth of the price for
     the rent it earns until the end (a deed at its printed price is worth having: the ``basic``
     player stops there, so a tie at the price no longer goes to whoever bid it first); at most
-    1.6 times the price."""
+    1.6 times the price. Remembered (``memo``) under the group's owners, mortgages and buildings
+    and who is still in: an auction asks it at every bid."""
     b = board_of(state)
     group = b.group[sq]
+    get = _GROUP_GET[b.ruleset][group]  # the group's squares read from a per-square list at once
+    key = (b.ruleset, seat, sq, get(state.owner), get(state.mortgaged), get(state.houses),
+           tuple([p.bankrupt for p in state.players]))
+    known = memo_table(state, "deed_worth")
+    found = known.get(key)
+    if found is None:
+        found = known[key] = _deed_worth(state, b, seat, sq, group)
+    return found
+
+
+def _deed_worth(state: BoardState, b: Board, seat: int, sq: int, group: str) -> int:
     gain = holdings(state, seat, (group,), lambda s: seat if s == sq else state.owner[s]) \
         - holdings(state, seat, (group,))
     denial = 0

@@ -75,6 +75,8 @@ class Listener:
         live = self.service.cache.peek(int(table))
         if live is not None and (not version.isdigit() or int(version) > live.row.version):
             self.service.cache.drop(int(table))  # read again at its next use
+        if not version.isdigit():  # seats changed (a lobby's joins): pages showing it follow
+            self.service.seats_changed(int(table))
 
     async def _listen(self) -> None:
         import asyncpg

@@ -72,6 +72,8 @@ class GameService:
         self.lobby = Lobby(self)
         self.schedules = Schedules(self)
         self.notices = Listener(self)
+        self._seat_watchers: list = []
+        self._seat_tasks: set = set()
         self.records = Records(self)
 
     @classmethod
@@ -164,6 +166,17 @@ class GameService:
 
     def subscribe(self, on_update=None, on_notice=None) -> None:
         self.loop.subscribe(on_update, on_notice)
+
+    def watch_seats(self, callback) -> None:
+        """``await callback(table)`` when another process changed a table's seats (a lobby's joins,
+        which make no table update): a web page showing that lobby follows."""
+        self._seat_watchers.append(callback)
+
+    def seats_changed(self, table_id: int) -> None:
+        for callback in self._seat_watchers:
+            task = asyncio.get_running_loop().create_task(callback(table_id), name=f"seats-{table_id}")
+            self._seat_tasks.add(task)  # kept until done (a task nobody holds may be collected)
+            task.add_done_callback(self._seat_tasks.discard)
 
     # -- buttons -------------------------------------------------------------------------------
 
