@@ -34,7 +34,7 @@ from engine.board.trades import proposal_problem, trade_template, window_problem
 from engine.board.valuation import exchange_gain
 from engine.core.errors import RuleError
 from engine.service import keyvalue
-from words.board_text import explain_error, money, party_name, square_name
+from words.board_text import explain_error, money, party_name, square_name, trade_terms
 from words.i18n import t
 
 OP = re.compile(r"n|k[0-9]{1,6}|p[0-9]|[my][0-9]{1,2}|c[pm][0-9]{1,7}|z|j|i|x[ytm]|v[pmy]|s|q")
@@ -225,15 +225,6 @@ def typed(state, draft: Draft, text: str) -> Draft | None:
 # -- what a front end shows ----------------------------------------------------------------------------
 
 
-def _terms(squares, cash: int, cards: int, lang: str, ruleset: str) -> str:
-    parts = [square_name(ruleset, sq, lang) for sq in sorted(squares)]
-    if cash:
-        parts.append(money(ruleset, cash, lang))
-    if cards:
-        parts.append(t(lang, "board.ui.jail_card_one") if cards == 1 else t(lang, "board.ui.jail_cards", count=cards))
-    return t(lang, "ui.list_sep").join(parts) or t(lang, "board.ui.nothing")
-
-
 def _signed(amount: int, ruleset: str, lang: str) -> str:
     return ("+" if amount > 0 else "") + money(ruleset, amount, lang)
 
@@ -246,8 +237,8 @@ def summary(state, draft: Draft, lang: str, names: dict[int, str], ruleset: str)
     partner = who.get(draft.target, "?")
     lines = [t(lang, "trade.title_counter", trade=draft.counter, name=partner) if draft.counter
              else t(lang, "trade.title", name=partner if draft.target >= 0 else t(lang, "trade.nobody_yet"))]
-    give = _terms(draft.give, max(draft.cash, 0), draft.give_cards, lang, ruleset)
-    get = _terms(draft.get, max(-draft.cash, 0), draft.get_cards, lang, ruleset)
+    give = trade_terms(sorted(draft.give), max(draft.cash, 0), draft.give_cards, lang, ruleset)
+    get = trade_terms(sorted(draft.get), max(-draft.cash, 0), draft.get_cards, lang, ruleset)
     lines += [t(lang, "trade.you_give", terms=give), t(lang, "trade.you_get", terms=get)]
     if draft.target >= 0:
         mine, theirs, *_ = exchange_gain(state, draft.seat, draft.target, draft.get, draft.give,
@@ -386,13 +377,18 @@ def template_cash(state, draft: Draft) -> int:
     return template.cash if draft.typing == "y" else template.their_cash.get(draft.target, 0)
 
 
+async def typing_table(service, user: str) -> int | None:
+    """The table whose builder waits for ``user``'s typed amount, if any."""
+    raw = await keyvalue.get_value(service.engine, typing_key(user))
+    return int(raw) if raw is not None and raw.isdigit() else None
+
+
 async def typed_amount(service, user: str, text: str, lang: str) -> tuple[int, Shown] | None:
     """A number a player typed after "Type an amount": (table, what the builder shows now), or
     None when no builder of theirs waits for one (the text is not for us)."""
-    raw = await keyvalue.get_value(service.engine, typing_key(user))
-    if raw is None or not raw.isdigit():
+    table = await typing_table(service, user)
+    if table is None:
         return None
-    table = int(raw)
     snap = await service.snapshot(table)
     draft = await load(service, table, user)
     if snap is None or draft is None or snap.row.status != "running" or snap.seat_of(user) != draft.seat:

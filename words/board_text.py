@@ -179,7 +179,7 @@ def _reason(reason: str, lang: str) -> str:
     return reason if text == key else text  # an unknown reason reads as the engine's word
 
 
-def _terms(squares: Iterable[int], cash: int, cards: int, lang: str, ruleset: str) -> str:
+def trade_terms(squares: Iterable[int], cash: int, cards: int, lang: str, ruleset: str) -> str:
     """One side of a trade: its squares, cash and jail cards; "nothing" when empty."""
     parts = [square_name(ruleset, sq, lang) for sq in squares]
     if cash:
@@ -196,8 +196,8 @@ def _trade_sides(trade, lang: str, ruleset: str) -> dict[str, str]:
     is a ``ProposeTrade``, a ``Trade`` or a view's trade dict."""
     field = trade.get if isinstance(trade, dict) else lambda k, d=None: getattr(trade, k, d)
     return {
-        "give": _terms(field("give", ()), field("give_cash", 0), field("give_cards", 0), lang, ruleset),
-        "get": _terms(field("get", ()), field("get_cash", 0), field("get_cards", 0), lang, ruleset),
+        "give": trade_terms(field("give", ()), field("give_cash", 0), field("give_cards", 0), lang, ruleset),
+        "get": trade_terms(field("get", ()), field("get_cash", 0), field("get_cards", 0), lang, ruleset),
     }
 
 

@@ -320,13 +320,15 @@ class TelegramFrontEnd:
         if message is None or update.effective_chat is None or update.effective_chat.type != "private":
             return
         user, _ = _user(update)
-        lang = normalise_lang(update.effective_user.language_code)
+        waiting = await trade_builder.typing_table(self.service, user)
+        # the builder speaks its table's language, as when it was opened
+        lang = await self._trade_lang(waiting) if waiting is not None else \
+            normalise_lang(update.effective_user.language_code)
         found = await trade_builder.typed_amount(self.service, user, message.text or "", lang)
         if found is None:
             await message.reply_text(t(lang, "tg.help"))
             return
         table_id, shown = found
-        lang = await self._trade_lang(table_id)
         if shown.alert:
             await message.reply_text(shown.alert, reply_markup=ForceReply(selective=True))
             return
