@@ -10,6 +10,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 from engine.games import GAMES, PLUGS
 from engine.simulation import CHECKS, simulate
@@ -95,15 +96,25 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from bot.console import DEFAULT_RULESETS, run_console
-
     ai = args.players if args.ai is None else args.ai
     if not 0 <= ai <= args.players:
         print("tycoon: --ai must be between 0 and --players", file=sys.stderr)
         return 2
-    # each game has its own default rule set: Deal "standard", the board "china"
-    return run_console(args.game, args.players, ai, args.seed, args.lang, args.ruleset or DEFAULT_RULESETS[args.game],
-                       db=args.db, options=args.option)
+    try:
+        from bot.console import DEFAULT_RULESETS, run_console
+
+        # each game has its own default rule set: Deal "standard", the board "china"
+        return run_console(args.game, args.players, ai, args.seed, args.lang,
+                           args.ruleset or DEFAULT_RULESETS[args.game], db=args.db, options=args.option)
+    except KeyboardInterrupt:  # Ctrl-C before the console's own handler is set (or while it is
+        # being set): no move is in progress then; one line, no traceback
+        from bot.console_options import data_dir
+        from words.i18n import normalise_lang, t
+
+        lang = normalise_lang(args.lang)
+        db = Path(args.db) if args.db else data_dir() / "console.db"
+        print(t(lang, "ui.saved", db=str(db)) if db.exists() else t(lang, "console.stopped"))
+        return 130
 
 
 def _cmd_render(args: argparse.Namespace) -> int:
@@ -144,9 +155,10 @@ def _cmd_render(args: argparse.Namespace) -> int:
         i: f"P{i + 1}" for i in range(4, args.players)}
     view = rules.view(state, seat)
     if args.what == "board":
+        from engine.board.rules import valuation
         from render.board import render_board
 
-        img = render_board(view, lang, names, ruleset)
+        img = render_board(view, lang, names, ruleset, worth=valuation(state))  # net worth as in the chats
     elif args.what == "deal":
         from render.deal import render_table
 

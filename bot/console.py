@@ -14,7 +14,8 @@ whose input ends (EOF, e.g. a closed pipe) is handed to the AI so the game still
 
 Keys (``bot.console_keys``): a letter or word per kind of move and numbers that name cards or
 squares, so a key means the same thing after the next move. Ending a Deal turn with plays left,
-paying bail and accepting an offer are asked again (y/n).
+paying bail and accepting an offer are asked again (y/n). ``pile`` (弃牌堆) lists the Deal discard
+pile when the rules let the seat look through it (D-18).
 
 Where the game lives: ``--db FILE``, else ``console.db`` in the user's data folder
 (``bot.console_options.data_dir``), so Ctrl-C and the same command again resume it. Ctrl-C while
@@ -46,12 +47,12 @@ from bot import console_help, console_keys, console_options, console_trade
 from bot.presenter import event_lines
 from engine.board import BOARD
 from engine.board import rules as board_rules
-from engine.board.model import AcceptTrade, LiftMortgage, PayJailFine
+from engine.board.model import AcceptTrade, AuctionPassed, BidMade, DiceRolled, LiftMortgage, PayJailFine
 from engine.core.contract import GameRules
 from engine.core.errors import RuleError
-from engine.core.values import EndMatch, TurnStarted
+from engine.core.values import EndMatch, TurnEnded, TurnStarted
 from engine.deal import DEAL, rules
-from engine.deal.model import EndTurn
+from engine.deal.model import Drew, EndTurn
 from engine.service.outcome import SYSTEM, Outcome
 from engine.service.tables import GameService
 from words import board_text, deal_text
@@ -400,19 +401,37 @@ async def _settle(ctx: _Context, updates: asyncio.Queue) -> bool:
     return True
 
 
+# Left out of the summary: the full log is printed above it, and where each seat stands is in the
+# table below it; the summary keeps what changed hands (buys, payments, cards, builds, takes).
+_ROUTINE = (TurnStarted, TurnEnded, DiceRolled, BidMade, AuctionPassed, Drew)
+
+
+def _actor(event) -> int | None:
+    """The seat that did what ``event`` says: its ``seat``, else who paid (the payee when the bank
+    paid), who took, who owes."""
+    for name in ("seat", "payer", "to_seat", "debtor"):
+        seat = getattr(event, name, None)
+        if isinstance(seat, int) and seat >= 0:
+            return seat
+        if name == "payer" and isinstance(seat, int):  # the bank paid: it is the payee's news
+            payee = getattr(event, "payee", None)
+            return payee if isinstance(payee, int) and payee >= 0 else None
+    return None
+
+
 def _note_ai_moves(ctx: _Context, update) -> None:
     """Keep what AI seats did, per seat, for the summary before the next prompt."""
     if not ctx.humans or update.snapshot is None:
         return
     for event in update.events:
-        seat = getattr(event, "seat", None)
-        if isinstance(event, TurnStarted) or not isinstance(seat, int) or seat in ctx.humans or seat not in ctx.names:
+        seat = _actor(event)
+        if isinstance(event, _ROUTINE) or seat is None or seat in ctx.humans or seat not in ctx.names:
             continue
         for line in event_lines(update.snapshot, [event], ctx.lang, ctx.table.viewer, ctx.names):
             line = line.strip()  # "AI 1 laid …" -> "laid …": the summary line starts with the name
             name = ctx.names[seat]  # (not a possessive: "AI 1's turn ends" stays whole)
             short = line[len(name):].strip() if line.startswith(name) and line[len(name):][:1] not in "'’" else line
-            ctx.since.setdefault(seat, []).append(short or line)
+            ctx.since.setdefault(seat, []).append((short or line).rstrip("。."))  # items are joined by "; "
 
 
 def _summary_lines(ctx: _Context) -> list[str]:
@@ -567,6 +586,15 @@ def _help(ctx: _Context, view: dict, argument: str, keys: list[tuple[str, str]])
         ctx.output(f"  {key:>6}  {label}")
 
 
+def _discard_pile(ctx: _Context, view: dict) -> str:
+    """The Deal discard pile listed (bottom first), or why this seat may not look through it now
+    (D-18 tournament: only on one's own turn); the picture's counterpart at a terminal."""
+    cards = view.get("discard")
+    if cards is None:
+        return deal_text.explain_error(RuleError("D-18", "deal.err.discard_private"), ctx.lang, ctx.names)
+    return deal_text.discard_pile_text(cards, ctx.lang)
+
+
 def _extra_lines(ctx: _Context, view: dict, decision, keyed: list) -> list[str]:
     """What the question needs besides the choices: a street's rents before buying it, and in a
     debt the suggested first step to raise money."""
@@ -614,6 +642,7 @@ async def _human_move(ctx: _Context, state, decision):
         return label_of.get(action) or table.show(state, decision, [action])[2]
 
     helps = console_keys.words(lang, "console.help_words")
+    piles = console_keys.words(lang, "console.pile_words") if table.game == "deal" else set()
     while True:
         clock_line = await _clock_line(ctx, deadline)
         if clock_line:
@@ -627,6 +656,9 @@ async def _human_move(ctx: _Context, state, decision):
         word, _, argument = text.partition(" ")
         if word.lower() in helps or text.lower() in helps:
             _help(ctx, view, argument.strip(), keys)
+            continue
+        if text.lower() in piles:  # D-18: the discard pile, as this seat may look through it now
+            ctx.output(_discard_pile(ctx, view))
             continue
         if table.game == "board" and text.strip().lower() in console_trade.OPEN_WORDS:  # B-15: any offer
             user = service.table(ctx.table_id).seats[decision.seat]["user"]

@@ -48,7 +48,8 @@ def on_line(row, lang: str) -> str:
     names = [label(lang, o) for o in table_options.toggles(row.game) if now[o.name]]
     if not table_options.toggles(row.game):
         return ""
-    return t(lang, "opt.on_list", options=", ".join(names)) if names else t(lang, "opt.none_on")
+    # the language's own list separator (Chinese 、, not ", ")
+    return t(lang, "opt.on_list", options=t(lang, "ui.list_sep").join(names)) if names else t(lang, "opt.none_on")
 
 
 def rules_text(row, lang: str) -> str:

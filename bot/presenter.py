@@ -117,6 +117,17 @@ def discard_pile_answer(snap: Snapshot | None, seat: int | None, lang: str) -> t
     return True, deal_text.discard_pile_text(cards, lang)
 
 
+def discard_pile_picture(snap: Snapshot | None, seat: int | None, lang: str) -> bytes | None:
+    """The discard pile as a picture (PNG) for a player the rules let look through it (D-18), or
+    None: the same cards ``discard_pile_answer`` lists, drawn by ``render.deal.render_discard``."""
+    if snap is None or seat is None or snap.state is None:
+        return None
+    cards = discard_pile_cards(snap, seat)
+    if not cards:
+        return None
+    return png_bytes(render_deal.render_discard(cards, normalise_lang(lang)))
+
+
 async def table_screens_with_pictures(service: GameService, table: int | Snapshot, events: Iterable = (),
                                      lang: str = "zh-Hans", lang_of: Callable[[int], str] | None = None,
                                      seats: Iterable[int] | None = None) -> Screens:
@@ -231,7 +242,8 @@ def table_screens(service: GameService, table: int | Snapshot, events: Iterable 
 def hand_line(snap: Snapshot, seat: int, lang: str) -> str:
     """A player's hand in one line (for a private alert when no private message can be sent)."""
     hand = snap.rules.view(snap.state, seat)["players"][seat].get("hand", [])
-    return t(lang, "deal.ui.hand_line", count=len(hand), cards=", ".join(deal_text.card_name(c, lang) for c in hand))
+    return t(lang, "deal.ui.hand_line", count=len(hand), cards=t(lang, "ui.list_sep").join(
+        deal_text.card_name(c, lang) for c in hand))
 
 
 def hand_of(snap: Snapshot, seat: int) -> tuple:

@@ -103,7 +103,7 @@ async def signup_screen(tours: Tournaments, tid: int, lang: str, now: float) -> 
                                for k, v in sorted(row.options.items())))
     lines.append(t(lang, "tour.entrants", count=len(entrants)))
     for e in entrants:
-        members = ", ".join(m["name"] for m in e.members)
+        members = t(lang, "ui.list_sep").join(m["name"] for m in e.members)
         lines.append(f"• {e.name}" + (f" ({members})" if row.mode == "team" else ""))
     buttons = []
     if row.mode == "team":
@@ -162,7 +162,7 @@ async def rep_command(tours: Tournaments, chat_key: str, user: str, args: list[s
     team = next((e for e in await tours.entrants(row.id) if e.status == "active" and e.captain == user), None)
     if team is None:
         return t(lang, "tour.captain_only", team="?")
-    listing = ", ".join(f"{i}. {m['name']}" for i, m in enumerate(team.members, 1))
+    listing = t(lang, "ui.list_sep").join(f"{i}. {m['name']}" for i, m in enumerate(team.members, 1))
     match = number(args[0], 1, 999) if len(args) == 2 else None
     member_no = number(args[1], 1, len(team.members)) if len(args) == 2 else None
     if match is None or member_no is None:
@@ -221,7 +221,7 @@ def round_text(service: GameService, outcome: Outcome, row, lang: str) -> str:
     lines = [t(lang, "tour.round_started", round=p["round"], rounds=row.rounds, tables=len(p["tables"]),
                minutes=row.match_minutes)]
     for n, (table, match) in enumerate(zip(p["tables"], p["matches"], strict=True), 1):
-        names = ", ".join(s["name"] for s in service.table(table).seats)
+        names = t(lang, "ui.list_sep").join(s["name"] for s in service.table(table).seats)
         lines.append(t(lang, "tour.table_line", n=n, names=names) + f"  (#{match})")
     return "\n".join(lines)
 

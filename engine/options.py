@@ -51,6 +51,8 @@ REGISTRY: dict[str, tuple[Toggle, ...]] = {
         Toggle("no_trading", "notrade", "B-15"),
         Toggle("doubles_lock", "dbllock", "B-02"),
         Toggle("rent_claim", "claim", "B-06"),
+        Toggle("uneven_building", "uneven", "B-11"),
+        Toggle("free_parking_pot", "pot", "B-10"),
     ),
     "deal": (
         Toggle("discard_to_pile", "pile", "D-04"),

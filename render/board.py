@@ -4,11 +4,12 @@ Read at two sizes (issue 18): in the chat preview (~300 px wide) a player sees w
 where every token is and who owns what; opened full screen (1200 px) every name and price is
 legible and inside its square. So each square is cut into fixed parts (``layout``): the colour
 band and a strip for buildings on the inner edge, the name, a zone for tokens, the price, and the
-owner band on the outer edge. Tokens are large discs with the player's initial (the player whose
-turn it is has a gold halo); ownership is a flat band in the owner's colour with their initial,
+owner band on the outer edge. Tokens are large discs with the player's mark (the player whose
+turn it is has a gold halo); ownership is a flat band in the owner's colour with their mark,
 so the two never look alike; houses and hotels stand in their own strip and never cover the
-colour band; a mortgaged square is greyed out and says so. Colours are colour-blind safe
-(``render.colours``) and always come with an initial.
+colour band; a mortgaged square is greyed out and says so (its colour band less, so that its
+group still shows). Colours are colour-blind safe (``render.colours``) and always come with a
+mark: the initial, or more where names start alike (``render.common.initials``: "AI 1", "AI 2").
 
 Speed and size (budget ≤ 10 ms and ≤ 60 KB a turn): three layers. The empty board (squares,
 bands, names, prices) is drawn once per rule set and language; the ownership layer (owners,
@@ -27,6 +28,7 @@ from PIL import Image, ImageDraw
 from engine.board.data import board
 from render.colours import PLAYER_COLOURS, player_colour
 from render.common import Pen, Sprite, fit, ink_for, printable, text_mask, width_of, wrap
+from render.common import initials as player_initials
 from render.png import fixed_palette, to_palette
 from words import board_text
 from words.i18n import normalise_lang, t
@@ -41,6 +43,7 @@ PAD = 4
 VISIT = 46  # the jail corner's "just visiting" strip (left and bottom), around the cell
 JAIL_CELL = (VISIT, SIZE - CORNER, CORNER, SIZE - VISIT)
 TOKEN_MAX = 22  # largest token radius on a square
+BAND_VEIL = 100  # how much grey covers a mortgaged street's colour band (the rest of it: 170 of 255)
 MORTGAGE_LABEL = 19  # the height of the "mortgaged" label at the top of a square's token zone
 HALO_W = 5  # the gold ring around the token of the player whose turn it is
 BG = (246, 241, 226)
@@ -56,7 +59,7 @@ HALO = (255, 196, 0)
 HOUSE = (40, 140, 70)
 HOTEL = (190, 30, 40)
 RED = (170, 0, 0)
-EVENT_LINES = 4  # the last few moves the centre shows
+EVENT_LINES = 4  # the last few moves the centre shows (more would cost ~0.5 KB each of the 60 KB budget)
 C0, C1 = CORNER + 20, SIZE - CORNER - 20  # the centre panel's left and right
 
 
@@ -157,7 +160,7 @@ def _base(ruleset: str, lang: str) -> tuple[Sprite, tuple[dict, ...]]:
         d.rectangle(box, outline=LINE, width=1)
         street = sq["kind"] == "street"
         ownable = sq["kind"] in ("street", "station", "utility")
-        part = {"index": i, "box": box, "band": None, "build": None, "owner": None, "labels": []}
+        part = {"index": i, "box": box, "band": None, "build": None, "owner": None, "labels": [], "price": None}
         if i % 10 == 0:  # a corner
             content = JAIL_CELL if i == 10 else _shrink(box)
         else:
@@ -172,6 +175,7 @@ def _base(ruleset: str, lang: str) -> tuple[Sprite, tuple[dict, ...]]:
             layout.append(part)
             continue
         cx0, cy0, cx1, cy1 = content
+        part["content"] = content
         price = _price(b, i, sq)
         price_h = 17 if price else 0
         name = board_text.square_name(ruleset, i, lang)
@@ -195,6 +199,7 @@ def _base(ruleset: str, lang: str) -> tuple[Sprite, tuple[dict, ...]]:
                 box = pen.text(((cx0 + cx1) / 2, cy1), text, 14, GREY, anchor="md")
                 bottom = cy1 - price_h
             part["labels"].append((text, box))
+            part["price"] = box
         part["tokens"] = (cx0, y + 1, right, bottom - 1)
         layout.append(part)
     # the jail cell: in jail is apart from just visiting (B-09)
@@ -223,11 +228,6 @@ def layout(ruleset: str, lang: str) -> tuple[dict, ...]:
 
 
 # -- owners, buildings, mortgages (layer 2) ------------------------------------------------------
-
-
-def _initial(name: str, lang: str) -> str:
-    clean = printable(name or "", lang).strip()
-    return clean[:1].upper() if clean else "?"
 
 
 def _house(d: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
@@ -263,11 +263,16 @@ def buildings_boxes(i: int, houses: int) -> list[tuple[int, int, int, int]]:
 
 def mortgage_label_zone(part: dict) -> tuple[int, int, int, int]:
     """Where a mortgaged square says so: in its building strip when that runs across (a
-    mortgaged street has no buildings), else at the top of its token zone (tokens stand below)."""
+    mortgaged street has no buildings), else at the top of its token zone (tokens stand below),
+    across the whole square when the price (beside the tokens on the left and right columns)
+    is lower down, so that the word is never cut short."""
     build = part["build"]
     if build and build[2] - build[0] > build[3] - build[1]:
         return build
     x0, y0, x1, _ = part["tokens"]
+    price = part.get("price")
+    if price and y0 + MORTGAGE_LABEL <= price[1]:
+        x1 = part["content"][2]
     return x0, y0, x1, y0 + MORTGAGE_LABEL
 
 
@@ -290,9 +295,13 @@ def _ownership(ruleset: str, lang: str, squares: tuple) -> Sprite:
         if part["owner"] is None:
             continue
         colour = player_colour(owner)
-        if mortgaged:  # greyed out: the whole square but its owner band
-            x0, y0, x1, y1 = part["box"]
+        if mortgaged:  # greyed out: the whole square but its owner band; its colour band less so,
+            x0, y0, x1, y1 = part["box"]  # so that the street's group can still be told
             img.paste(DIM, (x0 + 1, y0 + 1, x1, y1), _veil(x1 - x0 - 1, y1 - y0 - 1))
+            if part["band"]:
+                bx0, by0, bx1, by1 = part["band"]
+                img.paste(base.image.crop((bx0 + 1, by0 + 1, bx1, by1)), (bx0 + 1, by0 + 1))
+                img.paste(DIM, (bx0 + 1, by0 + 1, bx1, by1), _veil(bx1 - bx0 - 1, by1 - by0 - 1, BAND_VEIL))
             tx0, ty0, tx1, ty1 = mortgage_label_zone(part)
             label = fit(t(lang, "render.board.mortgaged"), 12, lang, tx1 - tx0 - 8)
             mask, _, _ = text_mask(label, 12, lang, "mm", True)
@@ -302,7 +311,12 @@ def _ownership(ruleset: str, lang: str, squares: tuple) -> Sprite:
             pen.text((mx, my), label, 12, WHITE, anchor="mm", bold=True)
         ob = part["owner"]
         d.rectangle(ob, fill=colour, outline=LINE)
-        pen.text(((ob[0] + ob[2]) / 2, (ob[1] + ob[3]) / 2), initial, 12, ink_for(colour), anchor="mm", bold=True)
+        if ob[3] - ob[1] > ob[2] - ob[0] and len(initial) > 1:  # a standing band: one character a line
+            for k, ch in enumerate(initial):
+                cy = (ob[1] + ob[3]) / 2 + (k - (len(initial) - 1) / 2) * 14
+                pen.text(((ob[0] + ob[2]) / 2, cy), ch, 12, ink_for(colour), anchor="mm", bold=True)
+        else:
+            pen.text(((ob[0] + ob[2]) / 2, (ob[1] + ob[3]) / 2), initial, 12, ink_for(colour), anchor="mm", bold=True)
         if houses:
             horizontal = _side(i) in ("top", "bottom")
             for bx0, by0, bx1, by1 in buildings_boxes(i, houses):
@@ -319,8 +333,15 @@ def _ownership(ruleset: str, lang: str, squares: tuple) -> Sprite:
 
 
 @cache
-def _veil(w: int, h: int) -> Image.Image:
-    return Image.new("L", (w, h), 170)
+def _veil(w: int, h: int, strength: int = 170) -> Image.Image:
+    return Image.new("L", (w, h), strength)
+
+
+def veiled(colour: tuple[int, int, int], strength: int) -> tuple[int, int, int]:
+    """``colour`` under the mortgage veil, exactly as ``paste`` blends it."""
+    img = Image.new("RGB", (1, 1), colour)
+    img.paste(DIM, (0, 0, 1, 1), _veil(1, 1, strength))
+    return img.getpixel((0, 0))
 
 
 # -- tokens and the centre (layer 3) -------------------------------------------------------------
@@ -346,7 +367,12 @@ def pawn(seat: int, initial: str, r: int, current: bool) -> Image.Image:
     rr = (r - 2) * k
     colour = player_colour(seat)
     d.ellipse((c - rr, c - rr, c + rr, c + rr), fill=colour)
-    mask, dx, dy = text_mask(initial, round(r * 1.15) * k, "zh-Hans", "mm", True)
+    size = round(r * 1.15) * k
+    mask, dx, dy = text_mask(initial, size, "zh-Hans", "mm", True)
+    room = 1.6 * (r - 2) * k  # a mark of two characters ("A2", "张伟") is set smaller to stay inside
+    while mask.width > room and size > 6 * k:
+        size = max(6 * k, int(size * room / mask.width))
+        mask, dx, dy = text_mask(initial, size, "zh-Hans", "mm", True)
     big.paste(ink_for(colour) + (255,), (round(c + dx), round(c + dy)), mask)
     return big.resize((side, side), Image.Resampling.LANCZOS)
 
@@ -446,7 +472,7 @@ def _centre(pen: Pen, view: dict, lang: str, names: dict[int, str], ruleset: str
     cur = view["current"]
     if over:
         winners = [names.get(s, str(s)) for s in view.get("winners") or []]
-        text = t(lang, "render.board.over") + ("  ★ " + ", ".join(winners) if winners else "")
+        text = t(lang, "render.board.over") + ("  ★ " + t(lang, "ui.list_sep").join(winners) if winners else "")
         pen.text((C0 + 24, y + 42), fit(text, 36, lang, C1 - C0 - 48), 36, INK, anchor="lm", bold=True)
     else:
         _paste_pawn(pen.image, cur, initials[cur], C0 + 48, y + 42, 28, True)
@@ -522,7 +548,7 @@ def compose(view: dict, lang: str, names: dict[int, str], ruleset: str | None = 
     ruleset = ruleset or view["ruleset"]
     lang = normalise_lang(lang)
     names = _names(view, names, lang)
-    initials = {s: _initial(n, lang) for s, n in names.items()}
+    initials = player_initials(names, lang)
     owned = tuple((sq["index"], sq["owner"], initials.get(sq["owner"], "?"), sq["houses"], bool(sq["mortgaged"]))
                   for sq in view["squares"] if sq["owner"] >= 0)
     base, _ = _base(ruleset, lang)
@@ -573,8 +599,10 @@ def _sample_view(ruleset: str) -> dict:
 @cache
 def _palette(ruleset: str, lang: str) -> Image.Image:
     b = board(ruleset)
+    bands = [_hex(c) for c in b.group_colours.values()]
     keys = [BG, CENTRE, LINE, INK, GREY, WHITE, DIM, TURN_FILL, TURN_EDGE, HALO, HOUSE, HOTEL, RED, (0, 0, 0),
-            *PLAYER_COLOURS, *(_hex(c) for c in b.group_colours.values()), (225, 215, 195)]
+            *PLAYER_COLOURS, *bands, (225, 215, 195), veiled(BG, 170),
+            *(veiled(c, BAND_VEIL) for c in bands)]  # a mortgaged band keeps its own colour, not a neighbour's
     sample = compose(_sample_view(ruleset), lang, {s: "ABCDEFGH"[s] for s in range(8)}, ruleset, "12:34",
                      {s: 1500 for s in range(8)}, ["A 3 + 5", "B ¥1,500"]).image
     return fixed_palette(keys, sample)

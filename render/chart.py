@@ -14,7 +14,7 @@ from PIL import Image
 
 from render.board import pawn
 from render.colours import player_colour
-from render.common import WHITE, Pen, fit, ink_for, printable, width_of
+from render.common import WHITE, Pen, fit, initials, ink_for, printable, width_of
 from words.i18n import normalise_lang, t
 
 WIDTH, HEIGHT = 1000, 700
@@ -48,6 +48,7 @@ def _draw(series: dict[int, list[int]], names: dict[int, str], winners: list[int
     d = pen.draw
     pen.text((LEFT, 36), t(lang, "render.chart.title"), 28, INK, bold=True)
     names = {s: printable(str(names.get(s, s)), lang) or str(s + 1) for s in series}
+    marks = initials(names, lang)  # as on the board's tokens: no two alike
     # the legend, best final value first: line sample, token, rank, name, value, winner
     final = sorted(series, key=lambda s: -(series[s][-1] if series[s] else 0))
     x, y = LEFT, 84
@@ -60,7 +61,7 @@ def _draw(series: dict[int, list[int]], names: dict[int, str], winners: list[int
             x, y = LEFT, y + 40
         colour = player_colour(seat)
         d.line((x, y, x + 26, y), fill=colour, width=5)
-        token = pawn(seat, (names[seat][:1] or "?").upper(), 12, False)
+        token = pawn(seat, marks[seat], 12, False)
         img.paste(token, (round(x) + 30, y - token.height // 2), token)
         pen.text((x + 62, y), text, 18, INK, bold=seat in winners)
         x += width
@@ -94,7 +95,7 @@ def _draw(series: dict[int, list[int]], names: dict[int, str], winners: list[int
                 d.line(points, fill=(110, 110, 110), width=5, joint="curve")
             d.line(points, fill=colour, width=3, joint="curve")
         if points:
-            token = pawn(seat, (names[seat][:1] or "?").upper(), 10, False)
+            token = pawn(seat, marks[seat], 10, False)
             px, py = points[-1]
             img.paste(token, (round(px - token.width / 2), round(py - token.height / 2)), token)
     return pen

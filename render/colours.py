@@ -6,7 +6,10 @@ the first four (the usual table) are the farthest apart. ``simulate`` shows a co
 with protanopia, deuteranopia or tritanopia sees it (Machado, Oliveira & Fernandes 2009, severity
 1, applied in linear RGB); ``delta_e`` is the CIE76 distance in CIELAB. tests/test_render_colours.py
 checks that every pair stays apart under each simulation. Colour is never the only cue: tokens and
-owner bands also carry the player's initial.
+owner bands also carry the player's mark (``render.common.initials``, distinct for every player).
+
+No dark variant: every picture is opaque on its own light paper and reads on Discord's dark theme
+like a board on a table; on a dark board the near-black seat would vanish (README, Pictures).
 """
 
 from __future__ import annotations

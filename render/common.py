@@ -7,6 +7,7 @@ that the font has a glyph for each character (no empty boxes in Chinese or in pl
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -146,6 +147,27 @@ def wrap(s: str, size: int, lang: str, width: float, max_lines: int) -> list[str
         lines = lines[:max_lines]
         lines[-1] = fit(lines[-1], size, lang, width, cut=True)
     return lines
+
+
+def initials(names: dict[int, str], lang: str) -> dict[int, str]:
+    """The mark each seat's token and owner band carry: the first letter of the name, unless
+    another player's name starts the same way (chat tables are often "Ann", "AI 1", "AI 2"…):
+    then a name ending in a number keeps its letter and number ("A1", "A2"), any other its first
+    two characters ("An", "张伟"), and if even that is shared, the letter and the seat ("A3").
+    Colour is never the only cue, so no two players may share a mark."""
+    clean = {s: "".join(printable(str(n or ""), lang).split()) for s, n in names.items()}
+    first = {s: (c[:1].upper() or "?") for s, c in clean.items()}
+    out = {}
+    for seat, c in clean.items():
+        if sum(1 for f in first.values() if f == first[seat]) == 1:
+            out[seat] = first[seat]
+            continue
+        digits = re.search(r"[0-9]+$", c)
+        out[seat] = first[seat] + digits.group() if digits and digits.start() > 0 else first[seat] + c[1:2]
+    for seat in out:
+        if sum(1 for m in out.values() if m == out[seat]) > 1:
+            out[seat] = first[seat] + str(seat + 1)
+    return out
 
 
 def ink_for(fill: RGB) -> RGB:

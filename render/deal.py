@@ -238,20 +238,22 @@ def _face(key: str, lang: str, w: int, h: int, badge: int) -> Sprite:
             chip = max(14, name_size - 2)
             for colours, label in labels:
                 _swatch(d, 14, y, colours, BLACK, chip)
-                pen.text((20 + chip, y + chip / 2), fit(label, chip + 1, lang, w - 34 - chip), chip + 1, BLACK)
+                pen.text((20 + chip, y + chip / 2), fit(label, chip + 1, lang, w - 26 - chip), chip + 1, BLACK)
                 y += chip + 10
         effect = effect_text(card, lang) if big else ""
         if effect:  # what the card does, in a few words, above the value disc
             size = max(13, round(w * 0.085))
             step = size + 4
             room = (h - 10 - value_d - y) // step
-            if room >= 1:
-                for line in wrap(effect, size, lang, w - 16, min(3, room)):
+            lines = wrap(effect, size, lang, w - 16, 3)
+            if 1 <= len(lines) <= room and not lines[-1].endswith("…"):
+                for line in lines:
                     pen.text((w / 2, y), line, size, EFFECT_INK, anchor="mt")
                     y += step
-            else:  # no room above the value disc: beside it
+            else:  # not all of it above the value disc (a rent card's two colour rows): beside it,
+                # from where the text starts, so that the whole effect is said rather than cut
                 x = value_d + 12
-                y = max(y, h - 8 - value_d)
+                y = max(y, h - 8 - value_d) if room < 1 else y
                 for line in wrap(effect, size - 1, lang, w - x - 6, max(1, (h - 6 - y) // (step - 1))):
                     pen.text((x, y), line, size - 1, EFFECT_INK, anchor="lt")
                     y += step - 1

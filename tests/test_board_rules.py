@@ -423,6 +423,33 @@ def test_B10_free_parking_does_nothing(monkeypatch):
     assert cash(s, 0) == 15000 and "Paid" not in kinds(events)
 
 
+def test_B10_free_parking_pot_collects_taxes_and_fines_and_pays_whoever_stops_there(monkeypatch):
+    s = table(2, {"ruleset": "china", "free_parking_pot": True})
+    _land_on(monkeypatch, s, 4)  # income tax 2,000 into the pot, not just to the bank
+    assert cash(s, 0) == 13000 and s.parking_pot == 2000
+    s.turn_index, s.rolled, s.doubles, s.extra_roll = 0, False, 0, False
+    _land_on(monkeypatch, s, 38, dice=(2, 3))  # luxury tax 1,000 more
+    assert s.parking_pot == 3000
+    assert violations(s) == []  # the pot is money the bank took in: cash stays accounted for
+    view = BOARD.view(s, None)
+    assert view["parking_pot"] == 3000
+    s.turn_index, s.rolled, s.doubles, s.extra_roll = 0, False, 0, False
+    events = _land_on(monkeypatch, s, 20, dice=(2, 4))
+    assert s.parking_pot == 0 and cash(s, 0) == 12000 + 3000
+    paid = [e for e in events if type(e).__name__ == "Paid" and e.reason == "free_parking"]
+    assert [(p.payee, p.amount) for p in paid] == [(0, 3000)]
+    assert violations(s) == []
+
+
+def test_B10_without_the_pot_option_taxes_go_to_the_bank_and_nothing_waits_on_free_parking(monkeypatch):
+    s = table(2)
+    _land_on(monkeypatch, s, 4)
+    assert s.parking_pot == 0 and BOARD.view(s, None)["parking_pot"] is None
+    s.turn_index, s.rolled, s.doubles, s.extra_roll = 0, False, 0, False
+    _land_on(monkeypatch, s, 20)
+    assert cash(s, 0) == 13000 and s.parking_pot == 0
+
+
 # -- B-11 houses ----------------------------------------------------------------------------------
 
 
@@ -451,6 +478,29 @@ def test_B11_build_evenly_and_a_hotel_after_four():
     assert s.houses[1] == 5 and s.bank_houses == houses_before + 4 and s.bank_hotels == 11
     act(s, 0, m.BuildHouse(square=3))
     rejects(s, 0, m.BuildHouse(square=3), "B-11")
+
+
+def test_B11_B13_with_uneven_building_any_street_of_the_group_goes_up_or_down():
+    s = table(2, {"ruleset": "china", "uneven_building": True})
+    own(s, 0, *BROWN)
+    act(s, 0, m.BuildHouse(square=1))
+    act(s, 0, m.BuildHouse(square=1))  # a second house before square 3 has one: the house rule
+    assert s.houses[1] == 2 and s.houses[3] == 0
+    assert m.BuildHouse(square=1) in legal_actions(s, 0)
+    act(s, 0, m.BuildHouse(square=3))
+    act(s, 0, m.SellBuilding(square=3))  # selling from the lower street first is allowed too
+    assert s.houses == [0, 2, 0, 0] + [0] * 36
+    assert violations(s) == []
+
+
+def test_B11_B13_building_evenly_is_the_default_in_both_rule_sets():
+    for ruleset in ("china", "classic"):
+        s = table(2, ruleset)
+        assert not s.options.uneven_building
+        own(s, 0, *BROWN)
+        act(s, 0, m.BuildHouse(square=1))
+        rejects(s, 0, m.BuildHouse(square=1), "B-11")
+        assert m.BuildHouse(square=1) not in legal_actions(s, 0)
 
 
 def test_B11_any_player_between_rolls_not_during_an_auction(monkeypatch):

@@ -452,3 +452,40 @@ def test_B17_income_tax_awaiting_the_choice_is_charged_flat(monkeypatch, ruleset
     before = cash(s, 0)
     act(s, m.SYSTEM, m.EndMatch())
     assert cash(s, 0) == before - money(ruleset)["income_tax"]
+
+
+async def test_B06_the_owner_gets_a_collect_rent_button_on_the_table_message(tmp_path):
+    """With ``rent_claim`` switched on in the lobby, a chat's table message carries the owner's
+    "Collect … rent" button (and the forgo one) while the claim is open, in every language."""
+    from bot.presenter import table_screens
+    from engine.games import PLUGS
+    from engine.service.tables import GameService
+
+    service = await GameService.open(f"sqlite:///{tmp_path / 'claim.db'}")
+    try:
+        out = await service.lobby.new_table("chat:claim", "board", None, "u0", "Ann", options={"rent_claim": True})
+        await service.lobby.join(out.table, "u1", "Bob")
+        assert (await service.lobby.start(out.table, "u0", seed=3)).ok
+        table = out.table
+        claim = None
+        for _ in range(600):
+            await service.idle()
+            state = service.state(table)
+            claim = next((d for d in BOARD.waiting_for(state) if d.kind == "rent"), None)
+            if claim is not None or service.table(table).status != "running":
+                break
+            decision = BOARD.waiting_for(state)[0]
+            action = PLUGS["board"].choose_listed(state, decision.seat)
+            token = next(tok for a, tok in service.buttons(table, decision.seat) if a == action)
+            assert (await service.act(service.table(table).seats[decision.seat]["user"], token)).ok
+        assert claim is not None, "somebody landed on an owned street"
+        (rent,) = service.state(table).rent_claims
+        names = {i: s["name"] for i, s in enumerate(service.table(table).seats)}
+        view = BOARD.view(service.state(table), None)
+        for lang in ("en", "zh-Hans", "zh-Hant"):
+            labels = [b.label for b in table_screens(service, table, (), lang).public.buttons if b.seat == claim.seat]
+            for action in (m.CollectRent(square=rent.square), m.ForgoRent(square=rent.square)):
+                label = board_text.describe_action(view, action, lang, names, "china")
+                assert f"{names[claim.seat]}: {label}" in labels
+    finally:
+        await service.close()

@@ -4,11 +4,12 @@ squares, aliases in three languages, confirmations for moves easy to regret, and
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 
 from bot import console_help, console_keys
-from bot.console import _board_label, confirmation, run_console
+from bot.console import _board_label, _discard_pile, confirmation, run_console
 from engine.board.data import board
 from engine.board.model import (
     AcceptTrade,
@@ -19,9 +20,11 @@ from engine.board.model import (
     Roll,
     SellBuilding,
 )
+from engine.core.errors import RuleError
 from engine.deal.model import BankCard, EndTurn, PlayRent
 from tests.test_console import KEY_LINE, _scripted
 from words.board_text import money
+from words.deal_text import discard_pile_text, explain_error
 from words.i18n import LANGS, t
 
 
@@ -116,6 +119,19 @@ def test_help_lists_the_keys_and_tells_a_cards_text(lang, word):
     assert console_help.card_text(49, lang) in out  # a House
     assert "#49" in console_help.card_text(49, lang)
     assert t(lang, "console.help.no_card", number=999, max=105) in out
+
+
+@pytest.mark.parametrize("lang, word", [("en", "pile"), ("zh-Hans", "弃牌堆"), ("zh-Hant", "棄牌堆")])
+def test_D18_the_discard_pile_is_listed_at_the_terminal_when_the_seat_may_look(lang, word):
+    out: list[str] = []
+    run_console("deal", 2, 1, 5, lang, ruleset="tournament", input_fn=_scripted(word), output=out.append)
+    listed = t(lang, "deal.ui.discard_list", count=0, cards="").split("0")[0]
+    assert any(line == t(lang, "deal.ui.discard_empty") or line.startswith(listed) for line in out)
+    assert word in console_help.legend("deal", lang)[-3]  # help names the word
+    ctx = SimpleNamespace(lang=lang, names={0: "Ann", 1: "Bob"})
+    assert _discard_pile(ctx, {"discard": [49, 0]}) == discard_pile_text([49, 0], lang)
+    refusal = explain_error(RuleError("D-18", "deal.err.discard_private"), lang, ctx.names)
+    assert _discard_pile(ctx, {"discard": None}) == refusal  # off one's turn at a tournament table
 
 
 @pytest.mark.parametrize("lang", LANGS)

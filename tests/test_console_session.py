@@ -110,7 +110,7 @@ def test_cli_option_exit_status_2(data, capsys):
     assert "no_trading" in capsys.readouterr().out
 
 
-def test_options_are_played_and_shown(data):
+def test_B15_typed_options_are_played_and_shown(data):
     out: list[str] = []
     rc = run_console("board", 2, 2, 1, "en", output=out.append, max_turns=3,
                      options=["no_trading=on", "match_minutes=30"])
@@ -210,3 +210,67 @@ def test_b15_the_terminal_trade_builder_sends_an_offer_the_ai_takes(data):
     assert script["phase"] == "done", "the builder was opened, filled and sent"
     assert "Your trade offer to" in text and "Offer sent to" in text
     assert "made a trade" in text
+
+
+def test_ctrl_c_before_the_game_is_open_is_one_line_without_a_traceback(data, monkeypatch, capsys):
+    """Ctrl-C while the terminal is still starting (the console's own handler not yet set): exit
+    status 130, one line, no traceback; the line says where the game is once one is kept."""
+    import bot.console
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bot.console, "run_console", interrupted)
+    assert main(["play", "deal", "--ai", "2", "--lang", "en"]) == 130
+    assert capsys.readouterr().out.splitlines() == [t("en", "console.stopped")]
+    data.mkdir(parents=True, exist_ok=True)
+    (data / "console.db").write_bytes(b"")
+    assert main(["play", "deal", "--ai", "2", "--lang", "en"]) == 130
+    assert capsys.readouterr().out.splitlines() == [t("en", "ui.saved", db=str(data / "console.db"))]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_summary_of_ai_moves_keeps_what_changed_hands_and_leaves_out_routine(data, lang):
+    """Compact: no dice, no "turn ends" (the log above has them); a payment counts as the payer's
+    move, so an AI seat paying the person at the terminal is in its line."""
+    from engine.board.model import DiceRolled
+    from engine.core.values import TurnEnded
+    from words import board_text
+
+    out: list[str] = []
+    run_console("board", 4, 3, 5, lang, input_fn=_scripted(), output=out.append, max_turns=6)
+    since = out.index(t(lang, "console.since"))
+    lines = [line.strip() for line in out[since + 1:since + 4] if line.startswith("  ")]
+    names = {0: t(lang, "ui.player_name", n=1), **{n: t(lang, "ui.ai_name", n=n) for n in (1, 2, 3)}}
+    assert [line.split(":")[0] for line in lines] == [names[1], names[2], names[3]]
+    rolled, ended = (board_text.log_lines([e], lang, names, "china")[0]
+                     for e in (DiceRolled(seat=1, dice=[3, 4]), TurnEnded(seat=1)))
+    rolled = rolled.removeprefix(names[1]).strip().split("3")[0]  # "rolls ", "掷出 "
+    for line in lines:
+        for item in line.split(": ", 1)[1].split("; "):
+            assert item and not item.startswith(rolled) and item != ended.rstrip("。."), item
+    # seed 5: AI 1 draws "pay each player ¥500" on the first turn: its line says it paid Player 1
+    assert any(line.startswith(names[1]) and names[0] in line and "500" in line for line in out[:since])
+    assert names[0] in lines[0] and "500" in lines[0]
+
+
+def test_ctrl_c_while_the_program_is_still_loading_is_one_line_without_a_traceback():
+    """Ctrl-C in the first fraction of a second, while ``tycoon`` imports its modules (before
+    ``bot.cli`` exists): the entry point (``bot.entry``) ends with status 130 and one line. The
+    interrupt is raised by the import itself, in a real process."""
+    import subprocess
+    import sys as _sys
+
+    script = (
+        "import sys\n"
+        "class Interrupting:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'bot.cli':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupting())\n"
+        "from bot.entry import main\n"
+        "sys.exit(main())\n")
+    done = subprocess.run([_sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "Stopped before anything started" in done.stderr

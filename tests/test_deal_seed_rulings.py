@@ -5,6 +5,8 @@ the clocks the table message shows (D-16)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.presenter import Button, clock_line, discard_pile_answer, discard_pile_cards, table_screens
@@ -29,6 +31,8 @@ from engine.deal.rules import current_seat, discard_pile_for, timeout_action, vi
 from engine.service import store
 from engine.service.loop import Snapshot, Waiting
 from tests.builders import Table, accept_windows, card_of, legal, rejects
+from words import deal_text
+from words.i18n import t
 
 # -- D-14 paying with buildings ---------------------------------------------------------------------
 
@@ -309,3 +313,134 @@ def test_D16_table_shows_the_turn_clock_of_the_player_on_turn_only():
 def test_D14_values_of_the_buildings_used_above():
     # the arithmetic the payment tests rely on: a Hotel is worth 4M, a House 3M (the printed cards)
     assert {KEY[c]: VALUE[c] for c in range(N_CARDS) if KEY[c] in ("house", "hotel")} == {"house": 3, "hotel": 4}
+
+
+# -- D-16 the clocks reach the chats' table messages (issue 16 item 11) -----------------------------
+
+
+async def test_D16_telegram_table_message_shows_the_card_and_match_clocks(tmp_path):
+    """A Deal tournament table opened in a Telegram group: its table message carries the card clock
+    of the player on turn and the match clock, counted from the service's clock."""
+    from engine.service.tables import GameService
+    from tests.test_telegram import GROUP, FakeBotAPI, _app, caption_of
+
+    now = [1_700_000_000.0]
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}", clock=lambda: now[0])
+    app = _app(service, api, lang="en", seed=0)
+    try:
+        async with app:
+            table = await _telegram_tournament_table(app, api)
+            on_turn = current_seat(service.state(table))
+            name = service.table(table).seats[on_turn]["name"]
+            shown = [caption_of(p) for api_name, p in api.calls
+                     if api_name in ("sendPhoto", "editMessageMedia") and int(p["chat_id"]) == GROUP]
+            assert shown, "the table message was posted in the group"
+            card = t("en", "ui.clock.card", name=name, when=t("en", "ui.clock.seconds", seconds=10))
+            assert card in shown[-1] and t("en", "ui.clock.match", left="45:00") in shown[-1]
+    finally:
+        await service.close()
+
+
+async def test_D16_discord_table_message_counts_the_clocks_down_live(tmp_path, monkeypatch):
+    """On Discord the card clock is a live ``<t:…:R>`` countdown next to the match clock."""
+    from tests.test_discord import CHANNEL, click, dispatch, running_bot, slash
+
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("newgame", 1, game="deal", ruleset="tournament"))
+        table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
+        await dispatch(client, click(f"l:{table}:join", 2))
+        await dispatch(client, click(f"l:{table}:start", 1))
+        on_turn = current_seat(service.state(table))
+        name = service.table(table).seats[on_turn]["name"]
+        tables = [m["content"] for (channel, _), m in fake.messages.items()
+                  if channel == CHANNEL and t("en", "ui.clock.match", left="").split(":")[0] in m["content"]]
+        assert tables, "the table message shows the match clock"
+        text = tables[-1]
+        assert t("en", "ui.clock.card", name=name, when="<t:").split("<t:")[0] + "<t:" in text
+        match = re.escape(t("en", "ui.clock.match", left="@")).replace("@", r"\d\d:\d\d")
+        assert text.count(":R>") >= 1 and re.search(match, text)  # mm:ss left (the service runs on the real clock here)
+
+
+async def test_D18_the_discard_pile_arrives_as_a_picture_in_the_private_chat_over_telegram(tmp_path):
+    """D-18 over the Telegram fakes (tournament rules): on her own turn Ann presses "Discard pile"
+    in her private chat and gets the pile as a picture with its list as the caption; Bob, whose
+    turn it is not, gets the refusal as an alert and no picture."""
+    from engine.service.tables import GameService
+    from tests.test_telegram import SIGNER, FakeBotAPI, _app, _send, press
+
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = _app(service, api, lang="en", seed=5)
+    try:
+        async with app:
+            table = await _telegram_tournament_table(app, api)
+            state = await _play_until_a_card_is_discarded(service, table)
+            uid = {0: 1, 1: 2}[current_seat(state)]
+            other = 3 - uid
+            calls = len(api.calls)
+            pile = SIGNER["sign"](f"p:{table}")  # the button on a player's private message
+            await _send(app, press(pile, uid, chat=uid))
+            photos = [p for name, p in api.calls[calls:] if name == "sendPhoto" and int(p["chat_id"]) == uid]
+            assert len(photos) == 1, api.calls[calls:]
+            names = deal_text.discard_pile_text(state.discard_pile, "en")
+            assert photos[0]["caption"] == names
+            calls = len(api.calls)
+            await _send(app, press(pile, other, chat=other))
+            assert not [p for name, p in api.calls[calls:] if name == "sendPhoto"]
+            alerts = [p for name, p in api.calls[calls:] if name == "answerCallbackQuery"]
+            assert alerts and alerts[-1].get("show_alert") and "D-18" in alerts[-1]["text"]
+    finally:
+        await service.close()
+
+
+async def test_D18_the_discard_pile_arrives_as_a_picture_only_its_presser_sees_over_discord(tmp_path, monkeypatch):
+    """D-18 over the Discord fakes (tournament rules): the player whose turn it is presses
+    "Discard pile" and gets an ephemeral reply with the pile's picture attached and its list; the
+    other player gets the refusal, ephemeral, with no picture."""
+    from tests.test_discord import click, dispatch, running_bot, slash
+
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("newgame", 1, game="deal", ruleset="tournament"))
+        table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
+        await dispatch(client, click(f"l:{table}:join", 2))
+        await dispatch(client, click(f"l:{table}:start", 1))
+        assert service.table(table).ruleset == "tournament"
+        state = await _play_until_a_card_is_discarded(service, table)
+        uid = int(service.table(table).seats[current_seat(state)]["user"][3:])
+        calls = len(fake.calls)
+        await dispatch(client, click(f"p:{table}", uid))
+        replies = [p for m, u, p in fake.calls[calls:] if m == "POST" and "/webhooks/" in u]
+        assert len(replies) == 1 and replies[0]["flags"] & 64  # ephemeral: only the presser sees it
+        assert [a["filename"] for a in replies[0]["attachments"]] == ["discard.png"]
+        assert replies[0]["content"].startswith(deal_text.discard_pile_text(state.discard_pile, "en")[:40])
+        calls = len(fake.calls)
+        await dispatch(client, click(f"p:{table}", 3 - uid))
+        replies = [p for m, u, p in fake.calls[calls:] if m == "POST" and "/webhooks/" in u]
+        assert replies and not replies[-1].get("attachments") and "D-18" in replies[-1]["content"]
+
+
+async def _telegram_tournament_table(app, api) -> int:
+    """/newgame deal tournament by Ann in the group, Bob joins, Ann starts: the table's id."""
+    from tests.test_telegram import GROUP, _send, command, press
+
+    await _send(app, command("/newgame deal tournament", 1))
+    table = int(api.keyboards(GROUP)[0].split(":")[1])
+    await _send(app, press(f"l:{table}:join", 2))
+    await _send(app, press(f"l:{table}:start", 1))
+    return table
+
+
+async def _play_until_a_card_is_discarded(service, table: int):
+    """Both seats play the AI's moves until a card lies on the discard pile and the turn's player
+    is free to act: that state."""
+    from engine.deal import ai as deal_ai
+
+    for _ in range(400):
+        state = service.state(table)
+        if state.discard_pile and state.phase == "play" and not state.pending:
+            return state
+        decision = DEAL.waiting_for(state)[0]
+        assert (await service.act_as(table, decision.seat, deal_ai.choose(state, decision.seat))).ok
+        await service.idle()
+    raise AssertionError("no card was discarded in 400 moves")

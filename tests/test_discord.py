@@ -249,7 +249,7 @@ def slash(name: str, uid: int, permissions: int = 0, **options) -> dict:
 
 ORIGINS: dict[str, tuple[int, int]] = {}  # interaction token -> the message its button is on
 SIGNER: dict = {}  # the running bot's service signs what ``click`` carries, as the bot signs what it shows
-SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:")
+SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:")
 
 
 def plain(custom_id: str) -> str:

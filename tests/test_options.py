@@ -6,13 +6,10 @@ seed-000 defaults (no trading before the final, rent claimed).
 
 from __future__ import annotations
 
-import pytest
-
 from bot import option_screens
 from bot.discord_app.messages import md
 from bot.tournament_screens import parse_create
 from engine import options as table_options
-from engine.board.model import BoardOptions
 from engine.service.tables import GameService
 from engine.service.tournaments import Tournaments, round_options
 from tests.test_discord import CHANNEL, GUILD, click, dispatch, running_bot, slash
@@ -20,9 +17,6 @@ from tests.test_service import FakeClock
 from tests.test_telegram import GROUP, FakeBotAPI, _app, _send, command, press
 from tests.test_tournaments import CHAT, start_round
 from words.i18n import t
-
-HAS_RENT_CLAIM = "rent_claim" in BoardOptions.__struct_fields__
-
 
 # -- the registry ---------------------------------------------------------------------------------
 
@@ -227,9 +221,8 @@ def test_B15_round_options_no_trading_before_the_final_and_the_organiser_wins():
     assert "no_trading" not in round_options("board", {}, 1, 1)  # one round: it is the final
     assert round_options("board", {"no_trading": False}, 1, 3)["no_trading"] is False
     assert round_options("deal", {}, 1, 3) == {}
-    if HAS_RENT_CLAIM:
-        assert round_options("board", {}, 3, 3)["rent_claim"] is True
-        assert round_options("board", {"rent_claim": False}, 1, 3)["rent_claim"] is False
+    assert round_options("board", {}, 3, 3)["rent_claim"] is True
+    assert round_options("board", {"rent_claim": False}, 1, 3)["rent_claim"] is False
 
 
 async def test_B15_a_board_tournament_s_preliminary_tables_forbid_trading_and_claim_rent(db_url):
@@ -247,27 +240,23 @@ async def test_B15_a_board_tournament_s_preliminary_tables_forbid_trading_and_cl
         for table in first:
             options = service.state(table).options
             assert options.no_trading is True
-            if HAS_RENT_CLAIM:
-                assert options.rent_claim is True
+            assert options.rent_claim is True
         clock.now = start + 20 * 60 + 1
         await service.sweep()
         final = await start_round(service, clock, start + 30 * 60)
         for table in final:
             options = service.state(table).options
             assert options.no_trading is False  # the final round trades
-            if HAS_RENT_CLAIM:
-                assert options.rent_claim is True
+            assert options.rent_claim is True
         casual = await service.lobby.new_table("chat:casual", "board", None, "a", "A")
         assert (await service.lobby.add_ai(casual.table, "a")).ok
         assert (await service.lobby.start(casual.table, "a", seed=1)).ok
         assert service.state(casual.table).options.no_trading is False
-        if HAS_RENT_CLAIM:
-            assert service.state(casual.table).options.rent_claim is False  # off for casual games
+        assert service.state(casual.table).options.rent_claim is False  # off for casual games
     finally:
         await service.close()
 
 
-@pytest.mark.skipif(not HAS_RENT_CLAIM, reason="the engine has no rent_claim option yet")
 async def test_B06_the_organiser_turns_rent_claiming_off_from_the_short_form(db_url):
     clock = FakeClock()
     service = await GameService.open(db_url, clock)

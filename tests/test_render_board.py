@@ -13,17 +13,22 @@ from engine.board.data import board
 from engine.board.rules import valuation
 from render import golden
 from render.board import (
+    BAND_VEIL,
+    DIM,
     HALO_W,
     SIZE,
     band_box,
     buildings_boxes,
     layout,
     mortgage_label_zone,
+    pawn,
     render_board,
     texts_drawn,
     token_places,
+    veiled,
 )
 from render.colours import player_colour
+from render.common import initials, width_of
 from render.fonts import missing_glyphs
 from render.png import png_bytes
 from words import board_text
@@ -182,6 +187,63 @@ def test_mortgaged_squares_are_dimmed_and_say_so():
             x, y, r = token_places(v, "classic", "en")[seat]
             label = mortgage_label_zone(parts[square])
             assert not _overlap((x - r, y - r, x + r, y + r), label)
+
+
+@pytest.mark.parametrize("ruleset", ["china", "classic"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_mortgaged_label_is_whole_inside_its_square_clear_of_the_other_labels(ruleset, lang):
+    """"Mortgaged" fits its zone (never "Mortg…", e.g. beside "¥2,000" on the left and right
+    columns) and covers no name or price; the street's colour band keeps over half of its colour."""
+    view = BOARD.view(_state(ruleset), None)
+    for p in view["players"]:
+        p["position"] = 0
+    label = t(lang, "render.board.mortgaged")
+    texts = texts_drawn(_all_owned(view, 0, mortgaged=True), lang, NAMES, ruleset)
+    assert texts.count(label) == 28 and not any(s.endswith("…") for s in texts)
+    img = render_board(_all_owned(view, 0, mortgaged=True), lang, NAMES, ruleset).convert("RGB")
+    b = board(ruleset)
+    for part in layout(ruleset, lang):
+        if part["owner"] is None:
+            continue
+        zone = mortgage_label_zone(part)
+        assert _inside(zone, part["box"])
+        assert width_of(label, 12, lang) + 10 <= zone[2] - zone[0], f"{label!r} is cut on square {part['index']}"
+        for text, box in part["labels"]:
+            assert not _overlap(zone, box), f"the mortgaged label covers {text!r} on square {part['index']}"
+        if part["band"]:
+            x0, y0, x1, y1 = part["band"]
+            px = img.getpixel(((x0 + x1) // 2, (y0 + y1) // 2))
+            colour = tuple(int(b.group_colours[b.squares[part["index"]]["group"]].lstrip("#")[k:k + 2], 16)
+                           for k in (0, 2, 4))
+            assert _distance(px, DIM) >= 0.5 * _distance(colour, DIM), (part["index"], px, colour)
+            assert _distance(px, veiled(colour, BAND_VEIL)) < 8  # the palette keeps it (no orange turned yellow)
+
+
+def _distance(a, b) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5
+
+
+def test_players_whose_names_start_alike_get_distinct_marks():
+    """Colour is never the only cue: "Ann", "AI 1", "AI 2", "AI 3" (a chat table with AI seats)
+    are not four "A"s on the tokens, the owner bands and the chart."""
+    assert initials({0: "Bob", 1: "张伟", 2: "陳大文", 3: "Ann"}, "en") == {0: "B", 1: "张", 2: "陳", 3: "A"}
+    assert initials({0: "Ann", 1: "AI 1", 2: "AI 2", 3: "AI 3"}, "en") == {0: "An", 1: "A1", 2: "A2", 3: "A3"}
+    assert initials({0: "张伟", 1: "张三", 2: "电脑1", 3: "电脑2"}, "zh-Hans") == {0: "张伟", 1: "张三", 2: "电1",
+                                                                                  3: "电2"}
+    assert len(set(initials({0: "Ann", 1: "Anna", 2: "Annie"}, "en").values())) == 3
+    names = {0: "Ann", 1: "AI 1", 2: "AI 2", 3: "AI 3"}
+    view = _all_owned(BOARD.view(_state("classic"), None), 0)
+    texts = texts_drawn(view, "en", names, "classic")
+    for mark in ("An", "A1", "A2", "A3"):
+        assert mark in texts
+    for r in (7, 12, 16, 22, 28):  # the mark stays inside the disc at every size
+        token = pawn(1, "A1", r, False)
+        ink = token.getchannel("A").point(lambda v: 255 if v > 0 else 0)
+        assert ink.getbbox() is not None
+        mark = token.convert("L").point(lambda v: 255 if v > 200 else 0)  # the white ring and the mark
+        cx = token.width / 2
+        box = mark.crop((round(cx - r + 3), round(cx - r + 3), round(cx + r - 3), round(cx + r - 3))).getbbox()
+        assert box is not None  # a light mark on the (dark-enough) sky blue disc is visible
 
 
 def test_the_centre_shows_turn_cash_net_worth_bank_last_moves_and_clock():

@@ -162,6 +162,24 @@ def test_action_and_rent_cards_in_a_hand_say_what_they_do(lang):
         assert t(lang, key) in texts.replace("\n", "") or all(part in texts for part in t(lang, key).split())
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_effect_line_is_drawn_whole_in_a_hand_and_in_the_discard_pile(lang):
+    """Not cut short with "…": a two-colour rent card's colour rows leave one line above the value
+    disc, so its effect goes on beside the disc (issue 18: cards say what they do)."""
+    view = DEAL.view(DEAL.new_game(2, "standard", 1), 0)
+    kinds = {}
+    for card in CARDS:
+        kinds.setdefault(card.key, card)
+    for c in kinds.values():
+        effect = effect_text(c.id, lang)
+        if not effect:
+            continue
+        view["players"][0]["hand"] = [c.id]
+        for texts in (texts_for_hand(view, 0, lang), texts_for_discard([c.id], lang)):
+            assert not [s for s in texts if s.endswith("…")], (c.key, texts)
+            assert effect.replace(" ", "") in "".join(texts).replace(" ", ""), (c.key, texts)
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("lang", LANGS)
 def test_table_picture_stays_within_its_byte_budget(ruleset, lang):

@@ -302,3 +302,45 @@ async def test_a_join_through_another_process_reaches_a_lobby_page(tmp_path):
         for service in (first, second):
             await service.idle()
             await service.close()
+
+
+async def test_B08_web_lobby_shows_the_rule_options_and_only_the_creator_toggles_them(site):
+    """Issue 16 item 5 on the web table: the lobby lists the table's rule options (what is on, for
+    everyone; a toggle per option for the creator), a toggle reaches the game, others are refused."""
+    service, address, http = site
+    made = await http.post(address + "/api/tables", json={"name": "Ann", "game": "board"},
+                           headers={"Origin": address})
+    table = (await made.json())["table"]
+    ws = await http.ws_connect(f"{address}/ws/{table}", headers={"Origin": address})
+    lobby = json.loads((await ws.receive()).data)
+    ops = {o["op"]: o for o in lobby["options"]}
+    assert {"o:tax", "o:notrade", "o:dbllock", "o:claim"} <= set(ops)
+    assert ops["o:tax"]["label"] == t("en", "opt.income_tax_choice") and ops["o:tax"]["on"] is False
+    assert ops["o:dbllock"]["on"] is True  # china's default (B-02)
+    assert t("en", "opt.doubles_lock") in lobby["options_on"] and t("en", "opt.income_tax_choice") \
+        not in lobby["options_on"]
+    await ws.send_str(json.dumps({"type": "lobby", "op": "o:tax"}))
+    lobby = json.loads((await ws.receive()).data)
+    assert lobby["type"] == "lobby" and {o["op"]: o["on"] for o in lobby["options"]}["o:tax"] is True
+    assert t("en", "opt.income_tax_choice") in lobby["options_on"]
+    await ws.send_str(json.dumps({"type": "lobby", "op": "o:TAX;drop"}))
+    assert json.loads((await ws.receive()).data)["type"] == "error"  # not an option code: malformed
+
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as bob_http:
+        await bob_http.get(address + "/")
+        bob = await bob_http.ws_connect(f"{address}/ws/{table}", headers={"Origin": address})
+        assert json.loads((await bob.receive()).data)["creator"] is False
+        await bob.send_str(json.dumps({"type": "lobby", "op": "join", "name": "Bob"}))
+        assert json.loads((await bob.receive()).data)["seat"] == 1
+        await ws.receive()  # Ann's page shows Bob
+        await bob.send_str(json.dumps({"type": "lobby", "op": "o:notrade", "name": "Bob"}))
+        refused = json.loads((await bob.receive()).data)
+        assert refused["type"] == "error" and refused["message"] == t("en", "opt.creator_only")
+        assert service.table(table).options == {"income_tax_choice": True}
+        await bob.close()
+    await ws.send_str(json.dumps({"type": "lobby", "op": "start"}))
+    while json.loads((await ws.receive()).data)["type"] != "table":
+        pass
+    options = service.state(table).options
+    assert options.income_tax_choice is True and options.no_trading is False
+    await ws.close()

@@ -18,6 +18,7 @@ import pytest
 
 from engine.board import BOARD
 from words.board_text import render_board
+from words.i18n import t
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ZH = ("zh-Hans", "zh-Hant")
@@ -92,20 +93,20 @@ def _square(ruleset: str, kind: str) -> dict:
 # -- Free Parking: 免费停留 (seed 000), never 免费停车 ---------------------------------------------
 
 @pytest.mark.parametrize("ruleset", BOARDS)
-def test_free_parking_is_named_as_in_the_seed(ruleset):
+def test_B10_free_parking_is_named_as_in_the_seed(ruleset):
     names = _square(ruleset, "free_parking")["names"]
     assert (names["zh-Hans"], names["zh-Hant"]) == ("免费停留", "免費停留")
 
 
 @pytest.mark.parametrize("lang", ZH)
-def test_no_text_says_parking(lang):
+def test_B10_no_text_says_parking(lang):
     assert _offending(lang, "停车", "停車") == []
 
 
 # -- Go to Jail: 坐牢 (seed 000: 停在写着「坐牢」的位置；抽到写着「坐牢」的卡片) ---------------------
 
 @pytest.mark.parametrize("ruleset", BOARDS)
-def test_go_to_jail_square_and_cards_say_坐牢(ruleset):
+def test_B09_go_to_jail_square_and_cards_say_坐牢(ruleset):
     data = _board(ruleset)
     assert _square(ruleset, "go_to_jail")["names"]["zh-Hans"] == "坐牢"
     assert _square(ruleset, "go_to_jail")["names"]["zh-Hant"] == "坐牢"
@@ -116,12 +117,12 @@ def test_go_to_jail_square_and_cards_say_坐牢(ruleset):
 
 
 @pytest.mark.parametrize("lang", ZH)
-def test_no_text_uses_入狱_for_go_to_jail(lang):
+def test_B09_no_text_uses_入狱_for_go_to_jail(lang):
     assert _offending(lang, "入狱", "入獄") == []
 
 
 @pytest.mark.parametrize("lang", ZH)
-def test_landing_on_go_to_jail_quotes_the_square(lang):
+def test_B09_landing_on_go_to_jail_quotes_the_square(lang):
     quoted = {"zh-Hans": "“坐牢”", "zh-Hant": "「坐牢」"}[lang]
     assert quoted in _catalogue(lang)["board.ev.jail_square"]
 
@@ -129,14 +130,14 @@ def test_landing_on_go_to_jail_quotes_the_square(lang):
 # -- The jail corner: 「探监－只是参观」 (seed 000, with its full-width dash) ---------------------
 
 @pytest.mark.parametrize("ruleset", BOARDS)
-def test_jail_corner_is_named_as_in_the_seed(ruleset):
+def test_B09_jail_corner_is_named_as_in_the_seed(ruleset):
     names = _square(ruleset, "jail")["names"]
     assert names["zh-Hans"] == "探监\uff0d只是参观"
     assert names["zh-Hant"] == "探監\uff0d只是參觀"
 
 
 @pytest.mark.parametrize("lang", ZH)
-def test_a_jailed_player_is_shown_in_jail_not_just_visiting(lang):
+def test_B09_a_jailed_player_is_shown_in_jail_not_just_visiting(lang):
     state = BOARD.new_game(2, "china", 0)
     state.players[0].position = 10
     state.players[0].in_jail = True
@@ -152,14 +153,14 @@ def test_a_jailed_player_is_shown_in_jail_not_just_visiting(lang):
 # -- One word for hotel per game: 旅馆 on the board (seeds 000/001), 酒店 in Deal (seeds 003/004) --
 
 @pytest.mark.parametrize("lang", ZH)
-def test_board_texts_say_旅馆_and_never_酒店(lang):
+def test_B11_board_texts_say_旅馆_and_never_酒店(lang):
     board = _shipped(lang)["board"]
     assert [text for text in board if "酒店" in text] == []
     assert sum("旅馆" in text or "旅館" in text for text in board) >= 5
 
 
 @pytest.mark.parametrize("lang", ZH)
-def test_deal_texts_say_酒店_and_never_旅馆(lang):
+def test_D12_deal_texts_say_酒店_and_never_旅馆(lang):
     deal = _shipped(lang)["deal"]
     assert [text for text in deal if "旅馆" in text or "旅館" in text] == []
     (hotel,) = [c for c in _deck()["cards"] if c["key"] == "hotel"]
@@ -167,12 +168,23 @@ def test_deal_texts_say_酒店_and_never_旅馆(lang):
 
 
 @pytest.mark.parametrize("lang", ZH)
-def test_no_text_names_both_hotel_words(lang):
+def test_B11_D12_no_text_names_both_hotel_words(lang):
     assert [text for text in _all(lang) if "酒店" in text and ("旅馆" in text or "旅館" in text)] == []
 
 
 @pytest.mark.parametrize("lang", ZH)
-def test_board_picture_words_say_旅馆(lang):
+def test_B11_D12_rules_of_both_games_on_one_screen_name_one_hotel_word(lang):
+    """Discord's ``/rules`` outside a table shows both games' rules in one message: "never both
+    words on one screen" holds there too (the Deal summary names no hotel)."""
+    from bot.discord_app.frontend import Front
+
+    screen = Front.rules_text(None, None, lang)  # no table: both games; the method reads nothing of ``self``
+    assert t(lang, "dc.rules.board") in screen and t(lang, "dc.rules.deal") in screen
+    assert not ("酒店" in screen and ("旅馆" in screen or "旅館" in screen))
+
+
+@pytest.mark.parametrize("lang", ZH)
+def test_B11_board_picture_words_say_旅馆(lang):
     """The board picture's own words (``render.board.*``) follow the board's texts: 旅馆, never 酒店."""
     words = {k: v for k, v in _catalogue(lang).items() if k.startswith("render.board.")}
     assert words and all("酒店" not in word for word in words.values())
@@ -181,12 +193,12 @@ def test_board_picture_words_say_旅馆(lang):
 # -- Doubles: 同点数 (seed 000); 双数 means "even number" -------------------------------------------
 
 @pytest.mark.parametrize("lang", ZH)
-def test_no_text_calls_doubles_even_numbers(lang):
+def test_B02_no_text_calls_doubles_even_numbers(lang):
     assert _offending(lang, "双数", "雙數") == []
 
 
 @pytest.mark.parametrize("lang", ZH)
-def test_every_text_about_doubles_says_同点数(lang):
+def test_B02_every_text_about_doubles_says_同点数(lang):
     english, chinese = _catalogue("en"), _catalogue(lang)
     word = {"zh-Hans": "同点数", "zh-Hant": "同點數"}[lang]
     about = [key for key, text in english.items() if re.search(r"\bdoubles\b", text, re.IGNORECASE)]
@@ -197,7 +209,7 @@ def test_every_text_about_doubles_says_同点数(lang):
 # -- The jail fine: 罚金 (seed 000: 支付500元罚金), never 保释金 or 罚款 --------------------------
 
 @pytest.mark.parametrize("lang", ZH)
-def test_every_text_about_the_jail_fine_says_罚金(lang):
+def test_B09_every_text_about_the_jail_fine_says_罚金(lang):
     english, chinese = _catalogue("en"), _catalogue(lang)
     word = {"zh-Hans": "罚金", "zh-Hant": "罰金"}[lang]
     about = [key for key, text in english.items()
@@ -210,7 +222,7 @@ def test_every_text_about_the_jail_fine_says_罚金(lang):
 # -- Just Say No: the card's name 作出反对 (seeds 003/004), not 说不 ----------------------------------
 
 @pytest.mark.parametrize("lang", ZH)
-def test_just_say_no_is_called_by_its_card_name(lang):
+def test_D13_just_say_no_is_called_by_its_card_name(lang):
     (card,) = [c for c in _deck()["cards"] if c["key"] == "just_say_no"]
     assert card["names"][lang] in ("作出反对", "作出反對")
     assert _offending(lang, "说不", "說不") == []
@@ -218,7 +230,7 @@ def test_just_say_no_is_called_by_its_card_name(lang):
 
 # -- One name per street and colour across the two games ---------------------------------------
 
-def test_every_deal_property_is_a_classic_board_square():
+def test_D05_every_deal_property_is_a_classic_board_square():
     squares = {sq["names"]["en"] for sq in _board("classic")["squares"]}
     properties = [c for c in _deck()["cards"] if c["kind"] == "property"]
     assert len(properties) == 28
@@ -226,7 +238,7 @@ def test_every_deal_property_is_a_classic_board_square():
 
 
 @pytest.mark.parametrize("lang", ZH)
-def test_a_street_has_the_same_name_on_the_board_and_in_the_deck(lang):
+def test_D05_a_street_has_the_same_name_on_the_board_and_in_the_deck(lang):
     board = {sq["names"]["en"]: sq["names"][lang] for sq in _board("classic")["squares"]}
     differ = {c["names"]["en"]: (board.get(c["names"]["en"]), c["names"][lang])
               for c in _deck()["cards"] if c["kind"] == "property" and board.get(c["names"]["en"]) != c["names"][lang]}
@@ -234,7 +246,7 @@ def test_a_street_has_the_same_name_on_the_board_and_in_the_deck(lang):
 
 
 @pytest.mark.parametrize("lang", ZH)
-def test_a_colour_has_the_same_name_on_the_boards_and_in_the_deck(lang):
+def test_D05_a_colour_has_the_same_name_on_the_boards_and_in_the_deck(lang):
     deck = _deck()["colours"]
     for ruleset in BOARDS:
         groups = _board(ruleset)["groups"]

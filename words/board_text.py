@@ -627,6 +627,8 @@ def render_board(view: dict, lang: str, names: Names, ruleset: str | None = None
         lines.append(_player_line(by_seat[seat], view, lang, names, ruleset))
     lines += _property_lines(view, lang, names, ruleset)
     lines.append(t(lang, "board.ui.bank_stock", houses=view["bank_houses"], hotels=view["bank_hotels"]))
+    if view.get("parking_pot") is not None:  # B-10 with the Free Parking pot
+        lines.append(t(lang, "board.ui.parking_pot", amount=money(ruleset, view["parking_pot"], lang)))
     lines += _pending_lines(view, lang, names, ruleset)
     return "\n".join(lines)
 

@@ -12,6 +12,7 @@ The lobby message is edited as players come and go and loses its buttons at Star
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import io
 import logging
@@ -28,6 +29,7 @@ from bot.presenter import (
     Button,
     alert_text,
     discard_pile_answer,
+    discard_pile_picture,
     start_time,
     table_of,
     table_screens_with_pictures,
@@ -412,8 +414,14 @@ class Front:
         user, _ = user_of(interaction)
         await interaction.response.defer(ephemeral=True)
         snap = await self.service.snapshot(table_id)
-        _, text = discard_pile_answer(snap, snap.seat_of(user) if snap else None, lang)
-        await self._reply(interaction, text)
+        seat = snap.seat_of(user) if snap else None
+        ok, text = discard_pile_answer(snap, seat, lang)
+        picture = await asyncio.to_thread(discard_pile_picture, snap, seat, lang) if ok else None
+        if picture is None:
+            await self._reply(interaction, text)
+            return
+        await interaction.followup.send(md(text)[:TEXT], file=discord.File(io.BytesIO(picture), "discard.png"),
+                                        ephemeral=True)
 
     # -- the trade builder (B-15): an ephemeral message only its player sees ---------------------------
 

@@ -194,7 +194,8 @@ class DiscordMessages:
             key = "dc.result_players" if update.over else "dc.your_turn"
             due = next((w.due_at for w in update.waiting if w.seat == screens.ping[0]), None)
             when = f"<t:{int(due)}:R>" if due else ""
-            text = (text[-(TEXT - 200):] + "\n" + t(lang, key, names=", ".join(mention(p) for p in people),
+            listed = t(lang, "ui.list_sep").join(mention(p) for p in people)
+            text = (text[-(TEXT - 200):] + "\n" + t(lang, key, names=listed,
                                                        name=mention(people[0]), when=when))
             mentions = only(people)
         buttons = self._table_buttons(screens, lang)
@@ -228,7 +229,7 @@ class DiscordMessages:
                 continue  # already asked (by the other process's update): one ping each
             people = [seats[s] for s in prompt.seats]
             when = f"<t:{int(prompt.due_at or self.service.clock() + 20)}:R>"
-            names = ", ".join(mention(p) for p in people)
+            names = t(lang, "ui.list_sep").join(mention(p) for p in people)
             if prompt.where == "answer":
                 text = md(t(lang, "dc.answer_now", name=names, when=when))
             else:

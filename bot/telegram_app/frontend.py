@@ -11,6 +11,7 @@ into messages. The lobby message is edited as players come and go and loses its 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import html
 import logging
@@ -25,6 +26,7 @@ from bot.inputs import clean_name, number, parse_press
 from bot.presenter import (
     alert_text,
     discard_pile_answer,
+    discard_pile_picture,
     hand_line,
     start_time,
     table_of,
@@ -269,13 +271,21 @@ class TelegramFrontEnd:
         elsewhere); anyone else, or the player off their turn, gets the refusal as an alert."""
         query = update.callback_query
         snap = await self.service.snapshot(table_id)
-        ok, text = discard_pile_answer(snap, snap.seat_of(user) if snap else None, lang)
+        seat = snap.seat_of(user) if snap else None
+        ok, text = discard_pile_answer(snap, seat, lang)
         chat = update.effective_chat
-        if not ok or len(text) <= 200 or chat is None or chat.type != "private":
+        if not ok or chat is None or chat.type != "private":
             await query.answer(text[:200], show_alert=True)
             return
         await query.answer()
-        await context.bot.send_message(chat.id, text[:4000])
+        picture = await asyncio.to_thread(discard_pile_picture, snap, seat, lang)
+        if picture is None:  # an empty pile: the line that says so
+            await context.bot.send_message(chat.id, text[:4000])
+        elif len(text) <= CAPTION:
+            await context.bot.send_photo(chat.id, picture, caption=text)
+        else:  # the picture, then the list (a caption holds 1,024 characters)
+            await context.bot.send_photo(chat.id, picture)
+            await context.bot.send_message(chat.id, text[:4000])
 
     # -- the trade builder (B-15), in the player's private chat -------------------------------------
 

@@ -84,7 +84,7 @@ def with_mentions(lang: str, key: str, seats: list[dict], **params) -> str:
     marks = {"name": "\x00N\x00", "names": "\x00L\x00"}
     text = html.escape(t(lang, key, **marks, **params), quote=False)
     return (text.replace(marks["name"], mention(seats[0]) if seats else "")
-            .replace(marks["names"], ", ".join(mention(s) for s in seats)))
+            .replace(marks["names"], t(lang, "ui.list_sep").join(mention(s) for s in seats)))
 
 
 def _not_modified(error: BadRequest) -> bool:

@@ -5,7 +5,8 @@ Each connection watches one table, either as a player (their seat, if they have 
 screen and their own private screen, hand and buttons) or as a spectator (the public screen only,
 no buttons: never a hand, never the deck). Screens are the presenter's (``table_screens``): the
 same text, pictures and buttons the chat bots show, drawn once per update and language in a worker
-thread. A lobby shows its seats and the lobby's buttons; lobby changes are shown by this module
+thread. A lobby shows its seats, the lobby's buttons and the table's rule options (toggles its
+creator may press, ``o:<code>`` like a chat lobby's, and what is on); lobby changes are shown by this module
 (the service publishes no update for them).
 
 Nothing a browser sends is trusted: a message is a small JSON object of a known ``type`` with
@@ -20,15 +21,17 @@ import base64
 import contextlib
 import json
 import logging
+import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
 
 import msgspec
 
-from bot import trade_builder
+from bot import option_screens, trade_builder
 from bot.inputs import clean_name
 from bot.presenter import alert_text, clock_text, event_lines, note_lines, table_screens
+from engine import options as table_options
 from engine.service.lobby import is_ai_user
 from engine.service.loop import Snapshot, TableUpdate
 from engine.service.outcome import Outcome
@@ -40,6 +43,7 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE = 1024  # bytes: every valid message is far smaller
 LOG_KEEP = 40  # lines of a table's log kept for pages that open later
 LOBBY_OPS = ("join", "leave", "ai", "noai", "start", "cancel")
+OPTION_OP = re.compile(r"o:[a-z0-9]{1,8}")  # the creator switches a rule option (``engine.options`` codes)
 
 
 class RateLimit:
@@ -97,7 +101,8 @@ def parse_message(text) -> tuple[dict | None, str | None]:
         return {"type": "press", "token": token}, None
     if data["type"] == "lobby":
         op, name = data.get("op"), data.get("name", "")
-        if op not in LOBBY_OPS or not isinstance(name, str) or len(name) > 64:
+        if not isinstance(op, str) or (op not in LOBBY_OPS and not OPTION_OP.fullmatch(op)) \
+                or not isinstance(name, str) or len(name) > 64:
             return None, "web.err.malformed"
         return {"type": "lobby", "op": op, "name": name}, None
     return {"type": "back"}, None
@@ -265,11 +270,17 @@ class Hub:
         row = snap.row
         seat = client.seat(snap)
         rules = snap.rules
+        # the table's rule options as the chat lobbies show them: toggles the creator may press, and
+        # the "options on" line for everyone (issue 16 item 5)
+        now = option_screens.values(row)
+        options = [{"label": option_screens.label(client.lang, o), "op": f"o:{o.code}", "on": now[o.name]}
+                   for o in table_options.toggles(row.game)]
         return {"type": "lobby", "table": row.id, "status": row.status, "game": row.game, "ruleset": row.ruleset,
                 "seats": [{"name": s["name"], "ai": bool(s["ai"])} for s in row.seats], "seat": seat,
                 "creator": client.user is not None and client.user == row.creator,
                 "min": rules.min_players, "max": rules.max_players,
-                "web": row.chat_key.startswith("web:"), "watch": client.watch}
+                "web": row.chat_key.startswith("web:"), "watch": client.watch,
+                "options": options, "options_on": option_screens.on_line(row, client.lang)}
 
     async def _send(self, client: Client, message: dict) -> None:
         with contextlib.suppress(Exception):  # a closed page: it leaves on its own

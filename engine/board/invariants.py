@@ -3,7 +3,8 @@
 - money only moves between the bank and players: the players' cash equals the starting cash plus
   what the bank paid out net (``bank_net``);
 - 32 houses and 12 hotels in all, on the board or in the bank;
-- streets are built evenly, only on complete, unmortgaged groups, never mortgaged with buildings;
+- streets are built evenly (unless ``uneven_building`` is on), only on complete, unmortgaged
+  groups, never mortgaged with buildings;
 - nobody is below zero cash, and only a debtor may hold less than a debt;
 - an auction waiting for its winner to raise the bid (B-05) has that debt open; open rent claims
   (B-06 ``rent_claim``) are between two players still in the game.
@@ -33,6 +34,8 @@ def violations(state: BoardState) -> list[str]:
     expected = start_cash(state.options) * len(state.players) + state.bank_net
     if cash != expected:
         out.append(f"cash {cash} != start + bank net {expected}")
+    if state.parking_pot < 0 or (state.parking_pot and not state.options.free_parking_pot):
+        out.append(f"free parking pot {state.parking_pot} (option {state.options.free_parking_pot})")
     hotels = houses.count(HOTEL)
     built = sum(houses) - HOTEL * hotels  # houses standing (a hotel's 5 is not houses)
     if built + state.bank_houses != b.money["houses"] or hotels + state.bank_hotels != b.money["hotels"]:
@@ -51,7 +54,7 @@ def violations(state: BoardState) -> list[str]:
                 first = owner[squares[0]]
                 if first == BANK or get(owner).count(first) != len(squares):
                     out.append(f"{group}: buildings without the whole group")
-                if max(levels) - min(levels) > 1:
+                if max(levels) - min(levels) > 1 and not state.options.uneven_building:  # B-11 house rule
                     out.append(f"{group}: built unevenly {list(levels)}")
                 if True in get(mortgaged):
                     out.append(f"{group}: mortgaged with buildings")

@@ -34,6 +34,13 @@ class BoardOptions(msgspec.Struct, frozen=True):
     # B-06 (seed 000): rent is not charged by itself; the owner collects it by a decision that
     # lapses when the next player rolls.
     rent_claim: bool = False
+    # B-11/B-13 house rule: houses go up and come down on a complete group in any order, not evenly.
+    # Off in every rule set (the seeds all say "evenly"); a group may switch it on.
+    uneven_building: bool = False
+    # B-10: the seeds' Free Parking is a rest and nothing more. The popular house rule, which a
+    # group may switch on: taxes, fines, card fees and repairs paid to the bank go into a pot on
+    # Free Parking, and whoever stops there takes it all.
+    free_parking_pot: bool = False
 
 
 # Each rule set's options; a dict of overrides (the lobby's toggles, a tournament's) is applied on top.
@@ -156,6 +163,7 @@ class BoardState(msgspec.Struct, dict=True):
     end_reason: str | None = None
     opening_rolls: list[list[int]] = []  # B-01: [seat, die, die] per roll, re-rolls included
     rent_claims: list[RentClaim] = []  # B-06 with rent_claim: open until the next player rolls
+    parking_pot: int = 0  # B-10 with free_parking_pot: paid into the bank, waiting on Free Parking
 
 
 # ---------------------------------------------------------------------------------------------

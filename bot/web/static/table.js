@@ -33,6 +33,15 @@ function showLobby(m) {
   const playing = m.status === "lobby" && m.web && !m.watch;
   $("join-row").hidden = !playing || m.seat !== null;
   $("lobby-buttons").hidden = !playing;
+  // the table's rule options: what is on for everyone, a toggle per option for the creator
+  $("options-on").textContent = m.options_on || "";
+  const toggles = playing && m.creator ? m.options : [];
+  $("option-buttons").replaceChildren(...toggles.map(o => {
+    const button = el("button", {textContent: (o.on ? "✅ " : "⬜ ") + o.label, className: "quiet"});
+    button.dataset.option = o.op;
+    button.addEventListener("click", () => send({type: "lobby", op: o.op, name: nameInput.value.trim()}));
+    return button;
+  }));
   status(w("web.status." + m.status));
   $("share").textContent = m.status === "lobby" ? w("web.table.share", {url: location.origin + location.pathname}) : "";
 }

@@ -219,6 +219,7 @@ def view(state: BoardState, seat: int | None = None) -> dict:
             for sq in b.properties
         ],
         "bank_houses": state.bank_houses, "bank_hotels": state.bank_hotels,
+        "parking_pot": state.parking_pot if state.options.free_parking_pot else None,  # B-10 option
         "chance_count": len(state.chance), "chest_count": len(state.chest),
         "buy_square": state.buy_square,
         "auction": msgspec.to_builtins(state.auction) if state.auction else None,

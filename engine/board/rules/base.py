@@ -209,6 +209,11 @@ def max_raisable(state: BoardState, seat: int) -> int:
     return total
 
 
+# B-10 with free_parking_pot: what a player pays the bank that goes into the pot (not purchases,
+# buildings, auctions, interest or a bankrupt's cash: those are the bank's trade, not penalties)
+POT_REASONS = frozenset({"income_tax", "luxury_tax", "card", "repairs", "jail_fine"})
+
+
 def _transfer(state: BoardState, payer: int, payee: int, amount: int, reason: str, events: list) -> None:
     if amount <= 0:
         return
@@ -218,6 +223,8 @@ def _transfer(state: BoardState, payer: int, payee: int, amount: int, reason: st
         state.players[payer].cash -= amount
     if payee == BANK:
         state.bank_net -= amount
+        if reason in POT_REASONS and state.options.free_parking_pot:
+            state.parking_pot += amount
     else:
         state.players[payee].cash += amount
     events.append(Paid(payer=payer, payee=payee, amount=amount, reason=reason))

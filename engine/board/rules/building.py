@@ -62,7 +62,7 @@ def _build_terms(state: BoardState, seat: int, sq: int) -> tuple[tuple | None, i
     h = state.houses[sq]
     if h >= HOTEL:
         return _no("B-11", "board.err.has_hotel", square=sq), h
-    if h > min(get(state.houses)):
+    if h > min(get(state.houses)) and not state.options.uneven_building:
         return _no("B-11", "board.err.build_evenly", square=sq), h
     return None, h
 
@@ -277,7 +277,7 @@ def _sell_terms(state: BoardState, seat: int, sq: int) -> tuple[tuple | None, in
     h = state.houses[sq]
     if h == 0:
         return _no("B-13", "board.err.no_building", square=sq), h
-    if h < max(_SQUARE_GET[ruleset][sq](state.houses)):
+    if h < max(_SQUARE_GET[ruleset][sq](state.houses)) and not state.options.uneven_building:
         return _no("B-13", "board.err.sell_evenly", square=sq), h
     return None, h
 

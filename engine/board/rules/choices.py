@@ -171,9 +171,10 @@ def management_choices(state: BoardState, seat: int) -> Management:
     b = board_of(state)
     owner, houses, mortgaged = state.owner, state.houses, state.mortgaged
     known = memo(state)
-    terms = known.get(("management", b.ruleset, seat))
+    name = ("management", b.ruleset, seat, state.options.uneven_building)  # B-11/B-13 change the terms
+    terms = known.get(name)
     if terms is None or len(terms) > MEMO_LIMIT:
-        terms = known[("management", b.ruleset, seat)] = {}
+        terms = known[name] = {}
     out = Management([], [], [], [], [])
     builds, rounds, sells, mortgages, lifts = out
     index = -1

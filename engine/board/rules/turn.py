@@ -193,6 +193,9 @@ def _land(state: BoardState, p: BoardPlayer, dice_total: int, events: list, rent
         _draw_card(state, p, kind, dice_total, events)
     elif kind == "go_to_jail":
         _send_to_jail(state, p, "square", events)
+    elif kind == "free_parking" and state.parking_pot:  # B-10 with free_parking_pot
+        pot, state.parking_pot = state.parking_pot, 0
+        _transfer(state, BANK, p.seat, pot, "free_parking", events)
 
 
 def _draw_card(state: BoardState, p: BoardPlayer, deck: str, dice_total: int, events: list) -> None:
