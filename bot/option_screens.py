@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine import options as table_options
 from engine.games import GAMES
-from words.i18n import CATALOGUES, t
+from words.i18n import CATALOGUES, ruleset_name, t
 
 ON, OFF = "✅", "⬜"
 
@@ -55,7 +55,7 @@ def on_line(row, lang: str) -> str:
 def rules_text(row, lang: str) -> str:
     """``/rules`` for the table of this chat: its rule set, then each option, on or off, with what
     it does."""
-    lines = [t(lang, "opt.table_rules", ruleset=row.ruleset)]
+    lines = [t(lang, "opt.table_rules", ruleset=ruleset_name(row.ruleset, lang), code=row.ruleset)]
     now = values(row)
     for o in table_options.toggles(row.game):
         explained = help_text(lang, o)

@@ -22,9 +22,8 @@ from engine.service.tables import GameService, Outcome
 from engine.service.tournaments import Tournaments, base_chat
 from render.png import png_bytes
 from render.standings import render_standings
-from words.i18n import t
+from words.i18n import game_name, t
 
-GAME_NAMES = {"deal": "大富翁纸牌 Deal", "board": "地产大亨 Monopoly"}
 MAX_TEAM_BUTTONS = 20
 
 
@@ -96,7 +95,7 @@ async def signup_screen(tours: Tournaments, tid: int, lang: str, now: float) -> 
     row = await tours.get(tid)
     entrants = [e for e in await tours.entrants(tid) if e.status == "active"]
     start = max(0, int(row.starts_at - now) // 60)
-    lines = [t(lang, "tour.created", name=tournament_name(row, lang), game=GAME_NAMES[row.game],
+    lines = [t(lang, "tour.created", name=tournament_name(row, lang), game=game_name(row.game, lang),
                mode=t(lang, f"tour.mode.{row.mode}"), rounds=row.rounds, minutes=row.match_minutes, start=start)]
     if row.options:  # an option switched off by the organiser shows as such (rent_claim=off)
         lines.append(", ".join(k if v is True else f"{k}=off" if v is False else f"{k}={v}"

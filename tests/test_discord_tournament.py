@@ -8,7 +8,6 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.discord_app.frontend import GAME_NAMES
 from engine.games import GAMES
 from engine.service import keyvalue
 from engine.service.tournaments import Tournaments
@@ -28,7 +27,7 @@ from tests.test_discord import (
     running_bot,
     slash,
 )
-from words.i18n import t
+from words.i18n import game_name, t
 
 NOW = 1_700_000_000.0
 
@@ -324,7 +323,8 @@ async def test_a_game_in_a_thread_of_its_own(tmp_path, monkeypatch, threads):
         await dispatch(client, command("newgame", 1, game="deal", thread=True))
         table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
         made = fake.threads()
-        assert len(made) == 1 and made[0]["name"] == t("en", "dc.thread_name", game=GAME_NAMES["deal"], table=table)
+        named = t("en", "dc.thread_name", game=game_name("deal", "en"), table=table)
+        assert len(made) == 1 and made[0]["name"] == named
         lobby = fake.posted(CHANNEL)
         home = service.table(table).messages.get("dc_thread")
         if threads:
@@ -352,6 +352,6 @@ async def test_a_game_in_a_thread_of_its_own(tmp_path, monkeypatch, threads):
         if threads:  # the table's commands work in its thread; a second game in the channel is refused
             await dispatch(client, command("rules", 2, 0, thread_channel(home)))
             assert fake.last_reply()["content"].startswith(t("en", "dc.rules.deal") + "\n\n" + t(
-                "en", "opt.table_rules", ruleset="standard"))
+                "en", "opt.table_rules", ruleset="standard rules", code="standard"))
         await dispatch(client, command("newgame", 2, game="board"))
         assert fake.last_reply()["content"] == t("en", "service.table_exists", table=table, game="deal")

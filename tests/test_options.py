@@ -174,7 +174,7 @@ async def test_B08_telegram_newgame_with_options_lobby_toggles_and_rules(tmp_pat
 
             await _send(app, command("/rules", 2))
             rules = api.calls[-1][1]["text"]
-            assert t("en", "opt.table_rules", ruleset="china") in rules
+            assert t("en", "opt.table_rules", ruleset="Chinese edition", code="china") in rules
             assert "✅ " + t("en", "opt.income_tax_choice") in rules and "⬜ " not in rules.split("\n")[0]
 
             await _send(app, press(f"l:{table}:start", 1))

@@ -254,3 +254,17 @@ def test_D05_a_colour_has_the_same_name_on_the_boards_and_in_the_deck(lang):
             if ruleset == "china" and group == "station":
                 continue  # the China board's stations are 车站, its own seed's word (seed 001)
             assert groups[group]["names"][lang] == deck[colour]["names"][lang], (ruleset, colour)
+
+
+def test_game_and_rule_set_names_are_written_in_each_language_s_own_script():
+    """A traditional-Chinese group never reads the simplified 纸/产 in a game's name, and every
+    rule set a lobby names has a name in each language (not the typed code)."""
+    from words.i18n import game_name, ruleset_name
+
+    assert game_name("deal", "zh-Hant") == "大富翁紙牌" and game_name("board", "zh-Hant") == "地產大亨"
+    assert game_name("deal", "zh-Hans") == "大富翁纸牌" and game_name("board", "zh-Hans") == "地产大亨"
+    assert game_name("deal", "en") == "Monopoly Deal"
+    for ruleset in ("standard", "tournament", "china", "classic"):
+        names = {lang: ruleset_name(ruleset, lang) for lang in ("en", "zh-Hans", "zh-Hant")}
+        assert ruleset not in names["zh-Hans"] and ruleset not in names["zh-Hant"], names
+    assert ruleset_name("house", "en") == "house"  # an unknown one as typed

@@ -80,9 +80,21 @@ def t(lang: str, key: str, **params: object) -> str:
         return text  # a malformed translation: show it unfilled rather than fail the game
 
 
+def game_name(game: str, lang: str) -> str:
+    """A game's name as a group reads it (大富翁纸牌 / 大富翁紙牌 / Monopoly Deal): one per
+    language, so a traditional-Chinese group never sees the simplified characters."""
+    return t(lang, f"ui.game.{game}") if f"ui.game.{game}" in CATALOGUES[FALLBACK] else game
+
+
+def ruleset_name(ruleset: str, lang: str) -> str:
+    """A rule set's name in the group's language (中国版, 比赛规则…); an unknown one as typed."""
+    key = f"ui.ruleset.{ruleset}"
+    return t(lang, key) if key in CATALOGUES[FALLBACK] else ruleset
+
+
 def placeholders(text: str) -> set[str]:
     """The parameter names a catalogue string uses (for the catalogue tests)."""
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-__all__ = ["CATALOGUES", "LANGS", "normalise_lang", "placeholders", "t", "template"]
+__all__ = ["CATALOGUES", "LANGS", "game_name", "normalise_lang", "placeholders", "ruleset_name", "t", "template"]

@@ -41,7 +41,7 @@ from engine.service.loop import TableUpdate
 from engine.service.outcome import Outcome
 from engine.service.tables import GameService
 from engine.service.tournaments import base_chat
-from words.i18n import normalise_lang, t
+from words.i18n import game_name, normalise_lang, ruleset_name, t
 
 log = logging.getLogger(__name__)
 THREAD_NAME = 100  # Discord's limit for a thread's name
@@ -186,7 +186,7 @@ class Front:
         row = self.service.table(table_id)
         seats = md("\n".join(f"{i + 1}. {s['name']}" for i, s in enumerate(row.seats)))
         key = "tg.lobby" if row.status == "lobby" else "tg.lobby_started"
-        text = t(lang, key, game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
+        text = t(lang, key, game=game_name(row.game, lang), ruleset=ruleset_name(row.ruleset, lang), seats=seats)
         options = option_screens.on_line(row, lang)  # what the group chose stays in view after the start
         return f"{text}\n{options}" if options else text
 
@@ -232,7 +232,7 @@ class Front:
         if thread and not isinstance(interaction.channel, discord.Thread):
             await interaction.response.defer()  # making the thread is one more call to Discord
             home = await self.open_thread(interaction.channel_id, out.table,
-                                          t(lang, "dc.thread_name", game=GAME_NAMES[game], table=out.table))
+                                          t(lang, "dc.thread_name", game=game_name(game, lang), table=out.table))
         if home is None:
             text, view = self.lobby_text(out.table, lang), self.lobby_view(out.table, lang)
             if interaction.response.is_done():
@@ -561,7 +561,7 @@ class Front:
             return
         await interaction.response.defer()
         when = f"<t:{int(begins)}:f> (<t:{int(begins)}:R>)"  # each reader sees it in their own time zone
-        text = t(lang, "dc.scheduled", game=GAME_NAMES[game], when=when, length=minutes)
+        text = t(lang, "dc.scheduled", game=game_name(game, lang), when=when, length=minutes)
         if not await self._calendar_event(interaction, lang, game, begins, minutes, out.params["schedule"]):
             text += "\n" + t(lang, "dc.no_event")
         view = self.view_of([Button(t(lang, "tg.btn.sign_up"), f"s:{out.params['schedule']}", -1)])
@@ -577,7 +577,7 @@ class Front:
         start = dt.datetime.fromtimestamp(begins, dt.UTC)
         try:  # by id: the guild need not be in the cache (the bot asks for no guild intents)
             event = await self.client.http.create_guild_scheduled_event(
-                interaction.guild_id, name=t(lang, "dc.event_name", game=GAME_NAMES[game])[:100],
+                interaction.guild_id, name=t(lang, "dc.event_name", game=game_name(game, lang))[:100],
                 privacy_level=discord.PrivacyLevel.guild_only.value, entity_type=discord.EntityType.external.value,
                 scheduled_start_time=start.isoformat(),
                 scheduled_end_time=(start + dt.timedelta(minutes=minutes)).isoformat(),

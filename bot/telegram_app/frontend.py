@@ -38,10 +38,9 @@ from engine.service.loop import TableUpdate
 from engine.service.outcome import Outcome
 from engine.service.tables import GameService
 from engine.service.tournaments import Tournaments, base_chat
-from words.i18n import normalise_lang, t
+from words.i18n import game_name, normalise_lang, ruleset_name, t
 
 log = logging.getLogger(__name__)
-GAME_NAMES = {"deal": "大富翁纸牌 Deal", "board": "地产大亨 Monopoly"}
 
 
 def chat_key(update: Update) -> str:
@@ -83,7 +82,7 @@ class TelegramFrontEnd:
         if not args:
             await update.effective_message.reply_text(
                 t(lang, "tg.choose_game"),
-                reply_markup=self.messages.keyboard([(GAME_NAMES[g], f"n:{g}") for g in ("deal", "board")]))
+                reply_markup=self.messages.keyboard([(game_name(g, lang), f"n:{g}") for g in ("deal", "board")]))
             return
         game, ruleset, options, refusal, params = option_screens.parse_newgame(args)
         if refusal is not None:
@@ -104,7 +103,7 @@ class TelegramFrontEnd:
         row = self.service.table(table_id)
         seats = "\n".join(f"{i + 1}. {s['name']}" for i, s in enumerate(row.seats))
         key = "tg.lobby" if row.status == "lobby" else "tg.lobby_started"
-        text = t(lang, key, game=GAME_NAMES[row.game], ruleset=row.ruleset, seats=seats)
+        text = t(lang, key, game=game_name(row.game, lang), ruleset=ruleset_name(row.ruleset, lang), seats=seats)
         options = option_screens.on_line(row, lang)  # what the group chose stays in view after the start
         if options:
             text += "\n" + options
@@ -435,7 +434,7 @@ class TelegramFrontEnd:
         row = await self.service.lobby.table_in_chat(key)
         text = t(lang, "tg.help")
         if row is not None:
-            text = f"{GAME_NAMES[row.game]}\n{option_screens.rules_text(row, lang)}\n\n{text}"
+            text = f"{game_name(row.game, lang)}\n{option_screens.rules_text(row, lang)}\n\n{text}"
         await update.effective_message.reply_text(text)
 
     async def lang_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -485,7 +484,7 @@ class TelegramFrontEnd:
         sid = out.params["schedule"]
         minutes = max(0, int(start - self.service.clock()) // 60)
         await update.effective_message.reply_text(
-            t(lang, "tg.scheduled", game=GAME_NAMES[args[0]], minutes=minutes, length=args[2]),
+            t(lang, "tg.scheduled", game=game_name(args[0], lang), minutes=minutes, length=args[2]),
             reply_markup=self.messages.keyboard([(t(lang, "tg.btn.sign_up"), f"s:{sid}")]))
 
     # -- tournaments (the screens are shared with the other adapters: bot/tournament_screens.py) --
