@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import console_help, console_keys, console_options, console_trade
-from bot.presenter import event_lines
+from bot.presenter import discard_pile_words, event_lines
 from engine.board import BOARD
 from engine.board import rules as board_rules
 from engine.board.model import AcceptTrade, AuctionPassed, BidMade, DiceRolled, LiftMortgage, PayJailFine
@@ -587,12 +587,8 @@ def _help(ctx: _Context, view: dict, argument: str, keys: list[tuple[str, str]])
 
 
 def _discard_pile(ctx: _Context, view: dict) -> str:
-    """The Deal discard pile listed (bottom first), or why this seat may not look through it now
-    (D-18 tournament: only on one's own turn); the picture's counterpart at a terminal."""
-    cards = view.get("discard")
-    if cards is None:
-        return deal_text.explain_error(RuleError("D-18", "deal.err.discard_private"), ctx.lang, ctx.names)
-    return deal_text.discard_pile_text(cards, ctx.lang)
+    """``pile`` at a terminal: the words the chats show (``presenter.discard_pile_words``)."""
+    return discard_pile_words(view.get("discard"), ctx.lang, ctx.names)
 
 
 def _extra_lines(ctx: _Context, view: dict, decision, keyed: list) -> list[str]:

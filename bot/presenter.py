@@ -112,17 +112,20 @@ def discard_pile_answer(snap: Snapshot | None, seat: int | None, lang: str) -> t
     if snap is None or seat is None or snap.state is None:
         return False, t(lang, "service.not_a_player")
     cards = discard_pile_cards(snap, seat)
+    return cards is not None, discard_pile_words(cards, lang, snap.names)
+
+
+def discard_pile_words(cards: list[int] | None, lang: str, names: dict[int, str]) -> str:
+    """The discard pile listed, or (``cards`` None: the rules do not let this seat look, D-18)
+    why not: the words every front end shows, the terminal's ``pile`` too."""
     if cards is None:
-        return False, deal_text.explain_error(RuleError("D-18", "deal.err.discard_private"), lang, snap.names)
-    return True, deal_text.discard_pile_text(cards, lang)
+        return deal_text.explain_error(RuleError("D-18", "deal.err.discard_private"), lang, names)
+    return deal_text.discard_pile_text(cards, lang)
 
 
-def discard_pile_picture(snap: Snapshot | None, seat: int | None, lang: str) -> bytes | None:
-    """The discard pile as a picture (PNG) for a player the rules let look through it (D-18), or
-    None: the same cards ``discard_pile_answer`` lists, drawn by ``render.deal.render_discard``."""
-    if snap is None or seat is None or snap.state is None:
-        return None
-    cards = discard_pile_cards(snap, seat)
+def discard_pile_picture(cards: list[int] | None, lang: str) -> bytes | None:
+    """The cards ``discard_pile_cards`` gave as a picture (PNG), or None for an empty pile or a
+    seat that may not look (D-18); drawn by ``render.deal.render_discard``."""
     if not cards:
         return None
     return png_bytes(render_deal.render_discard(cards, normalise_lang(lang)))

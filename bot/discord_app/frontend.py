@@ -29,6 +29,7 @@ from bot.presenter import (
     Button,
     alert_text,
     discard_pile_answer,
+    discard_pile_cards,
     discard_pile_picture,
     start_time,
     table_of,
@@ -416,7 +417,7 @@ class Front:
         snap = await self.service.snapshot(table_id)
         seat = snap.seat_of(user) if snap else None
         ok, text = discard_pile_answer(snap, seat, lang)
-        picture = await asyncio.to_thread(discard_pile_picture, snap, seat, lang) if ok else None
+        picture = await asyncio.to_thread(discard_pile_picture, discard_pile_cards(snap, seat), lang) if ok else None
         if picture is None:
             await self._reply(interaction, text)
             return

@@ -26,6 +26,7 @@ from bot.inputs import clean_name, number, parse_press
 from bot.presenter import (
     alert_text,
     discard_pile_answer,
+    discard_pile_cards,
     discard_pile_picture,
     hand_line,
     start_time,
@@ -277,7 +278,7 @@ class TelegramFrontEnd:
             await query.answer(text[:200], show_alert=True)
             return
         await query.answer()
-        picture = await asyncio.to_thread(discard_pile_picture, snap, seat, lang)
+        picture = await asyncio.to_thread(discard_pile_picture, discard_pile_cards(snap, seat), lang)
         if picture is None:  # an empty pile: the line that says so
             await context.bot.send_message(chat.id, text[:4000])
         elif len(text) <= CAPTION:
