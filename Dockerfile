@@ -9,7 +9,10 @@ COPY engine/ engine/
 COPY render/ render/
 COPY words/ words/
 COPY data/ data/
-RUN pip install .
+# the engine compiled as `make` does (tycoon compile); the compiler is removed again after
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install '.[fast]' && tycoon compile \
+    && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 --create-home tycoon && mkdir /data && chown tycoon /data
 USER tycoon
 VOLUME /data

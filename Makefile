@@ -12,20 +12,27 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,fast]'
 	touch $@
 
-run: $(VENV)/.installed
+# the rules and AI compiled with Cython (engine/compiled.py): only what changed; without a C
+# compiler it says so and the engine runs as plain Python, so a failure never stops the set-up
+ENGINE_SOURCES := $(wildcard engine/core/*.py engine/board/*.py engine/board/rules/*.py engine/deal/*.py) engine/simulation.py
+$(VENV)/.compiled: $(VENV)/.installed $(ENGINE_SOURCES)
+	-$(BIN)/tycoon compile
+	touch $@
+
+run: $(VENV)/.compiled
 	$(BIN)/tycoon run
 
-test: $(VENV)/.installed
+test: $(VENV)/.compiled
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.compiled
 	$(BIN)/tycoon bench --json
 
-simulate: $(VENV)/.installed
+simulate: $(VENV)/.compiled
 	$(BIN)/tycoon simulate deal --games 500 --players 4 --seed 1 --json
 
 clean:

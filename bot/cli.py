@@ -251,6 +251,11 @@ def _cmd_rotate_secret(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_compile(args: argparse.Namespace) -> int:
+    from bot.compile import compile_engine
+    return compile_engine(jobs=args.jobs)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tycoon", description="Monopoly and Monopoly Deal for group chats")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -303,6 +308,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--view", default="public", help="'public' or 'seat:N'")
     p.add_argument("--out", required=True)
     p.set_defaults(func=_cmd_render)
+
+    p = sub.add_parser("compile", help="compile the rules and AI with Cython (what changed only; "
+                                       "plain Python without it)")
+    p.add_argument("--jobs", type=int, default=None, help="compiler processes (default: the cores, at most 4)")
+    p.set_defaults(func=_cmd_compile)
 
     p = sub.add_parser("rotate-secret", help="a new secret for buttons (DATABASE_URL's database); then restart")
     p.set_defaults(func=_cmd_rotate_secret)

@@ -96,9 +96,10 @@ def _needed_actions(state: BoardState, seat: int) -> list:
     roll, with no claim or offer to answer, the seat's roll, jail exits and builds, rounds,
     mortgages and lifts (``management_choices``), without the sales and the trade shortcuts,
     which ``_between_rolls`` never picks (its offers are its own). ``_between_rolls`` reads
-    ``actions[0]`` only when it may not roll, which it may here. Any other case: the full list."""
-    if state.stage != "roll" or state.rolled or not 0 <= seat < len(state.players) \
-            or seat != current_seat(state) or state.players[seat].bankrupt:
+    ``actions[0]`` only when it may not roll, which it may here. Buying and a debt: only whether
+    it may buy, may pay. Any other case: the full list."""
+    stage = state.stage
+    if not 0 <= seat < len(state.players) or state.players[seat].bankrupt or stage not in _FAST_STAGES:
         return legal_actions(state, seat)
     for c in state.rent_claims:
         if c.owner == seat:
@@ -107,6 +108,16 @@ def _needed_actions(state: BoardState, seat: int) -> list:
         if t.target == seat:
             return legal_actions(state, seat)
     p = state.players[seat]
+    if stage == "debt":  # ``choose`` pays when it can, else raises the money (never sells by hand)
+        if state.debts[0].debtor != seat:
+            return legal_actions(state, seat)
+        return [PayDebt()] if p.cash >= state.debts[0].amount else [RaiseMoney()]
+    if seat != current_seat(state):
+        return legal_actions(state, seat)
+    if stage == "buy":  # ``choose`` reads only whether it may buy
+        return [Buy(), DeclineToBuy()] if p.cash >= board_of(state).price[state.buy_square] else [DeclineToBuy()]
+    if state.rolled:
+        return legal_actions(state, seat)
     out: list = []
     if p.in_jail:
         if p.cash >= board_of(state).money["jail_fine"]:
@@ -118,6 +129,9 @@ def _needed_actions(state: BoardState, seat: int) -> list:
         return out
     m = management_choices(state, seat)
     return out + m.builds + m.rounds + m.mortgages + m.lifts
+
+
+_FAST_STAGES = frozenset({"roll", "buy", "debt"})
 
 
 def _may_manage(state: BoardState, seat: int) -> bool:
@@ -202,7 +216,7 @@ def _house_gain(state: BoardState, sq: int) -> float:
 
 
 _ROLL = Roll()
-_BETWEEN_ROLLS_KINDS = frozenset({BuildHouse, BuildRound, LiftMortgage, ProposeTrade})
+_BETWEEN_ROLLS_KINDS = frozenset({BuildHouse, BuildRound, LiftMortgage, ProposeTrade, Mortgage})
 
 
 def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = False):
@@ -211,11 +225,14 @@ def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = F
     reserve = None  # worked out when first needed: most rolls build, lift and pay no fine
     lifts, builds, offers = [], [], []
     rounds: dict[str, BuildRound] = {}
+    may_mortgage = False
     for a in actions:
         t = type(a)
-        if t not in _BETWEEN_ROLLS_KINDS:  # most of the list: sells and mortgages
+        if t not in _BETWEEN_ROLLS_KINDS:  # most of the list: sells
             continue
-        if t is BuildHouse:
+        if t is Mortgage:
+            may_mortgage = True
+        elif t is BuildHouse:
             if reserve is None:
                 reserve = _reserve(state, seat)
             if p.cash - b.house_cost[a.square] >= _build_floor(state, a.square, reserve):
@@ -243,7 +260,7 @@ def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = F
         offer = _best_offer(state, seat)
         if offer is not None and (not listed or offer in actions):
             return offer
-    if seat == current_seat(state) and _ROLL in actions:
+    if may_mortgage and seat == current_seat(state) and _ROLL in actions:
         mortgage = _mortgage_to_build(state, seat, actions)
         if mortgage is not None:
             return mortgage
@@ -273,9 +290,14 @@ def _board_is_dangerous(state: BoardState, seat: int) -> bool:
 def _raisable(state: BoardState, seat: int) -> int:
     """Cash plus the mortgages of deeds in groups without buildings (what a bid may count on)."""
     b = board_of(state)
-    return state.players[seat].cash + sum(
-        b.mortgage[sq] for sq in b.properties
-        if state.owner[sq] == seat and not state.mortgaged[sq] and not state.houses[sq])
+    owner, mortgaged, houses, mortgage = state.owner, state.mortgaged, state.houses, b.mortgage
+    total = state.players[seat].cash
+    sq = -1
+    for _ in range(owner.count(seat)):  # the seat's squares only, found in C (as ``max_raisable``)
+        sq = owner.index(seat, sq + 1)
+        if not mortgaged[sq] and not houses[sq]:
+            total += mortgage[sq]
+    return total
 
 
 def _build_floor(state: BoardState, sq: int, reserve: int) -> int:

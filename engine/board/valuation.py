@@ -66,7 +66,11 @@ _AHEAD = tuple(tuple(((pos + d) % 40, p) for d, p in TWO_DICE.items()) for pos i
 
 
 def _opponents(state: BoardState) -> int:
-    return max(1, sum(1 for p in state.players if not p.bankrupt) - 1)
+    left = 0
+    for p in state.players:  # a loop, not a generator: asked at every valuation
+        if not p.bankrupt:
+            left += 1
+    return max(1, left - 1)
 
 
 def group_bonus(state: BoardState, group: str) -> int:
@@ -124,7 +128,10 @@ def holdings(state: BoardState, seat: int, groups, owner: Callable[[int], int] |
     b = board_of(state)
     own = owner or state.owner.__getitem__
     bonus = _bonus_table(state)  # once per call: the number of opponents is counted once
-    return sum(_group_worth(state, b, seat, bonus[g], b.groups[g], own) for g in groups)
+    total = 0
+    for g in groups:
+        total += _group_worth(state, b, seat, bonus[g], b.groups[g], own)
+    return total
 
 
 def exchange_gain(state: BoardState, seat: int, partner: int, gain, lose, cash_in: int = 0, cash_out: int = 0,

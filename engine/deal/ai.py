@@ -123,21 +123,40 @@ def _play(state: DealState, seat: int, actions: list, near: set[int] | None = No
 
 
 class _Context:
-    """What the scoring needs, computed once per decision."""
+    """What the scoring needs, computed once per decision (slots: one is made for every play)."""
+
+    __slots__ = ("state", "opts", "me", "complete", "bank", "_payable", "_hand_rents", "_near",
+                 "gains", "rents", "losses", "hurts")
 
     def __init__(self, state: DealState, me: Player, near: set[int] | None = None) -> None:
         self.state = state
         self.opts = state.options
         self.me = me
         self.complete = area.complete_colours(me, state.options)
-        self.bank = sum(VALUE[c] for c in me.bank)
+        bank = 0
+        for c in me.bank:
+            bank += VALUE[c]
+        self.bank = bank
         self._payable: dict[int, int] | None = None
-        self.hand_rents = [c for c in me.hand if KIND[c] == "rent"]
-        self.near_complete = _near_complete(me) if near is None else near
+        self._hand_rents: list[int] | None = None
+        self._near = near
         self.gains: dict[int, float] = {}
         self.rents: dict[tuple, int] = {}
         self.losses: dict[int, float] = {}
         self.hurts: dict[tuple[int, int], float] = {}
+
+    @property
+    def hand_rents(self) -> list[int]:
+        """The rent cards in hand, looked at only when a Double the Rent is scored."""
+        if self._hand_rents is None:
+            self._hand_rents = [c for c in self.me.hand if KIND[c] == "rent"]
+        return self._hand_rents
+
+    @property
+    def near_complete(self) -> set[int]:
+        if self._near is None:
+            self._near = _near_complete(self.me)
+        return self._near
 
     @property
     def payable(self) -> dict[int, int]:

@@ -27,7 +27,11 @@ def is_complete(group: Group, options: DealOptions) -> bool:
 
 
 def complete_colours(player: Player, options: DealOptions) -> set[str]:
-    return {g.colour for g in player.groups if is_complete(g, options)}  # type: ignore[misc]
+    out: set[str] = set()
+    for g in player.groups:  # a loop: the AI asks at every play
+        if is_complete(g, options):
+            out.add(g.colour)  # type: ignore[arg-type]
+    return out
 
 
 def complete_set_count(player: Player, options: DealOptions) -> int:
