@@ -21,11 +21,13 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
+import logging
 import os
 import sys
 from pathlib import Path
 
 MANIFEST = "manifest.json"
+log = logging.getLogger("tycoon.compiled")
 
 
 def compiled_dir() -> Path:
@@ -67,9 +69,11 @@ class _EitherLoader(importlib.abc.Loader):
     def create_module(self, spec):
         try:
             return self.compiled_spec.loader.create_module(self.compiled_spec)
-        except (ImportError, OSError):
+        except (ImportError, OSError) as e:
             self.use_source = True
             self.finder.failed.add(spec.name)
+            log.warning("%s runs as plain Python: its compiled file does not load (%s); run tycoon compile",
+                        spec.name, e)
             return self.source_loader.create_module(spec)
 
     def exec_module(self, module) -> None:
@@ -102,6 +106,7 @@ class _CompiledFinder(importlib.abc.MetaPathFinder):
         binary = self.root / entry["file"]
         if not fresh or not binary.is_file():
             self.stale.add(name)
+            log.info("%s runs as plain Python: its source changed since tycoon compile", name)
             return None
         loader = importlib.machinery.ExtensionFileLoader(name, str(binary))
         compiled = importlib.util.spec_from_file_location(name, binary, loader=loader)

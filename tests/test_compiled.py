@@ -52,7 +52,7 @@ def _run(env_extra: dict[str, str]) -> dict:
     out = subprocess.run([sys.executable, "-c", DIGEST], capture_output=True, text=True, cwd=ROOT, env=env,
                          timeout=300)
     assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return {**json.loads(out.stdout.strip().splitlines()[-1]), "stderr": out.stderr}
 
 
 @pytest.fixture
@@ -99,6 +99,7 @@ def test_a_damaged_compiled_file_is_reported_and_its_source_loads_instead(scratc
     reference = _run({"TYCOON_PURE": "1"})
     got = _run({"TYCOON_COMPILED_DIR": str(scratch_build)})
     assert got["status"]["failed"] == ["engine.board.ai"]
+    assert "engine.board.ai runs as plain Python: its compiled file does not load" in got["stderr"]
     assert "engine.board.ai" not in got["status"]["compiled"]
     assert got["digest"] == reference["digest"]
 

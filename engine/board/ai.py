@@ -203,9 +203,16 @@ def _bid(state: BoardState, seat: int, actions: list):
         return PassAuction()
     # small raises (bids are open: jumping far ahead only pays more than the rivals' limit), but
     # not the least step each time, which would make an auction hundreds of bids long
-    low = min(x.amount for x in affordable)
+    low = affordable[0].amount
+    for x in affordable:  # loops, not generators: asked at every bid of every auction
+        if x.amount < low:
+            low = x.amount
     stride = (b.price[a.square] if a.kind == "property" else b.house_cost[a.streets.get(seat, 0)]) // 10
-    return max((x for x in affordable if x.amount <= low + stride), key=lambda x: x.amount)
+    best = None
+    for x in affordable:  # the first of the highest, as ``max`` gives
+        if x.amount <= low + stride and (best is None or x.amount > best.amount):
+            best = x
+    return best
 
 
 def _house_gain(state: BoardState, sq: int) -> float:
@@ -378,7 +385,9 @@ def _deals(state: BoardState, seat: int) -> list[tuple[int, int, tuple[int, ...]
         n = len(squares)
         mine = owners.count(seat)
         if mine == n - 1:  # ours but one street: buy it from its holder
-            i = next(i for i, o in enumerate(owners) if o != seat)
+            i = 0
+            while owners[i] == seat:
+                i += 1
             other = owners[i]
             if other != BANK and not players[other].bankrupt:
                 missing.setdefault(other, []).append(squares[i])
@@ -427,8 +436,15 @@ def _offers(state: BoardState, seat: int) -> list[tuple[int, ProposeTrade]]:
     that makes it fair to both sides by the value model and that both can pay: (seat's gain,
     offer), best first."""
     out: list[tuple[int, ProposeTrade]] = []
+    cash = state.players[seat].cash
+    keep = None  # the reserve (``_liquid``), worked out once and only if some deal has us pay
     for gain, partner, get, give, x in _deals(state, seat):
-        if (x < 0 and not _liquid(state, seat, -x)) or (x > 0 and x > state.players[partner].cash):
+        if x < 0:
+            if keep is None:
+                keep = _reserve(state, seat)
+            if cash + x < keep:
+                continue
+        elif x > 0 and x > state.players[partner].cash:
             continue
         out.append((gain, ProposeTrade(target=partner, give=give, get=get, give_cash=max(0, -x), get_cash=max(0, x))))
     return out

@@ -342,19 +342,23 @@ def waiting_for(state: BoardState) -> list[Decision]:
     cur = current_seat(state)
     stage = state.stage
     if stage == "debt":
-        out.append(Decision(state.debts[0].debtor, "debt", "payment", RaiseMoney()))
+        out.append(Decision(state.debts[0].debtor, "debt", "payment", _RAISE))
     elif stage == "auction" and state.auction is not None:
         a = state.auction
         out += [Decision(s, "bid", "auction", PassAuction()) for s in a.bidders if s != a.high_bidder]
     elif stage == "shortage" and state.shortage is not None:
         out += [Decision(s, "shortage", "response", DeclineShortage()) for s in state.shortage.asked]
     elif stage == "buy":
-        out.append(Decision(cur, "buy", "turn", DeclineToBuy()))
+        out.append(Decision(cur, "buy", "turn", _DECLINE))
     elif stage == "tax":
-        out.append(Decision(cur, "tax", "turn", PayTax(choice="flat")))
+        out.append(Decision(cur, "tax", "turn", _FLAT_TAX))
     else:
-        out.append(Decision(cur, "roll", "turn", Roll()))
+        out.append(Decision(cur, "roll", "turn", _ROLL))
     return out
+
+
+# the default answers, made once (actions are frozen): ``waiting_for`` is asked before every move
+_RAISE, _DECLINE, _FLAT_TAX, _ROLL = RaiseMoney(), DeclineToBuy(), PayTax(choice="flat"), Roll()
 
 
 # the actions that answer a decision, by the decision's timeout (its default answer)
