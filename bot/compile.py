@@ -23,7 +23,9 @@ from engine import compiled
 # the rules, the AI and the simulation loop: where a game spends its time (not the service,
 # whose time is the database's and the network's)
 PACKAGES = ("engine/core", "engine/board", "engine/board/rules", "engine/deal")
-SINGLE = ("engine/simulation.py",)
+# and the board rules' package itself, which holds ``apply`` (the other packages' ``__init__`` only
+# name things)
+SINGLE = ("engine/simulation.py", "engine/board/rules/__init__.py")
 # Python's meaning kept where Cython's default differs: annotations stay hints (Cython would
 # otherwise reject, say, a msgspec Struct class where ``type`` is annotated), and ``2 ** len(x)``
 # stays an int (Cython 3 makes a power of C integers a float). A change here rebuilds everything.
@@ -35,7 +37,11 @@ def engine_sources() -> dict[str, Path]:
     root = Path(compiled.__file__).resolve().parent.parent
     files = [p for pkg in PACKAGES for p in sorted((root / pkg).glob("*.py")) if p.name != "__init__.py"]
     files += [root / f for f in SINGLE]
-    return {".".join(p.relative_to(root).with_suffix("").parts): p for p in files}
+    out = {}
+    for p in files:
+        parts = p.relative_to(root).with_suffix("").parts
+        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = p
+    return out
 
 
 def plan(dest: Path | None = None) -> tuple[dict[str, Path], dict[str, dict]]:

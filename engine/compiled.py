@@ -109,7 +109,10 @@ class _CompiledFinder(importlib.abc.MetaPathFinder):
             log.info("%s runs as plain Python: its source changed since tycoon compile", name)
             return None
         loader = importlib.machinery.ExtensionFileLoader(name, str(binary))
-        compiled = importlib.util.spec_from_file_location(name, binary, loader=loader)
+        # a package (``engine.board.rules``) keeps its source folder as ``__path__``, where its
+        # modules' sources are (and, through this finder, their compiled files)
+        compiled = importlib.util.spec_from_file_location(
+            name, binary, loader=loader, submodule_search_locations=source.submodule_search_locations)
         # the source's spec, with a loader that runs the compiled code and falls back to the source
         source.loader = _EitherLoader(compiled, source.loader, self)
         return source
@@ -140,3 +143,18 @@ def status() -> dict:
         return {"built": 0, "compiled": [], "stale": [], "failed": [], "dir": str(compiled_dir())}
     return {"built": len(f.modules), "compiled": sorted(f.loaded), "stale": sorted(f.stale),
             "failed": sorted(f.failed), "dir": str(f.root)}
+
+
+def summary() -> str:
+    """One line for the start-up log: does the engine run compiled, and if not all of it, why."""
+    s = status()
+    if not s["built"]:
+        if os.environ.get("TYCOON_PURE", "").strip() not in ("", "0"):
+            return "the engine runs as plain Python (TYCOON_PURE is set)"
+        return f"the engine runs as plain Python: nothing compiled in {s['dir']} (tycoon compile)"
+    line = f"the engine runs compiled ({len(s['compiled'])} of {s['built']} modules loaded so far)"
+    if s["stale"]:
+        line += f"; as plain Python, changed since tycoon compile: {', '.join(s['stale'])}"
+    if s["failed"]:
+        line += f"; as plain Python, compiled file does not load: {', '.join(s['failed'])}"
+    return line

@@ -74,7 +74,7 @@ def _edit_manifest(dest: Path, change) -> None:
 def test_the_compiled_engine_plays_exactly_the_games_of_plain_python():
     fast = _run({})
     pure = _run({"TYCOON_PURE": "1"})
-    assert "engine.board.ai" in fast["status"]["compiled"] and "engine.deal.rules" in fast["status"]["compiled"]
+    assert {"engine.board.ai", "engine.deal.rules", "engine.board.rules"} <= set(fast["status"]["compiled"])
     assert fast["status"]["stale"] == [] and fast["status"]["failed"] == []
     assert not fast["ai_file"].endswith(".py")
     assert pure["status"]["compiled"] == [] and pure["ai_file"].endswith(".py")
@@ -132,7 +132,8 @@ def test_compile_plans_only_the_modules_whose_source_changed_or_whose_file_is_go
 
 def test_compile_lists_the_rules_ai_and_simulation_modules_only():
     names = set(build.engine_sources())
-    assert {"engine.board.ai", "engine.board.rules.choices", "engine.deal.rules", "engine.simulation"} <= names
+    assert {"engine.board.ai", "engine.board.rules.choices", "engine.deal.rules", "engine.simulation",
+            "engine.board.rules"} <= names  # the last: the package that holds ``apply``
     assert not any(n.startswith("engine.service") or n.endswith("__init__") for n in names)
     assert "engine.compiled" not in names  # the loader itself always runs from its source
 
@@ -159,3 +160,17 @@ def test_a_failed_compile_keeps_the_last_good_build_whole(scratch_build, monkeyp
     assert "failed" in said[0] and "killed signal" in said[0]
     assert (scratch_build / compiled.MANIFEST).read_bytes() == before
     assert [p.name for p in scratch_build.parent.iterdir()] == [scratch_build.name]  # no half-built folder left
+
+
+def test_the_start_up_line_says_whether_the_engine_runs_compiled(monkeypatch):
+    monkeypatch.setattr(compiled, "_finder", None)
+    monkeypatch.delenv("TYCOON_PURE", raising=False)
+    assert "plain Python: nothing compiled in" in compiled.summary()
+    monkeypatch.setenv("TYCOON_PURE", "1")
+    assert compiled.summary() == "the engine runs as plain Python (TYCOON_PURE is set)"
+    finder = compiled._CompiledFinder(Path("/nowhere"), {"engine.board.ai": {}, "engine.deal.ai": {}})
+    finder.loaded.add("engine.deal.ai")
+    finder.stale.add("engine.board.ai")
+    monkeypatch.setattr(compiled, "_finder", finder)
+    assert compiled.summary() == ("the engine runs compiled (1 of 2 modules loaded so far); as plain Python, "
+                                  "changed since tycoon compile: engine.board.ai")

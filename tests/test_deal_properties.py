@@ -95,7 +95,8 @@ def check_views(state):
         v = view(state, viewer)
         for p in v["players"]:
             assert ("hand" in p) == (p["seat"] == viewer)
-        text = msgspec.json.encode(v)
+        # seat numbers and dice are not cards: a hand such as [4, 6, 1] is also an opening roll
+        text = msgspec.json.encode({k: x for k, x in v.items() if k not in ("opening_rolls", "order")})
         if len(draw) >= 3:
             assert msgspec.json.encode(draw) not in text
             assert msgspec.json.encode(list(reversed(draw))) not in text
