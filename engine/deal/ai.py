@@ -233,7 +233,8 @@ def _score_lay(ctx: _Context, a: LayProperty) -> float:
     return score
 
 
-def _score_bank(ctx: _Context, card: int) -> float:
+def _score_bank(ctx: _Context, a: BankCard) -> float:
+    card = a.card
     kind = KIND[card]
     value = VALUE[card]
     if kind == "money":
@@ -319,7 +320,7 @@ def _score_move(ctx: _Context, a: MoveProperty) -> float:
 _SCORERS = {
     EndTurn: lambda ctx, a: 0.0,
     LayProperty: _score_lay,
-    BankCard: lambda ctx, a: _score_bank(ctx, a.card),
+    BankCard: _score_bank,
     PlayPassGo: lambda ctx, a: 58.0 if ctx.state.plays_left >= 2 else 28.0,
     PlayRent: _score_rent,
     PlayDealBreaker: _score_breaker,

@@ -342,22 +342,11 @@ def _action_options(state: DealState, p: Player, c: int, others: list[int], take
     if a == "debt_collector":
         return [PlayDebtCollector(card=c, target=t) for t in others]
 
-    def takes(seat: int) -> list[int]:
-        cards = takeable.get(seat)
-        if cards is None:
-            cards = takeable[seat] = _takeable(state, state.players[seat])
-        return cards
-
     if a == "sly_deal":
-        return [PlaySlyDeal(card=c, target=t, take=x) for t in others for x in takes(t)]
-    if a == "forced_deal":
-        gives = takes(p.seat)
-        return [
-            PlayForcedDeal(card=c, give=give, target=t, take=x)
-            for t in others
-            for x in takes(t)
-            for give in gives
-        ]
+        return [PlaySlyDeal(card=c, target=t, take=x) for t in others for x in _takes(state, takeable, t)]
+    if a == "forced_deal":  # the most choices of any card: built positionally (card, give, target, take)
+        gives = _takes(state, takeable, p.seat)
+        return [PlayForcedDeal(c, give, t, x) for t in others for x in _takes(state, takeable, t) for give in gives]
     if a == "deal_breaker":
         return [
             PlayDealBreaker(card=c, target=t, group=i)
@@ -366,6 +355,14 @@ def _action_options(state: DealState, p: Player, c: int, others: list[int], take
             if area.is_complete(g, opts)
         ]
     return []  # Just Say No and Double The Rent are never played on their own (D-09, D-13)
+
+
+def _takes(state: DealState, takeable: dict[int, list[int]], seat: int) -> list[int]:
+    """``_takeable`` of ``seat``, worked out once per ``turn_options`` for all the cards played on it."""
+    cards = takeable.get(seat)
+    if cards is None:
+        cards = takeable[seat] = _takeable(state, state.players[seat])
+    return cards
 
 
 def _rent_groups(p: Player, c: int) -> list[int]:
