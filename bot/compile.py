@@ -9,6 +9,7 @@ Cython or a C compiler it says so and the engine runs as plain Python: the set-u
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -87,8 +88,23 @@ def _build(todo: dict[str, Path], out: Path, work: Path, jobs: int) -> None:
 
 def compile_engine(dest: Path | None = None, jobs: int | None = None, log=print) -> int:
     """Build what changed; 0 when the engine is compiled (or cannot be here: plain Python then),
-    1 when a build was attempted and failed."""
+    1 when a build was attempted and failed. One compile at a time per folder (a lock beside it):
+    a second one waits, then finds the build up to date. What a killed compile left is removed."""
     dest = dest or compiled.compiled_dir()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with open(dest.with_name(dest.name + ".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            for left in dest.parent.glob(dest.name + ".new-*"):
+                shutil.rmtree(left, ignore_errors=True)
+            for left in dest.parent.glob(dest.name + ".old-*"):
+                shutil.rmtree(left, ignore_errors=True)
+            return _compile(dest, jobs, log)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _compile(dest: Path, jobs: int | None, log) -> int:
     todo, keep = plan(dest)
     if not todo:
         log(f"tycoon: the engine is compiled and up to date ({len(keep)} modules in {dest})")
@@ -101,7 +117,6 @@ def compile_engine(dest: Path | None = None, jobs: int | None = None, log=print)
             "the speed); pip install '.[fast]' and run tycoon compile to compile it")
         return 0
     started = time.perf_counter()
-    dest.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="tycoon-compile-") as tmp:
         work = Path(tmp)
         new = Path(tempfile.mkdtemp(prefix=dest.name + ".new-", dir=dest.parent))

@@ -8,11 +8,14 @@ folder before damaging it, and run the engine in child processes, which import i
 
 from __future__ import annotations
 
+import importlib.machinery
 import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -159,7 +162,52 @@ def test_a_failed_compile_keeps_the_last_good_build_whole(scratch_build, monkeyp
     assert build.compile_engine(scratch_build, log=said.append) == 1
     assert "failed" in said[0] and "killed signal" in said[0]
     assert (scratch_build / compiled.MANIFEST).read_bytes() == before
-    assert [p.name for p in scratch_build.parent.iterdir()] == [scratch_build.name]  # no half-built folder left
+    # no half-built folder left (the lock file stays)
+    assert sorted(p.name for p in scratch_build.parent.iterdir()) == [scratch_build.name, scratch_build.name + ".lock"]
+
+
+def _fake_compiler(seconds: float):
+    """``subprocess.run`` as a compile that writes a file for each module (in place of gcc)."""
+    def run(args, **kwargs):
+        job = json.loads(args[-1])
+        for name in job["todo"]:
+            target = Path(job["out"]) / (name.replace(".", "/") + importlib.machinery.EXTENSION_SUFFIXES[0])
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(b"built")
+        time.sleep(seconds)
+        return subprocess.CompletedProcess(args, 0, "", "")
+    return run
+
+
+@needs_build
+def test_two_compiles_at_once_take_turns_and_leave_one_whole_build(scratch_build, monkeypatch):
+    for name in ("engine.deal.ai", "engine.board.trades"):
+        _edit_manifest(scratch_build, lambda d, n=name: d["modules"][n].update(sha256="2" * 64))
+    monkeypatch.setattr(build.subprocess, "run", _fake_compiler(0.3))
+    said: list[str] = []
+    results: list[int] = []
+    threads = [threading.Thread(target=lambda: results.append(build.compile_engine(scratch_build, log=said.append)))
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [0, 0]
+    assert sorted(line.split(" (")[0] for line in said) == [
+        "tycoon: compiled 2 engine modules", "tycoon: the engine is compiled and up to date"]
+    assert build.plan(scratch_build)[0] == {}  # the manifest names every source as it is now
+    assert sorted(p.name for p in scratch_build.parent.iterdir()) == [scratch_build.name, scratch_build.name + ".lock"]
+
+
+@needs_build
+def test_what_a_killed_compile_left_is_removed_by_the_next_one(scratch_build):
+    (scratch_build.parent / (scratch_build.name + ".new-4242-x1y2")).mkdir()
+    (scratch_build.parent / (scratch_build.name + ".new-4242-x1y2") / "half.so").write_bytes(b"")
+    (scratch_build.parent / (scratch_build.name + ".old-4242")).mkdir()
+    said: list[str] = []
+    assert build.compile_engine(scratch_build, log=said.append) == 0
+    assert "up to date" in said[0]
+    assert sorted(p.name for p in scratch_build.parent.iterdir()) == [scratch_build.name, scratch_build.name + ".lock"]
 
 
 def test_the_start_up_line_says_whether_the_engine_runs_compiled(monkeypatch):
