@@ -55,7 +55,7 @@ from engine.board.rules import (
     total_assets,
 )
 from engine.board.rules.base import _SQUARE_GET, _STREET_GETTERS
-from engine.board.trades import position_stamp, proposal_problem, was_refused
+from engine.board.trades import position_bytes, position_stamp, proposal_problem, was_refused
 from engine.board.valuation import deed_worth, exchange_gain, fair, memo_table, reserve
 
 
@@ -191,10 +191,7 @@ def _bid(state: BoardState, seat: int, actions: list):
     b = board_of(state)
     cash = state.players[seat].cash
     if a.kind == "property":  # no more than it is worth to us, nor than we could raise
-        # a street that finishes a group (ours or an opponent's) decides the game more than any
-        # cash kept back: bid up to all we could raise (a first group wins nine games in ten)
-        keep = 0 if _completes(state, seat, a.square) or _blocks(state, seat, a.square) else _reserve(state, seat) // 2
-        limit = min(deed_worth(state, seat, a.square), _raisable(state, seat) - keep)
+        limit = _property_limit(state, seat, a.square)
     else:  # a house or hotel in a shortage: worth its cost plus the rent it adds
         street = a.streets.get(seat)
         limit = min(b.house_cost[street] * 2, cash - _reserve(state, seat)) if street is not None else 0
@@ -213,6 +210,22 @@ def _bid(state: BoardState, seat: int, actions: list):
         if x.amount <= low + stride and (best is None or x.amount > best.amount):
             best = x
     return best
+
+
+def _property_limit(state: BoardState, seat: int, sq: int) -> int:
+    """The most ``seat`` bids for the deed ``sq``. A street that finishes a group (ours or an
+    opponent's) decides the game more than any cash kept back: up to all we could raise (a first
+    group wins nine games in ten). It reads the holdings, the seat's cash and square, who is still
+    in and the options, none of which a bid changes: remembered under all of them for the bids
+    that follow in the same auction."""
+    key = (seat, sq, state.players[seat].cash, state.players[seat].position, position_bytes(state),
+           tuple([p.bankrupt for p in state.players]), state.options)
+    known = memo_table(state, "bid_limit")
+    limit = known.get(key)
+    if limit is None:
+        keep = 0 if _completes(state, seat, sq) or _blocks(state, seat, sq) else _reserve(state, seat) // 2
+        limit = known[key] = min(deed_worth(state, seat, sq), _raisable(state, seat) - keep)
+    return limit
 
 
 def _house_gain(state: BoardState, sq: int) -> float:
