@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from engine.board.model import (
     BANK,
+    HOTEL,
     AcceptTrade,
     Bid,
     BoardState,
@@ -54,7 +55,7 @@ from engine.board.rules import (
     round_amount,
     total_assets,
 )
-from engine.board.rules.base import _SQUARE_GET, _STREET_GETTERS
+from engine.board.rules.base import _BOARDS, _SQUARE_GET, _STREET_GETTERS, start_cash
 from engine.board.trades import position_bytes, position_stamp, proposal_problem, was_refused
 from engine.board.valuation import deed_worth, exchange_gain, fair, memo_table, reserve
 
@@ -135,23 +136,33 @@ _FAST_STAGES = frozenset({"roll", "buy", "debt"})
 
 
 def _may_manage(state: BoardState, seat: int) -> bool:
-    """Could ``management_choices`` hold anything ``_between_rolls`` picks? Builds and rounds are
-    only ever on a whole street group of the seat (``_group_terms``), the mortgages it takes only
-    to build on one (``_mortgage_to_build``), lifts only on its mortgaged deeds: without either,
-    nothing (most rolls of the first half of a game)."""
-    owner = state.owner
-    for _group, _squares, _street, get in _STREET_GETTERS[state.options.ruleset]:
+    """Could ``management_choices`` hold anything ``_between_rolls`` picks? Builds and rounds only
+    on a whole street group of the seat with no mortgage, below hotels, at a house price it can
+    pay (B-11, what the validators demand); the mortgages it takes only to build on such a group
+    below three houses while the bank has houses (``_mortgage_to_build``); a lift only with cash
+    above three times the least reserve (it keeps three reserves). Without any of these, nothing
+    of the list would be picked (most rolls: the first half of a game, and a seat short of cash)."""
+    owner, mortgaged, houses = state.owner, state.mortgaged, state.houses
+    cash = state.players[seat].cash
+    for (_group, _squares, _street, get), house in zip(_STREET_GETTERS[state.options.ruleset],
+                                                       _HOUSE_COST[state.options.ruleset], strict=True):
         owners = get(owner)
-        if owners.count(seat) == len(owners):
-            return True
-    mortgaged = state.mortgaged
-    if True in mortgaged:
+        if owners.count(seat) == len(owners) and True not in get(mortgaged):
+            low = min(get(houses))
+            if (low < 3 and state.bank_houses) or (low < HOTEL and cash >= house):
+                return True
+    if True in mortgaged and cash > 3 * (start_cash(state.options) // 20):  # ``reserve`` is never less
         sq = -1
         for _ in range(owner.count(seat)):  # the seat's squares only
             sq = owner.index(seat, sq + 1)
             if mortgaged[sq]:
                 return True
     return False
+
+
+# per rule set, the cheapest house of each street group, in ``_STREET_GETTERS``' order
+_HOUSE_COST = {r: tuple(min(b.house_cost[sq] for sq in squares) for _g, squares, _s, _get in getters)
+               for r, getters in _STREET_GETTERS.items() for b in [_BOARDS[r]]}
 
 
 def choose_listed(state: BoardState, seat: int, actions: list | None = None):
