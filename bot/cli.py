@@ -208,6 +208,16 @@ def _web_port(text: str | None) -> int | None:
     return DEFAULT_PORT if not text else number(text, 0, 65535)
 
 
+def log_engine_build() -> None:
+    """The start-up line that says whether the rules run compiled (``engine/compiled.py``)."""
+    import logging
+
+    import engine.games  # noqa: F401  (the rules, so that the line counts them)
+    from engine import compiled
+
+    logging.getLogger("tycoon").info("%s", compiled.summary())
+
+
 def _cmd_web(args: argparse.Namespace) -> int:
     """The web table (bot/web): lobby, tables, spectators, on one address until Ctrl-C."""
     import asyncio
@@ -220,6 +230,7 @@ def _cmd_web(args: argparse.Namespace) -> int:
         print("tycoon: TYCOON_WEB_PORT (or --port) is a port number such as 8080", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log_engine_build()
     try:
         return asyncio.run(serve(args.host, port, os.environ.get("DATABASE_URL"), args.lang,
                                  bot_token=os.environ.get("TELEGRAM_TOKEN") or None,

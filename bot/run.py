@@ -259,10 +259,9 @@ def web_from_env(environ) -> tuple[str, int, str] | None:
 
 def main_from_env(lang: str | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    import engine.games  # noqa: F401  (the rules, so that the line below counts them)
-    from engine import compiled
+    from bot.cli import log_engine_build
 
-    log.info("%s", compiled.summary())
+    log_engine_build()
     telegram, discord = choose_bots(os.environ)
     count = os.environ.get("DISCORD_SHARD_COUNT")
     try:
