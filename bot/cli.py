@@ -208,21 +208,12 @@ def _web_port(text: str | None) -> int | None:
     return DEFAULT_PORT if not text else number(text, 0, 65535)
 
 
-def log_engine_build() -> None:
-    """The start-up line that says whether the rules run compiled (``engine/compiled.py``)."""
-    import logging
-
-    import engine.games  # noqa: F401  (the rules, so that the line counts them)
-    from engine import compiled
-
-    logging.getLogger("tycoon").info("%s", compiled.summary())
-
-
 def _cmd_web(args: argparse.Namespace) -> int:
     """The web table (bot/web): lobby, tables, spectators, on one address until Ctrl-C."""
     import asyncio
     import logging
 
+    from bot.run import log_engine_build
     from bot.web.server import serve
 
     port = _web_port(str(args.port) if args.port is not None else os.environ.get("TYCOON_WEB_PORT"))

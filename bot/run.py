@@ -257,10 +257,16 @@ def web_from_env(environ) -> tuple[str, int, str] | None:
     return environ.get("TYCOON_WEB_HOST", "0.0.0.0"), int(port), url.rstrip("/")
 
 
+def log_engine_build() -> None:
+    """The start-up line that says whether the rules run compiled (``engine/compiled.py``)."""
+    import engine.games  # noqa: F401  (the rules, so that the line counts them)
+    from engine import compiled
+
+    logging.getLogger("tycoon").info("%s", compiled.summary())
+
+
 def main_from_env(lang: str | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from bot.cli import log_engine_build
-
     log_engine_build()
     telegram, discord = choose_bots(os.environ)
     count = os.environ.get("DISCORD_SHARD_COUNT")

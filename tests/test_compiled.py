@@ -222,3 +222,12 @@ def test_the_start_up_line_says_whether_the_engine_runs_compiled(monkeypatch):
     monkeypatch.setattr(compiled, "_finder", finder)
     assert compiled.summary() == ("the engine runs compiled (1 of 2 modules loaded so far); as plain Python, "
                                   "changed since tycoon compile: engine.board.ai")
+
+
+def test_the_bots_and_the_web_table_log_that_line_at_start_up(caplog):
+    from bot.run import log_engine_build
+
+    with caplog.at_level("INFO", logger="tycoon"):
+        log_engine_build()
+    assert [r.getMessage() for r in caplog.records if r.name == "tycoon"] == [compiled.summary()]
+    assert "the engine runs" in compiled.summary()
