@@ -47,6 +47,8 @@ from engine.board.model import (
     UseJailCard,
 )
 from engine.board.rules import (
+    bid_reach,
+    bid_steps,
     board_of,
     current_seat,
     legal_actions,
@@ -56,7 +58,7 @@ from engine.board.rules import (
     total_assets,
 )
 from engine.board.rules.base import _BOARDS, _SQUARE_GET, _STREET_GETTERS, start_cash
-from engine.board.trades import position_bytes, position_stamp, proposal_problem, was_refused
+from engine.board.trades import position_stamp, proposal_problem, was_refused
 from engine.board.valuation import deed_worth, exchange_gain, fair, memo_table, reserve
 
 
@@ -93,21 +95,28 @@ def choose(state: BoardState, seat: int, actions: list | None = None, listed: bo
 
 
 def _needed_actions(state: BoardState, seat: int) -> list:
-    """What ``choose`` reads of ``legal_actions`` when nobody will press the list: before its own
-    roll, with no claim or offer to answer, the seat's roll, jail exits and builds, rounds,
-    mortgages and lifts (``management_choices``), without the sales and the trade shortcuts,
-    which ``_between_rolls`` never picks (its offers are its own). ``_between_rolls`` reads
-    ``actions[0]`` only when it may not roll, which it may here. Buying and a debt: only whether
-    it may buy, may pay. Any other case: the full list."""
+    """What ``choose`` reads of ``legal_actions`` when nobody will press the list and the seat has
+    no claim or offer to answer. Before its own roll: the roll, the jail exits, and the builds,
+    rounds, mortgages and lifts it could pick (``_may_manage``); never the sales or the trade
+    shortcuts (its offers are its own; ``actions[0]`` is read only when it may not roll, which it
+    may here). Buying: whether it may buy. A debt: whether it may pay. An auction: the bids, as
+    ``legal_actions`` lists them. Any other case: the full list."""
     stage = state.stage
     if not 0 <= seat < len(state.players) or state.players[seat].bankrupt or stage not in _FAST_STAGES:
         return legal_actions(state, seat)
+    if stage == "auction":  # ``_bid`` reads the bids only (no claim or offer to answer: checked below)
+        a = state.auction
+        if a is None or seat not in a.bidders or seat == a.high_bidder:
+            return legal_actions(state, seat)
     for c in state.rent_claims:
         if c.owner == seat:
             return legal_actions(state, seat)
     for t in state.trades:
         if t.target == seat:
             return legal_actions(state, seat)
+    if stage == "auction":
+        reach = bid_reach(state, seat)
+        return [Bid(amount=x, beyond_reach=x > reach) for x in bid_steps(state, seat, reach)] + [_PASS]
     p = state.players[seat]
     if stage == "debt":  # ``choose`` pays when it can, else raises the money (never sells by hand)
         if state.debts[0].debtor != seat:
@@ -132,7 +141,8 @@ def _needed_actions(state: BoardState, seat: int) -> list:
     return out + m.builds + m.rounds + m.mortgages + m.lifts
 
 
-_FAST_STAGES = frozenset({"roll", "buy", "debt"})
+_FAST_STAGES = frozenset({"roll", "buy", "debt", "auction"})
+_PASS = PassAuction()
 
 
 def _may_manage(state: BoardState, seat: int) -> bool:
@@ -144,8 +154,7 @@ def _may_manage(state: BoardState, seat: int) -> bool:
     of the list would be picked (most rolls: the first half of a game, and a seat short of cash)."""
     owner, mortgaged, houses = state.owner, state.mortgaged, state.houses
     cash = state.players[seat].cash
-    for (_group, _squares, _street, get), house in zip(_STREET_GETTERS[state.options.ruleset],
-                                                       _HOUSE_COST[state.options.ruleset], strict=True):
+    for get, house in _GETTER_AND_HOUSE[state.options.ruleset]:
         owners = get(owner)
         if owners.count(seat) == len(owners) and True not in get(mortgaged):
             low = min(get(houses))
@@ -160,9 +169,9 @@ def _may_manage(state: BoardState, seat: int) -> bool:
     return False
 
 
-# per rule set, the cheapest house of each street group, in ``_STREET_GETTERS``' order
-_HOUSE_COST = {r: tuple(min(b.house_cost[sq] for sq in squares) for _g, squares, _s, _get in getters)
-               for r, getters in _STREET_GETTERS.items() for b in [_BOARDS[r]]}
+# per rule set, each street group's getter and its cheapest house, in the board's group order
+_GETTER_AND_HOUSE = {r: tuple((get, min(b.house_cost[sq] for sq in squares)) for _g, squares, _s, get in getters)
+                     for r, getters in _STREET_GETTERS.items() for b in [_BOARDS[r]]}
 
 
 def choose_listed(state: BoardState, seat: int, actions: list | None = None):
@@ -227,11 +236,14 @@ def _property_limit(state: BoardState, seat: int, sq: int) -> int:
     """The most ``seat`` bids for the deed ``sq``. A street that finishes a group (ours or an
     opponent's) decides the game more than any cash kept back: up to all we could raise (a first
     group wins nine games in ten). It reads the holdings, the seat's cash and square, who is still
-    in and the options, none of which a bid changes: remembered under all of them for the bids
-    that follow in the same auction."""
-    key = (seat, sq, state.players[seat].cash, state.players[seat].position, position_bytes(state),
-           tuple([p.bankrupt for p in state.players]), state.options)
+    in and the options, none of which a bid changes: remembered under all of them (the options by
+    identity) for the bids that follow in the same auction."""
     known = memo_table(state, "bid_limit")
+    if known.get("options") is not state.options:  # held here, so no other object can take its id
+        known.clear()
+        known["options"] = state.options
+    key = (seat, sq, state.players[seat].cash, state.players[seat].position, tuple(state.owner),
+           tuple(state.houses), tuple(state.mortgaged), tuple([p.bankrupt for p in state.players]))
     limit = known.get(key)
     if limit is None:
         keep = 0 if _completes(state, seat, sq) or _blocks(state, seat, sq) else _reserve(state, seat) // 2
@@ -477,10 +489,13 @@ def _offers(state: BoardState, seat: int) -> list[tuple[int, ProposeTrade]]:
 def _best_offer(state: BoardState, seat: int) -> ProposeTrade | None:
     if state.options.no_trading or seat in state.proposed:
         return None
-    stamp = position_stamp(state) if state.refused else 0
+    stamp = None  # the holdings' stamp, read only if there is an offer to check against refusals
     for _gain, offer in _offers(state, seat):
-        if proposal_problem(state, seat, offer) is None and not was_refused(state, seat, offer, stamp):
-            return offer
+        if proposal_problem(state, seat, offer) is None:
+            if stamp is None:
+                stamp = position_stamp(state) if state.refused else 0
+            if not was_refused(state, seat, offer, stamp):
+                return offer
     return None
 
 

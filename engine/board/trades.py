@@ -188,15 +188,10 @@ def trade_template(state: BoardState, seat: int) -> TradeTemplate | None:
 # -- refused offers --------------------------------------------------------------------------------
 
 
-def position_bytes(state: BoardState) -> bytes:
-    """The table's holdings (owners, mortgages, buildings) exactly, read in C: a key for what is
-    worked out from them."""
-    return array("b", state.owner).tobytes() + bytes(state.mortgaged) + bytes(state.houses)
-
-
 def position_stamp(state: BoardState) -> int:
     """The table's holdings (owners, mortgages, buildings) as one number, the same in every process."""
-    return zlib.crc32(position_bytes(state))
+    raw = array("b", state.owner).tobytes() + bytes(state.mortgaged) + bytes(state.houses)
+    return zlib.crc32(raw)
 
 
 def _terms(t: Trade | ProposeTrade) -> tuple:
