@@ -179,8 +179,7 @@ def choose_listed(state: BoardState, seat: int, actions: list | None = None):
     return choose(state, seat, actions, listed=True)
 
 
-def _reserve(state: BoardState, seat: int) -> int:
-    return reserve(state, seat)
+_reserve = reserve  # the value model's cash reserve (``valuation.reserve``), under the AI's own name
 
 
 def _completes(state: BoardState, seat: int, sq: int) -> bool:

@@ -39,9 +39,9 @@ def memo_table(state: BoardState, name: str) -> dict:
 def reserve(state: BoardState, seat: int) -> int:
     """Cash to keep: a base (a twentieth of the starting cash) plus what the rents on the coming
     roll threaten, so it grows as the opponents build."""
-    base = start_cash(state.options) // 20
+    start = start_cash(state.options)
     expected, worst = rent_threat(state, seat)
-    return min(base + max(2 * expected, worst // 2), start_cash(state.options) // 2)
+    return min(start // 20 + max(2 * expected, worst // 2), start // 2)
 
 
 def rent_threat(state: BoardState, seat: int) -> tuple[int, int]:

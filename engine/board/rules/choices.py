@@ -165,9 +165,9 @@ def management_choices(state: BoardState, seat: int) -> Management:
     remembered (``memo``) under its owners, mortgages and buildings: between two decisions most
     groups have not changed. The stock and cash checks run on every call.
     """
-    if seat not in state.owner or _manage_problem(state, seat, spend=False) is not None:
+    if seat not in state.owner or _manage_problem(state, seat, False) is not None:  # may it raise money?
         return _NO_MANAGEMENT
-    spend = _manage_problem(state, seat, spend=True) is None  # B-02: not inside the doubles window
+    spend = _manage_problem(state, seat, True) is None  # B-02: not inside the doubles window
     b = board_of(state)
     owner, houses, mortgaged = state.owner, state.houses, state.mortgaged
     known = memo(state)
@@ -175,8 +175,11 @@ def management_choices(state: BoardState, seat: int) -> Management:
     terms = known.get(name)
     if terms is None or len(terms) > MEMO_LIMIT:
         terms = known[name] = {}
-    out = Management([], [], [], [], [])
-    builds, rounds, sells, mortgages, lifts = out
+    builds: list = []
+    rounds: list = []
+    sells: list = []
+    mortgages: list = []
+    lifts: list = []
     index = -1
     for _group, _squares, _street, get in b.group_getters:
         index += 1
@@ -207,7 +210,7 @@ def management_choices(state: BoardState, seat: int) -> Management:
             for sq in p_lifts:
                 if _afford_problem(state, seat, lift_cost(state, sq), "B-14") is None:
                     lifts.append(_LIFT[sq])
-    return out
+    return Management(builds, rounds, sells, mortgages, lifts)
 
 
 def _group_terms(state: BoardState, seat: int, index: int) -> tuple:
