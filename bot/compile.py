@@ -10,6 +10,7 @@ Cython or a C compiler it says so and the engine runs as plain Python: the set-u
 from __future__ import annotations
 
 import fcntl
+import importlib.machinery
 import json
 import os
 import shutil
@@ -48,9 +49,7 @@ def engine_sources() -> dict[str, Path]:
 def plan(dest: Path | None = None) -> tuple[dict[str, Path], dict[str, dict]]:
     """(modules to compile, unchanged modules whose files the last build already holds)."""
     dest = dest or compiled.compiled_dir()
-    old = compiled.read_manifest(dest) or {}
-    if _directives(dest) != DIRECTIVES:
-        old = {}
+    old = compiled.read_manifest(dest, DIRECTIVES) or {}
     todo: dict[str, Path] = {}
     keep: dict[str, dict] = {}
     for name, src in engine_sources().items():
@@ -60,13 +59,6 @@ def plan(dest: Path | None = None) -> tuple[dict[str, Path], dict[str, dict]]:
         else:
             todo[name] = src
     return todo, keep
-
-
-def _directives(dest: Path) -> dict | None:
-    try:
-        return json.loads((dest / compiled.MANIFEST).read_text(encoding="utf-8")).get("directives")
-    except (OSError, ValueError, AttributeError):
-        return None
 
 
 def _build(todo: dict[str, Path], out: Path, work: Path, jobs: int) -> None:
@@ -95,9 +87,7 @@ def compile_engine(dest: Path | None = None, jobs: int | None = None, log=print)
     with open(dest.with_name(dest.name + ".lock"), "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            for left in dest.parent.glob(dest.name + ".new-*"):
-                shutil.rmtree(left, ignore_errors=True)
-            for left in dest.parent.glob(dest.name + ".old-*"):
+            for left in [*dest.parent.glob(dest.name + ".new-*"), *dest.parent.glob(dest.name + ".old-*")]:
                 shutil.rmtree(left, ignore_errors=True)
             return _compile(dest, jobs, log)
         finally:
@@ -136,12 +126,12 @@ def _compile(dest: Path, jobs: int | None, log) -> int:
             shutil.copy2(dest / entry["file"], new / entry["file"])
             modules[name] = entry
         for name in todo:
-            built = sorted(new.glob(name.replace(".", "/") + ".*" + _suffix()))
-            if not built:
+            built = name.replace(".", "/") + importlib.machinery.EXTENSION_SUFFIXES[0]
+            if not (new / built).is_file():
                 shutil.rmtree(new, ignore_errors=True)
                 log(f"tycoon: compiling the engine gave no file for {name}; it runs as plain Python")
                 return 1
-            modules[name] = {"sha256": hashes[name], "file": built[0].relative_to(new).as_posix()}
+            modules[name] = {"sha256": hashes[name], "file": built}
         manifest = {"tag": compiled.build_tag(), "directives": DIRECTIVES, "modules": modules}
         (new / compiled.MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")
         old = dest.with_name(dest.name + f".old-{os.getpid()}")
@@ -153,11 +143,6 @@ def _compile(dest: Path, jobs: int | None, log) -> int:
     modules_word = "module" if len(todo) == 1 else "modules"
     log(f"tycoon: compiled {len(todo)} engine {modules_word} ({len(keep)} unchanged) in {seconds:.0f} s into {dest}")
     return 0
-
-
-def _suffix() -> str:
-    import importlib.machinery
-    return importlib.machinery.EXTENSION_SUFFIXES[0].rsplit(".", 1)[-1]  # "so"
 
 
 if __name__ == "__main__":  # the child process of ``compile_engine``

@@ -44,13 +44,16 @@ def source_sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def read_manifest(root: Path) -> dict | None:
+def read_manifest(root: Path, directives: dict | None = None) -> dict | None:
     """The manifest's modules ``{name: {"sha256", "file"}}``, or None when there is none, it is
-    damaged or it was built for another interpreter."""
+    damaged, it was built for another interpreter or (when ``directives`` are given) with other
+    Cython directives."""
     try:
         data = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
         modules = data["modules"]
         if data.get("tag") != build_tag() or not isinstance(modules, dict):
+            return None
+        if directives is not None and data.get("directives") != directives:
             return None
         return {str(k): {"sha256": str(v["sha256"]), "file": str(v["file"])} for k, v in modules.items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):

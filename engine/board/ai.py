@@ -170,8 +170,9 @@ def _may_manage(state: BoardState, seat: int) -> bool:
 
 
 # per rule set, each street group's getter and its cheapest house, in the board's group order
-_GETTER_AND_HOUSE = {r: tuple((get, min(b.house_cost[sq] for sq in squares)) for _g, squares, _s, get in getters)
-                     for r, getters in _STREET_GETTERS.items() for b in [_BOARDS[r]]}
+_GETTER_AND_HOUSE = {r: tuple((get, min(_BOARDS[r].house_cost[sq] for sq in squares))
+                               for _g, squares, _s, get in getters)
+                     for r, getters in _STREET_GETTERS.items()}
 
 
 def choose_listed(state: BoardState, seat: int, actions: list | None = None):
