@@ -46,14 +46,19 @@ def _alive(pid: str) -> bool:
 
 
 def _private_database() -> None:
-    """Every run gets a PostgreSQL database of its own (made from ``TEST_DATABASE_URL``, dropped at
-    the end): a process left over on the machine (a bench, a killed run) can hold locks on the
-    shared database's tables for ever, and a test that empties them would wait on it. Databases of
-    earlier runs that were not dropped go first (their connections with them)."""
-    url = os.environ.get("TEST_DATABASE_URL")
-    if not url or not url.startswith("postgresql") or os.environ.get("TYCOON_TEST_DATABASE"):
-        return
+    """Every run, and every worker process of a run, gets a PostgreSQL database of its own (made
+    from ``TEST_DATABASE_URL``, dropped at the end): a process left over on the machine (a bench,
+    a killed run) can hold locks on the shared database's tables for ever, and a test that empties
+    them would wait on it. Databases of earlier runs that were not dropped go first (their
+    connections with them)."""
     name = f"{PRIVATE_PREFIX}{os.getpid()}"
+    if os.environ.get("TYCOON_TEST_DATABASE") == name:
+        return
+    # a process started by a run (pytest-xdist's workers) inherits the run's database: it makes
+    # its own from the same server, since each test empties the database it uses
+    url = os.environ.get("TYCOON_TEST_ADMIN_URL") or os.environ.get("TEST_DATABASE_URL")
+    if not url or not url.startswith("postgresql"):
+        return
     stale = asyncio.run(_run_admin(url, f"SELECT datname FROM pg_database WHERE datname LIKE '{PRIVATE_PREFIX}%'"))
     drops = [f'DROP DATABASE IF EXISTS "{r["datname"]}" WITH (FORCE)' for r in stale
              if not _alive(r["datname"].removeprefix(PRIVATE_PREFIX))]

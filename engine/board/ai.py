@@ -57,7 +57,7 @@ from engine.board.rules import (
     round_amount,
     total_assets,
 )
-from engine.board.rules.base import _BOARDS, _SQUARE_GET, _STREET_GETTERS, start_cash
+from engine.board.rules.base import _BOARDS, _STREET_GETTERS, start_cash
 from engine.board.trades import position_stamp, proposal_problem, was_refused
 from engine.board.valuation import deed_worth, exchange_gain, fair, memo_table, reserve
 
@@ -137,7 +137,7 @@ def _needed_actions(state: BoardState, seat: int) -> list:
     out.append(_ROLL)
     if not _may_manage(state, seat):
         return out
-    m = management_choices(state, seat)
+    m = management_choices(state, seat, sells=False, lifts=_may_lift(state, p.cash))
     return out + m.builds + m.rounds + m.mortgages + m.lifts
 
 
@@ -152,27 +152,73 @@ def _may_manage(state: BoardState, seat: int) -> bool:
     below three houses while the bank has houses (``_mortgage_to_build``); a lift only with cash
     above three times the least reserve (it keeps three reserves). Without any of these, nothing
     of the list would be picked (most rolls: the first half of a game, and a seat short of cash)."""
-    owner, mortgaged, houses = state.owner, state.mortgaged, state.houses
+    mortgaged, houses = state.mortgaged, state.houses
     cash = state.players[seat].cash
-    for get, house in _GETTER_AND_HOUSE[state.options.ruleset]:
-        owners = get(owner)
-        if owners.count(seat) == len(owners) and True not in get(mortgaged):
+    whole, squares, _candidates = _layout(state, seat)
+    for get, house, _first in whole:
+        if True not in get(mortgaged):
             low = min(get(houses))
             if (low < 3 and state.bank_houses) or (low < HOTEL and cash >= house):
                 return True
-    if True in mortgaged and cash > 3 * (start_cash(state.options) // 20):  # ``reserve`` is never less
-        sq = -1
-        for _ in range(owner.count(seat)):  # the seat's squares only
-            sq = owner.index(seat, sq + 1)
+    if True in mortgaged and _may_lift(state, cash):
+        for sq in squares:
             if mortgaged[sq]:
                 return True
     return False
 
 
-# per rule set, each street group's getter and its cheapest house, in the board's group order
-_GETTER_AND_HOUSE = {r: tuple((get, min(_BOARDS[r].house_cost[sq] for sq in squares))
-                               for _g, squares, _s, get in getters)
-                     for r, getters in _STREET_GETTERS.items()}
+def _may_lift(state: BoardState, cash: int) -> bool:
+    """``_between_rolls`` lifts a mortgage only with cash above three reserves, and ``reserve`` is
+    never less than a twentieth of the starting cash."""
+    return cash > 3 * (start_cash(state.options) // 20)
+
+
+def _layout(state: BoardState, seat: int) -> tuple[tuple, tuple[int, ...], tuple]:
+    """What who-owns-what alone says about ``seat``, for the choices before every roll: its whole
+    street groups ``(getter, cheapest house, first square)`` and its squares, and the streets a
+    deal could move (``_deals``: ``(buy it, partner, square, getter, the group's owners)``), all
+    in the board's group order. Owners change a few dozen times a game, rolls are asked for about
+    a thousand times: remembered under the owners of every square."""
+    owner = state.owner
+    ruleset = state.options.ruleset
+    key = (ruleset, seat, tuple(owner))
+    known = memo_table(state, "layout")
+    found = known.get(key)
+    if found is None:
+        found = known[key] = _read_layout(ruleset, seat, key[2])
+    return found
+
+
+def _read_layout(ruleset: str, seat: int, owner: tuple[int, ...]) -> tuple[tuple, tuple[int, ...], tuple]:
+    whole = []
+    candidates = []
+    for (_group, squares, _street, get), house in zip(_STREET_GETTERS[ruleset], _HOUSE[ruleset], strict=True):
+        owners = get(owner)
+        if seat not in owners:
+            continue
+        n = len(squares)
+        mine = owners.count(seat)
+        if mine == n:
+            whole.append((get, house, squares[0]))
+            continue
+        if mine == n - 1:  # ours but one street: buy it from its holder
+            i = 0
+            while owners[i] == seat:
+                i += 1
+            if owners[i] != BANK:
+                candidates.append((True, owners[i], squares[i], get, owners))
+        if mine == 1:  # (also, in a group of two) theirs but our street: sell it to them
+            rest = [o for o in owners if o != seat]
+            who = rest[0]
+            if who != BANK and rest.count(who) == n - 1:
+                candidates.append((False, who, squares[owners.index(seat)], get, owners))
+    squares = tuple([sq for sq, o in enumerate(owner) if o == seat])
+    return tuple(whole), squares, tuple(candidates)
+
+
+# per rule set, each street group's cheapest house, in the board's group order
+_HOUSE = {r: tuple(min(_BOARDS[r].house_cost[sq] for sq in squares) for _g, squares, _s, _get in getters)
+          for r, getters in _STREET_GETTERS.items()}
 
 
 def choose_listed(state: BoardState, seat: int, actions: list | None = None):
@@ -408,40 +454,41 @@ def _answer(state: BoardState, seat: int, t: Trade, actions: list, listed: bool 
 
 def _deals(state: BoardState, seat: int) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]]:
     """The deals ``_offers`` weighs, best first, before the cash checks: (seat's gain, partner,
-    streets got, streets given, net cash to seat). Finding the candidates is a glance at each
-    street group; weighing one (``_deal_terms``) is remembered under the groups it moves."""
-    ruleset = state.options.ruleset
-    owner, houses, players = state.owner, state.houses, state.players
+    streets got, streets given, net cash to seat). The candidates follow from who owns what
+    (``_layout``: a street group of ours but one, or one street of ours in a group that is
+    otherwise one partner's), without buildings and with partners still in; weighing one
+    (``_deal_terms``) is remembered under the groups it moves."""
+    out: list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]] = []
+    candidates = _layout(state, seat)[2]
+    if not candidates:  # most of the time
+        return out
+    houses, players = state.houses, state.players
     missing: dict[int, list[int]] = {}  # partner -> their streets that would finish a group of mine
     wanted: dict[int, list[int]] = {}  # partner -> my streets that would finish a group of theirs
-    for _group, squares, _street, get in _STREET_GETTERS[ruleset]:  # in the board's group order
-        owners = get(owner)
-        if seat not in owners or any(get(houses)):  # no deal of ours finishes it
+    parts: dict[int, tuple] = {}  # street -> (its group's getter, the group's owners)
+    for buy, partner, sq, get, owners in candidates:
+        if any(get(houses)):  # no deal of ours moves a street of a built group
             continue
-        n = len(squares)
-        mine = owners.count(seat)
-        if mine == n - 1:  # ours but one street: buy it from its holder
-            i = 0
-            while owners[i] == seat:
-                i += 1
-            other = owners[i]
-            if other != BANK and not players[other].bankrupt:
-                missing.setdefault(other, []).append(squares[i])
-        if mine == 1:  # (also, in a group of two) theirs but our street: sell it to them
-            rest = [o for o in owners if o != seat]
-            who = rest[0]
-            if who != BANK and rest.count(who) == n - 1 and not players[seat].bankrupt:
-                wanted.setdefault(who, []).append(squares[owners.index(seat)])
-    out: list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]] = []
-    if not missing and not wanted:  # most of the time
+        if buy:
+            if players[partner].bankrupt:
+                continue
+            missing.setdefault(partner, []).append(sq)
+        elif players[seat].bankrupt:
+            continue
+        else:
+            wanted.setdefault(partner, []).append(sq)
+        parts[sq] = (get, owners)
+    if not missing and not wanted:
         return out
     bankrupt = tuple([p.bankrupt for p in players])
+    discount = tuple(state.lift_discount)
     for partner in sorted(set(missing) | set(wanted)):
         deals = [((sq,), ()) for sq in missing.get(partner, [])]
         deals += [((theirs,), (mine,)) for theirs in missing.get(partner, []) for mine in wanted.get(partner, [])]
         deals += [((), (mine,)) for mine in wanted.get(partner, [])]
         for gain, lose in deals:
-            found = _deal_terms(state, seat, partner, gain, lose, bankrupt)
+            groups = {parts[sq]: None for sq in gain + lose}  # one entry per group, in order
+            found = _deal_terms(state, seat, partner, gain, lose, bankrupt, discount, groups)
             if found is not None:
                 out.append(found)
     out.sort(key=lambda d: -d[0])
@@ -449,14 +496,14 @@ def _deals(state: BoardState, seat: int) -> list[tuple[int, int, tuple[int, ...]
 
 
 def _deal_terms(state: BoardState, seat: int, partner: int, gain: tuple[int, ...], lose: tuple[int, ...],
-                bankrupt: tuple[bool, ...]) -> tuple[int, int, tuple[int, ...], tuple[int, ...], int] | None:
+                bankrupt: tuple[bool, ...], discount: tuple[int, ...],
+                groups: dict) -> tuple[int, int, tuple[int, ...], tuple[int, ...], int] | None:
     """One deal of ``_deals`` at its fair cash, or None. It reads only the groups of the streets
-    that move (and who is still in, and the discounted mortgages): remembered under those, which
-    stay as they are for many rolls at a time."""
-    gets = _SQUARE_GET[state.options.ruleset]  # per square, its group's squares read at once
-    owner, mortgaged, houses = state.owner, state.mortgaged, state.houses
-    key = (state.options.ruleset, seat, partner, gain, lose, bankrupt, tuple(state.lift_discount),
-           *[(get(owner), get(mortgaged), get(houses)) for get in {gets[sq]: None for sq in gain + lose}])
+    that move (``groups``: their getters and owners), who is still in and the discounted
+    mortgages: remembered under those, which stay as they are for many rolls at a time."""
+    mortgaged, houses = state.mortgaged, state.houses
+    key = (state.options.ruleset, seat, partner, gain, lose, bankrupt, discount,
+           *[(owners, get(mortgaged), get(houses)) for get, owners in groups])
     known = memo_table(state, "deal_terms")
     if key in known:
         return known[key]
@@ -506,10 +553,10 @@ def _mortgage_to_build(state: BoardState, seat: int, actions: list):
     p = state.players[seat]
     target = None
     if state.bank_houses:
-        owner, mortgaged, houses = state.owner, state.mortgaged, state.houses
-        for _group, squares, _street, get in _STREET_GETTERS[b.ruleset]:  # in the board's group order
-            if get(owner).count(seat) == len(squares) and not any(get(mortgaged)) and min(get(houses)) < 3:
-                target = squares[0]
+        mortgaged, houses = state.mortgaged, state.houses
+        for get, _house, first in _layout(state, seat)[0]:  # in the board's group order
+            if not any(get(mortgaged)) and min(get(houses)) < 3:
+                target = first
                 break
     if target is None or p.cash - b.house_cost[target] >= _build_floor(state, target, _reserve(state, seat)):
         return None

@@ -154,16 +154,18 @@ class Management(NamedTuple):
 _NO_MANAGEMENT = Management([], [], [], [], [])
 
 
-def management_choices(state: BoardState, seat: int) -> Management:
+def management_choices(state: BoardState, seat: int, sells: bool = True, lifts: bool = True) -> Management:
     """What ``seat`` may build, sell, mortgage and lift now: on each group it holds, the
     candidates that pass the handlers' validators (``building.py``). Callers that need only some
-    kinds (the AI) read those fields.
+    kinds (the AI) read those fields, and may leave out the sales or the lifts (``sells``,
+    ``lifts``: those lists then stay empty).
 
     Each validator is the group's own terms (``_build_terms``, ``_round_terms``, ``_sell_terms``,
     ``_sell_group_problem``, ``_mortgage_problem``, ``_lift_terms``) followed by the checks of
     the bank's stock and the cash. The terms read only the group's squares, so a group's are
     remembered (``memo``) under its owners, mortgages and buildings: between two decisions most
-    groups have not changed. The stock and cash checks run on every call.
+    groups have not changed. The stock and cash checks run on every call (the stock once for a
+    house and once for a hotel: ``_stock_problem`` tells only those apart).
     """
     if seat not in state.owner or _manage_problem(state, seat, False) is not None:  # may it raise money?
         return _NO_MANAGEMENT
@@ -175,11 +177,14 @@ def management_choices(state: BoardState, seat: int) -> Management:
     terms = known.get(name)
     if terms is None or len(terms) > MEMO_LIMIT:
         terms = known[name] = {}
+    if spend:
+        house_stock = _stock_problem(state, 0) is None
+        hotel_stock = _stock_problem(state, 4) is None
     builds: list = []
     rounds: list = []
-    sells: list = []
+    sold: list = []
     mortgages: list = []
-    lifts: list = []
+    lifted: list = []
     index = -1
     for _group, _squares, _street, get in b.group_getters:
         index += 1
@@ -193,24 +198,25 @@ def management_choices(state: BoardState, seat: int) -> Management:
         p_builds, p_round, p_sells, p_sell_group, p_mortgages, p_lifts = part
         if spend:
             for sq, level, cost in p_builds:
-                if _stock_problem(state, level) is None and _afford_problem(state, seat, cost) is None:
+                if (hotel_stock if level == 4 else house_stock) and _afford_problem(state, seat, cost) is None:
                     builds.append(_BUILD[sq])
             if p_round is not None:
                 streets, level, cost = p_round
                 if _afford_problem(state, seat, cost) is None \
                         and _round_stock_problem(state, level, len(streets)) is None:
                     rounds.append(_ROUND[_group])
-        for sq, level in p_sells:
-            if _hotel_break_problem(state, level) is None:
-                sells.append(_SELL[sq])
-        if p_sell_group is not None:
-            sells.append(p_sell_group)
+            if lifts:
+                for sq in p_lifts:
+                    if _afford_problem(state, seat, lift_cost(state, sq), "B-14") is None:
+                        lifted.append(_LIFT[sq])
+        if sells:
+            for sq, level in p_sells:
+                if _hotel_break_problem(state, level) is None:
+                    sold.append(_SELL[sq])
+            if p_sell_group is not None:
+                sold.append(p_sell_group)
         mortgages += p_mortgages
-        if spend:
-            for sq in p_lifts:
-                if _afford_problem(state, seat, lift_cost(state, sq), "B-14") is None:
-                    lifts.append(_LIFT[sq])
-    return Management(builds, rounds, sells, mortgages, lifts)
+    return Management(builds, rounds, sold, mortgages, lifted)
 
 
 def _group_terms(state: BoardState, seat: int, index: int) -> tuple:
