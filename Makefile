@@ -25,11 +25,12 @@ $(VENV)/.compiled: $(VENV)/.installed $(ENGINE_SOURCES)
 run: $(VENV)/.compiled
 	$(BIN)/tycoon run
 
-# the suite on every core (pytest-xdist; each worker has its own PostgreSQL database), the long
-# whole-game tests handed out first-come (worksteal), and the slowest ones named at the end
+# the suite on every core (pytest-xdist; each worker has its own PostgreSQL database; a module
+# that plays everything once in a fixture stays on one worker: loadgroup), the slowest first
+# (tests/conftest.py) and named at the end
 test: $(VENV)/.compiled
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n auto --dist worksteal --durations=12
+	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=12
 
 bench: $(VENV)/.compiled
 	$(BIN)/tycoon bench --json

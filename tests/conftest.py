@@ -72,6 +72,12 @@ _private_database()
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 
 
+def pytest_collection_modifyitems(session, config, items):
+    """The tests marked ``slow`` (whole games through a chat fake, minutes on a small machine) go
+    first, so that pytest-xdist's workers do not end the run waiting on one of them."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def pytest_sessionfinish(session, exitstatus):
     name, admin = os.environ.get("TYCOON_TEST_DATABASE"), os.environ.get("TYCOON_TEST_ADMIN_URL")
     if name and admin and name == f"{PRIVATE_PREFIX}{os.getpid()}":

@@ -353,6 +353,7 @@ def _hand_texts(fake: FakeDiscord, uids) -> set[str]:
     return {p["content"] for uid in uids for p in fake.dms(uid) if p.get("content")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["deal", "board"])
 async def test_a_whole_game_by_slash_command_and_buttons(tmp_path, monkeypatch, game):
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
@@ -695,6 +696,7 @@ def _one_life(fake: FakeDiscord, service, table: int, members) -> None:
             assert hand_line(snap, seat, "en") in shown, "the private hand is current"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["deal", "board"])
 async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp_path, monkeypatch, game):
     """Four people, one of whom leaves and comes back: one new table message per turn (plus the

@@ -145,6 +145,7 @@ async def _scenario(tmp: str, players: tuple[str, str], events: list) -> None:
         logging.getLogger().removeHandler(failures)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.tuples(NAMES, NAMES), st.lists(EVENTS, min_size=1, max_size=10))
 def test_nothing_from_outside_breaks_the_discord_bot(players, events):

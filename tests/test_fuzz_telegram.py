@@ -15,6 +15,7 @@ import logging
 import re
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from telegram import Update
@@ -151,6 +152,7 @@ async def _scenario(path: str, players: tuple[str, str], events: list) -> None:
         await service.close()
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.tuples(NAMES, NAMES), st.lists(EVENTS, min_size=1, max_size=12))
 def test_nothing_from_outside_breaks_the_telegram_bot(players, events):

@@ -113,6 +113,7 @@ async def _stuck(engine, now: float) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 async def test_two_processes_run_200_tables_every_clock_fires_once_and_every_table_finishes(db_url, caplog):
     """Two bot processes on one database: this one, and a worker that freezes on some clocks it
     took and is killed with SIGKILL, then started again. Nobody ever presses a button."""

@@ -171,6 +171,7 @@ def test_simulate_command_explains_bad_input(argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_bench_reports_the_named_figures():
     figures = {**bench_deal(games=4), **bench_board(games=2, landing_rolls=2000), **engine_build()}
     for key in ("deal_apply_median_us", "deal_games_per_second_4p", "deal_player_turns_per_second",

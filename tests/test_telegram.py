@@ -204,6 +204,7 @@ async def _send(app, update: dict) -> None:
     await app.bot_data["front"].service.idle()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["deal", "board"])
 async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_path, game):
     api = FakeBotAPI()
@@ -806,6 +807,7 @@ def _one_life(api: FakeBotAPI, service, table: int, members) -> None:
             assert html_lib.escape(hand_line(snap, seat, "en"), quote=False) in shown, "the private hand is current"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["deal", "board"])
 async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp_path, game):
     """Four people, one of whom leaves and comes back: one new table message per turn (plus the

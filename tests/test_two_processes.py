@@ -43,6 +43,8 @@ from words.i18n import t
 
 DB_URL = os.environ.get("TEST_DATABASE_URL")
 pytestmark = [pytest.mark.skipif(not DB_URL, reason="needs TEST_DATABASE_URL (PostgreSQL)"),
+              # the module fixture plays everything once: on one worker of pytest-xdist, not on each
+              pytest.mark.xdist_group("two_processes"), pytest.mark.slow,
               # aiohttp's own multipart reader, reading python-telegram-bot's uploads in the fake Bot API
               pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")]
 

@@ -80,6 +80,7 @@ def _hidden_hand_names(service, table, public_seen: str, lang: str) -> set[str]:
     return out
 
 
+@pytest.mark.slow
 async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spectator_follows(web):
     service, address, browser = web
     public_log: list[str] = []

@@ -58,6 +58,7 @@ from engine.board.rules import (
     total_assets,
 )
 from engine.board.rules.base import _BOARDS, _STREET_GETTERS, start_cash
+from engine.board.rules.trades import _accept_problem
 from engine.board.trades import position_stamp, proposal_problem, was_refused
 from engine.board.valuation import deed_worth, exchange_gain, fair, memo_table, reserve
 
@@ -96,24 +97,26 @@ def choose(state: BoardState, seat: int, actions: list | None = None, listed: bo
 
 def _needed_actions(state: BoardState, seat: int) -> list:
     """What ``choose`` reads of ``legal_actions`` when nobody will press the list and the seat has
-    no claim or offer to answer. Before its own roll: the roll, the jail exits, and the builds,
+    no rent to claim. Before its own roll: the roll, the jail exits, and the builds,
     rounds, mortgages and lifts it could pick (``_may_manage``); never the sales or the trade
     shortcuts (its offers are its own; ``actions[0]`` is read only when it may not roll, which it
     may here). Buying: whether it may buy. A debt: whether it may pay. An auction: the bids, as
-    ``legal_actions`` lists them. Any other case: the full list."""
+    ``legal_actions`` lists them. An offer to answer: whether it may accept (the rules'
+    ``_accept_problem``, as ``legal_actions`` asks it). Any other case: the full list."""
     stage = state.stage
     if not 0 <= seat < len(state.players) or state.players[seat].bankrupt or stage not in _FAST_STAGES:
         return legal_actions(state, seat)
-    if stage == "auction":  # ``_bid`` reads the bids only (no claim or offer to answer: checked below)
+    if stage == "auction":  # ``_bid`` reads the bids only (a claim or an offer comes first: below)
         a = state.auction
         if a is None or seat not in a.bidders or seat == a.high_bidder:
             return legal_actions(state, seat)
     for c in state.rent_claims:
         if c.owner == seat:
             return legal_actions(state, seat)
-    for t in state.trades:
+    for t in state.trades:  # ``choose`` answers the first offer to the seat: may it accept?
         if t.target == seat:
-            return legal_actions(state, seat)
+            reject = RejectTrade(trade=t.id)
+            return [AcceptTrade(trade=t.id), reject] if _accept_problem(state, seat, t) is None else [reject]
     if stage == "auction":
         reach = bid_reach(state, seat)
         return [Bid(amount=x, beyond_reach=x > reach) for x in bid_steps(state, seat, reach)] + [_PASS]
