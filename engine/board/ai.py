@@ -181,14 +181,16 @@ def _layout(state: BoardState, seat: int) -> tuple[tuple, tuple[int, ...], tuple
     street groups ``(getter, cheapest house, first square)`` and its squares, and the streets a
     deal could move (``_deals``: ``(buy it, partner, square, getter, the group's owners)``), all
     in the board's group order. Owners change a few dozen times a game, rolls are asked for about
-    a thousand times: remembered under the owners of every square."""
+    a thousand times: the seat's last layout is kept with a copy of the owners it was read from
+    (comparing two lists costs less than hashing one into a key)."""
     owner = state.owner
     ruleset = state.options.ruleset
-    key = (ruleset, seat, tuple(owner))
     known = memo_table(state, "layout")
-    found = known.get(key)
-    if found is None:
-        found = known[key] = _read_layout(ruleset, seat, key[2])
+    last = known.get(seat)
+    if last is not None and last[0] == owner and last[1] == ruleset:
+        return last[2]
+    found = _read_layout(ruleset, seat, tuple(owner))
+    known[seat] = (owner.copy(), ruleset, found)
     return found
 
 
@@ -285,18 +287,21 @@ def _property_limit(state: BoardState, seat: int, sq: int) -> int:
     """The most ``seat`` bids for the deed ``sq``. A street that finishes a group (ours or an
     opponent's) decides the game more than any cash kept back: up to all we could raise (a first
     group wins nine games in ten). It reads the holdings, the seat's cash and square, who is still
-    in and the options, none of which a bid changes: remembered under all of them (the options by
-    identity) for the bids that follow in the same auction."""
+    in and the options, none of which a bid changes: the last limit per seat and deed is kept with
+    copies of all of them (the options by identity) for the bids that follow in the same auction
+    (comparing lists costs less than hashing them into a key)."""
     known = memo_table(state, "bid_limit")
-    if known.get("options") is not state.options:  # held here, so no other object can take its id
-        known.clear()
-        known["options"] = state.options
-    key = (seat, sq, state.players[seat].cash, state.players[seat].position, tuple(state.owner),
-           tuple(state.houses), tuple(state.mortgaged), tuple([p.bankrupt for p in state.players]))
-    limit = known.get(key)
-    if limit is None:
-        keep = 0 if _completes(state, seat, sq) or _blocks(state, seat, sq) else _reserve(state, seat) // 2
-        limit = known[key] = min(deed_worth(state, seat, sq), _raisable(state, seat) - keep)
+    p = state.players[seat]
+    bankrupt = [q.bankrupt for q in state.players]
+    last = known.get((seat, sq))  # what the last limit for this seat and deed was worked out from
+    if last is not None and last[0] is state.options and last[1] == p.cash and last[2] == p.position \
+            and last[3] == state.owner and last[4] == state.houses and last[5] == state.mortgaged \
+            and last[6] == bankrupt:
+        return last[7]
+    keep = 0 if _completes(state, seat, sq) or _blocks(state, seat, sq) else _reserve(state, seat) // 2
+    limit = min(deed_worth(state, seat, sq), _raisable(state, seat) - keep)
+    known[(seat, sq)] = (state.options, p.cash, p.position, state.owner.copy(), state.houses.copy(),
+                         state.mortgaged.copy(), bankrupt, limit)  # the options held: no other takes its id
     return limit
 
 
