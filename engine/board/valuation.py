@@ -14,8 +14,6 @@ remembered on the state object (``rules.base.memo``) under everything it reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from engine.board.data import Board
 from engine.board.model import BANK, BoardState
 from engine.board.rules import board_of, lift_cost, rent_for, start_cash
@@ -99,12 +97,12 @@ def _bonus_table(state: BoardState) -> dict[str, int]:
 
 
 def _group_worth(state: BoardState, b: Board, seat: int, bonus: int, squares: tuple[int, ...],
-                 owner: Callable[[int], int]) -> int:
+                 owner: list[int]) -> int:
     mine = 0
     worth = 0
     others: set[int] = set()
     for sq in squares:
-        o = owner(sq)
+        o = owner[sq]
         if o == seat:
             mine += 1
             worth += b.price[sq] // 2 if state.mortgaged[sq] else b.price[sq]
@@ -123,10 +121,11 @@ def _group_worth(state: BoardState, b: Board, seat: int, bonus: int, squares: tu
     return worth
 
 
-def holdings(state: BoardState, seat: int, groups, owner: Callable[[int], int] | None = None) -> int:
-    """Worth to ``seat`` of its share of ``groups`` if squares belonged to ``owner(sq)``."""
+def holdings(state: BoardState, seat: int, groups, owner: list[int] | None = None) -> int:
+    """Worth to ``seat`` of its share of ``groups`` if squares belonged to ``owner[sq]`` (a copy of
+    ``state.owner`` with the squares that move changed; by default the owners as they are)."""
     b = board_of(state)
-    own = owner or state.owner.__getitem__
+    own = state.owner if owner is None else owner
     bonus = _bonus_table(state)  # once per call: the number of opponents is counted once
     total = 0
     for g in groups:
@@ -140,13 +139,12 @@ def exchange_gain(state: BoardState, seat: int, partner: int, gain, lose, cash_i
     over ``lose`` and ``cash_out``: (seat's gain, partner's gain, does it complete a group for
     seat, for partner). Interest on received mortgages and jail cards are counted in."""
     b = board_of(state)
-    moved = {sq: seat for sq in gain}
-    moved.update({sq: partner for sq in lose})
-    groups = {b.group[sq] for sq in moved}
-
-    def after(sq: int) -> int:
-        return moved.get(sq, state.owner[sq])
-
+    after = state.owner.copy()
+    for sq in gain:
+        after[sq] = seat
+    for sq in lose:
+        after[sq] = partner
+    groups = {b.group[sq] for sq in (*gain, *lose)}
     mine = holdings(state, seat, groups, after) - holdings(state, seat, groups)
     theirs = holdings(state, partner, groups, after) - holdings(state, partner, groups)
     card = b.money["jail_card_max_price"] // 2
@@ -159,7 +157,7 @@ def exchange_gain(state: BoardState, seat: int, partner: int, gain, lose, cash_i
 def _completes_any(state: BoardState, b: Board, seat: int, groups, after) -> bool:
     for g in groups:
         squares = b.groups[g]
-        if b.kind[squares[0]] == "street" and all(after(sq) == seat for sq in squares) \
+        if b.kind[squares[0]] == "street" and all(after[sq] == seat for sq in squares) \
                 and not all(state.owner[sq] == seat for sq in squares):
             return True
     return False
@@ -196,12 +194,13 @@ def deed_worth(state: BoardState, seat: int, sq: int) -> int:
 
 
 def _deed_worth(state: BoardState, b: Board, seat: int, sq: int, group: str) -> int:
-    gain = holdings(state, seat, (group,), lambda s: seat if s == sq else state.owner[s]) \
-        - holdings(state, seat, (group,))
+    after = state.owner.copy()  # the owners if ``sq`` went to ``after[sq]``
+    after[sq] = seat
+    gain = holdings(state, seat, (group,), after) - holdings(state, seat, (group,))
     denial = 0
     for p in state.players:
         if p.seat != seat and not p.bankrupt:
-            theirs = holdings(state, p.seat, (group,), lambda s, o=p.seat: o if s == sq else state.owner[s]) \
-                - holdings(state, p.seat, (group,))
+            after[sq] = p.seat
+            theirs = holdings(state, p.seat, (group,), after) - holdings(state, p.seat, (group,))
             denial = max(denial, theirs - b.price[sq])
     return min(gain + denial // 2 + b.price[sq] // 10, b.price[sq] * 16 // 10)
