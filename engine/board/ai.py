@@ -118,7 +118,7 @@ def _needed_actions(state: BoardState, seat: int) -> list:
             reject = RejectTrade(trade=t.id)
             return [AcceptTrade(trade=t.id), reject] if _accept_problem(state, seat, t) is None else [reject]
     if stage == "auction":
-        reach = bid_reach(state, seat)
+        reach = _bid_reach(state, seat)
         return [Bid(amount=x, beyond_reach=x > reach) for x in bid_steps(state, seat, reach)] + [_PASS]
     p = state.players[seat]
     if stage == "debt":  # ``choose`` pays when it can, else raises the money (never sells by hand)
@@ -142,6 +142,22 @@ def _needed_actions(state: BoardState, seat: int) -> list:
         return out
     m = management_choices(state, seat, sells=False, lifts=_may_lift(state, p.cash))
     return out + m.builds + m.rounds + m.mortgages + m.lifts
+
+
+def _bid_reach(state: BoardState, seat: int) -> int:
+    """The rules' ``bid_reach`` (B-05), which the seat's every bid of an auction asks again: it
+    reads the auction's kind, the seat's cash and the owners, buildings and mortgages, kept with
+    copies of them as the seat's last reach (no bid changes them)."""
+    kind = state.auction.kind if state.auction is not None else None
+    cash = state.players[seat].cash
+    known = memo_table(state, "bid_reach")
+    last = known.get(seat)
+    if last is not None and last[0] == kind and last[1] == cash and last[2] == state.owner \
+            and last[3] == state.houses and last[4] == state.mortgaged and last[5] is state.options:
+        return last[6]
+    reach = bid_reach(state, seat)
+    known[seat] = (kind, cash, state.owner.copy(), state.houses.copy(), state.mortgaged.copy(), state.options, reach)
+    return reach
 
 
 _FAST_STAGES = frozenset({"roll", "buy", "debt", "auction"})
