@@ -15,7 +15,9 @@ deals that finish groups, and does not repeat an offer refused on unchanged hold
 window). The deals it weighs are remembered per the groups they move (``_deal_terms``, in the
 state's memo): most rolls change none, and weighing them was four tenths of a game's time against
 players who never trade. Nobody presses the AI's own list, so before its roll it asks the rules
-only for what it picks from (``_needed_actions``: no sales, no trade shortcuts).
+only for what it picks from (``_needed_actions``: no sales, no trade shortcuts). What who owns
+what alone says (its whole groups, its squares, the deals a sale could make) is read once per
+change of owners (``_layout``), and a bid's limit and reach once per auction.
 """
 
 from __future__ import annotations
