@@ -153,3 +153,29 @@ def test_seat_types_rotate_and_wins_are_counted_per_type():
     assert sum(stats.wins_by_type.values()) == sum(stats.wins.values())
     assert stats.trades == 0  # basic accepts no trades
     assert stats.as_dict()["seat_types"] == ["ai", "basic"]
+
+
+def test_the_ai_picks_from_what_it_asks_the_rules_for_as_from_the_full_list():
+    """Before most decisions the AI asks the rules only for what it reads (``_needed_actions``: no
+    sales, an offer's answer from whether it may accept, a bid's reach and limit kept for the
+    auction, its layout kept until the owners change). At every decision of whole AI games, on
+    both boards, that choice equals its choice from the full ``legal_actions``."""
+    from engine.board.rules import legal_actions
+    from engine.simulation import game_seeds
+
+    rules = PLUGS["board"].rules
+    seen = set()
+    decisions = 0
+    for ruleset in ("china", "classic"):
+        for seed in game_seeds(5, 3):
+            s = rules.new_game(4, ruleset, seed)
+            while rules.waiting_for(s) and s.turn_number < 250:
+                seat = rules.waiting_for(s)[0].seat
+                fast = choose(s, seat)
+                assert fast == choose(s, seat, legal_actions(s, seat)), (ruleset, seed, s.stage, seat)
+                seen.add(type(fast))
+                rules.apply(s, seat, fast)
+                decisions += 1
+    assert decisions > 2000
+    assert {m.Roll, m.Buy, m.Bid, m.PassAuction, m.BuildHouse, m.BuildRound, m.Mortgage, m.LiftMortgage,
+            m.ProposeTrade, m.AcceptTrade, m.RejectTrade, m.RaiseMoney} <= seen, seen

@@ -12,6 +12,7 @@ from engine.board.rules import (
     current_seat,
     interest,
     legal_actions,
+    management_choices,
     max_raisable,
     round_amount,
     timeout_action,
@@ -947,6 +948,9 @@ def test_management_choices_are_what_the_validators_accept_in_ai_games():
                 for who in range(4):
                     listed = {a for a in legal_actions(s, who) if isinstance(a, MANAGEMENT)}
                     assert listed == _validator_choices(s, who), (s.stage, who)
+                    full = management_choices(s, who)
+                    lean = management_choices(s, who, sells=False, lifts=False)  # what the AI may ask
+                    assert lean == full._replace(sells=[], lifts=[]), (s.stage, who)
                     checked += 1
                 BOARD.apply(s, seat, plug.choose(s, seat))
     assert checked > 2000
