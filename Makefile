@@ -25,12 +25,13 @@ $(VENV)/.compiled: $(VENV)/.installed $(ENGINE_SOURCES)
 run: $(VENV)/.compiled
 	$(BIN)/tycoon run
 
-# the suite on every core (pytest-xdist; each worker has its own PostgreSQL database; a module
-# that plays everything once in a fixture stays on one worker: loadgroup), the slowest first
-# (tests/conftest.py) and named at the end
+# the suite on every core (pytest-xdist; each worker has its own PostgreSQL database), a file's
+# tests on one worker (a module fixture such as tests/test_two_processes.py's plays once; xdist's
+# loadgroup does not group under pytest 9.2, pytest-xdist issue 1386), the files of the slowest
+# tests first (tests/conftest.py), and those named at the end
 test: $(VENV)/.compiled
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=12
+	$(BIN)/python -m pytest -n auto --dist loadfile --durations=12
 
 bench: $(VENV)/.compiled
 	$(BIN)/tycoon bench --json

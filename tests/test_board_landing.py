@@ -9,8 +9,6 @@ import pytest
 from bot.cli import main
 from engine.board.landing import landing_frequencies
 
-pytestmark = pytest.mark.xdist_group("landing")  # the module fixture rolls once, on one worker
-
 
 @pytest.fixture(scope="module")
 def short_jail():

@@ -43,8 +43,7 @@ from words.i18n import t
 
 DB_URL = os.environ.get("TEST_DATABASE_URL")
 pytestmark = [pytest.mark.skipif(not DB_URL, reason="needs TEST_DATABASE_URL (PostgreSQL)"),
-              # the module fixture plays everything once: on one worker of pytest-xdist, not on each
-              pytest.mark.xdist_group("two_processes"), pytest.mark.slow,
+              pytest.mark.slow,
               # aiohttp's own multipart reader, reading python-telegram-bot's uploads in the fake Bot API
               pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")]
 
@@ -429,13 +428,12 @@ class Harness:
             if (await self.row(table))["version"] != version:
                 return None
             quiet = time.monotonic() - max(began, *(self.api.touched.get(c, 0.0) for c in chats))
-            if asked_at is None and quiet > 0.8:
-                hand = self.api.find_prefix(f"h:{table}", group)
-                assert hand is not None, f"no 'My hand' button in {group}"
+            hand = self.api.find_prefix(f"h:{table}", group) if asked_at is None and quiet > 0.8 else None
+            if hand is not None:  # (on a busy machine the bot may still be posting the table message)
                 self.played.hand_presses.append((group, version, kind, uid, time.monotonic()))
                 await self.press(hand[0], uid, group, hand[1])
                 asked_at = time.monotonic()
-            elif asked_at is not None and quiet > 3 and time.monotonic() - asked_at > 3:
+            elif asked_at is not None and quiet > 10 and time.monotonic() - asked_at > 10:
                 raise AssertionError(f"table {table} v{version}: {uid} was never shown {token}")
             await self.api.wait_change(0.1)
         raise AssertionError(f"table {table} v{version}: {uid} was not shown {token} in 40 s")
