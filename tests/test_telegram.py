@@ -290,12 +290,17 @@ async def test_the_bot_process_starts_polls_sweeps_and_stops(tmp_path):
 
     api = FakeBotAPI()
     stop = asyncio.Event()
+    beat = tmp_path / "heartbeat"
 
     async def later():
-        await asyncio.sleep(0.5)
+        # stop once the first sweep has touched the heartbeat and the bot polls, however long a busy
+        # machine takes to get there (not after a fixed time); the assertions below say what was missing
+        for _ in range(600):
+            if beat.exists() and any(name == "getUpdates" for name, _ in api.calls):
+                break
+            await asyncio.sleep(0.1)
         stop.set()
 
-    beat = tmp_path / "heartbeat"
     status, _ = await asyncio.gather(run_bots("123:TEST", None, f"sqlite:///{tmp_path / 'run.db'}", stop=stop,
                                               telegram_request=api, heartbeat=str(beat)), later())
     assert status == 0
