@@ -83,3 +83,18 @@ def rejects(s: BoardState, seat: int, action, rule: str) -> RuleError:
 
 def kinds(events: list) -> list[str]:
     return [type(e).__name__ for e in events]
+
+
+def ai_decisions(seed: int, games: int, turns: int, rulesets=("china", "classic")):
+    """Every decision of whole four-player AI games on each board: yields ``(ruleset, state, seat)``
+    before the AI's move for ``seat`` is applied (the state is the live one: read, do not change)."""
+    from engine.board.ai import choose
+    from engine.simulation import game_seeds
+
+    for ruleset in rulesets:
+        for game_seed in game_seeds(seed, games):
+            s = BOARD.new_game(4, ruleset, game_seed)
+            while BOARD.waiting_for(s) and s.turn_number < turns:
+                seat = BOARD.waiting_for(s)[0].seat
+                yield ruleset, s, seat
+                BOARD.apply(s, seat, choose(s, seat))

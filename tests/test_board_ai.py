@@ -10,7 +10,7 @@ from engine.board.ai import choose
 from engine.board.valuation import deed_worth, reserve
 from engine.games import PLUGS
 from engine.simulation import seat_policies, simulate
-from tests.board_builders import act, build, own, place, set_cash, table
+from tests.board_builders import act, ai_decisions, build, own, place, set_cash, table
 
 BROWN = (1, 3)
 DARK_BLUE = (37, 39)
@@ -161,21 +161,14 @@ def test_the_ai_picks_from_what_it_asks_the_rules_for_as_from_the_full_list():
     auction, its layout kept until the owners change). At every decision of whole AI games, on
     both boards, that choice equals its choice from the full ``legal_actions``."""
     from engine.board.rules import legal_actions
-    from engine.simulation import game_seeds
 
-    rules = PLUGS["board"].rules
     seen = set()
     decisions = 0
-    for ruleset in ("china", "classic"):
-        for seed in game_seeds(5, 3):
-            s = rules.new_game(4, ruleset, seed)
-            while rules.waiting_for(s) and s.turn_number < 250:
-                seat = rules.waiting_for(s)[0].seat
-                fast = choose(s, seat)
-                assert fast == choose(s, seat, legal_actions(s, seat)), (ruleset, seed, s.stage, seat)
-                seen.add(type(fast))
-                rules.apply(s, seat, fast)
-                decisions += 1
+    for ruleset, s, seat in ai_decisions(5, 3, 250):
+        fast = choose(s, seat)
+        assert fast == choose(s, seat, legal_actions(s, seat)), (ruleset, s.stage, seat)
+        seen.add(type(fast))
+        decisions += 1
     assert decisions > 2000
     assert {m.Roll, m.Buy, m.Bid, m.PassAuction, m.BuildHouse, m.BuildRound, m.Mortgage, m.LiftMortgage,
             m.ProposeTrade, m.AcceptTrade, m.RejectTrade, m.RaiseMoney} <= seen, seen

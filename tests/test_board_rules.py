@@ -20,7 +20,7 @@ from engine.board.rules import (
     waiting_for,
 )
 from engine.core.errors import RuleError
-from tests.board_builders import Dice, act, build, kinds, own, place, rejects, set_cash, table
+from tests.board_builders import Dice, act, ai_decisions, build, kinds, own, place, rejects, set_cash, table
 
 CHINA = board("china")
 CHANCE = {c.key: i for i, c in enumerate(CHINA.chance)}
@@ -935,24 +935,15 @@ MANAGEMENT = (m.BuildHouse, m.BuildRound, m.SellBuilding, m.SellGroupBuildings, 
 
 
 def test_management_choices_are_what_the_validators_accept_in_ai_games():
-    from engine.games import PLUGS
-    from engine.simulation import game_seeds
-
-    plug = PLUGS["board"]
     checked = 0
-    for ruleset in ("china", "classic"):
-        for seed in game_seeds(21, 3):
-            s = BOARD.new_game(4, ruleset, seed)
-            while BOARD.waiting_for(s) and s.turn_number < 150:
-                seat = BOARD.waiting_for(s)[0].seat
-                for who in range(4):
-                    listed = {a for a in legal_actions(s, who) if isinstance(a, MANAGEMENT)}
-                    assert listed == _validator_choices(s, who), (s.stage, who)
-                    full = management_choices(s, who)
-                    lean = management_choices(s, who, sells=False, lifts=False)  # what the AI may ask
-                    assert lean == full._replace(sells=[], lifts=[]), (s.stage, who)
-                    checked += 1
-                BOARD.apply(s, seat, plug.choose(s, seat))
+    for _ruleset, s, _seat in ai_decisions(21, 3, 150):
+        for who in range(4):
+            listed = {a for a in legal_actions(s, who) if isinstance(a, MANAGEMENT)}
+            assert listed == _validator_choices(s, who), (s.stage, who)
+            full = management_choices(s, who)
+            lean = management_choices(s, who, sells=False, lifts=False)  # what the AI may ask
+            assert lean == full._replace(sells=[], lifts=[]), (s.stage, who)
+            checked += 1
     assert checked > 2000
 
 
