@@ -148,18 +148,27 @@ def _needed_actions(state: BoardState, seat: int) -> list:
 
 def _bid_reach(state: BoardState, seat: int) -> int:
     """The rules' ``bid_reach`` (B-05), which the seat's every bid of an auction asks again: it
-    reads the auction's kind, the seat's cash and the owners, buildings and mortgages, kept with
-    copies of them as the seat's last reach (no bid changes them)."""
-    kind = state.auction.kind if state.auction is not None else None
-    cash = state.players[seat].cash
+    reads the auction's kind, the seat's cash and the owners, buildings and mortgages, none of
+    which a bid changes: the seat's last reach is kept (``_keep``)."""
     known = memo_table(state, "bid_reach")
-    last = known.get(seat)
-    if last is not None and last[0] == kind and last[1] == cash and last[2] == state.owner \
-            and last[3] == state.houses and last[4] == state.mortgaged and last[5] is state.options:
-        return last[6]
-    reach = bid_reach(state, seat)
-    known[seat] = (kind, cash, state.owner.copy(), state.houses.copy(), state.mortgaged.copy(), state.options, reach)
-    return reach
+    reads = (state.auction.kind if state.auction is not None else None, state.players[seat].cash, state.owner,
+             state.houses, state.mortgaged, state.options)
+    reach = _kept(known, seat, reads)
+    return _keep(known, seat, reads, bid_reach(state, seat)) if reach is None else reach
+
+
+def _kept(known: dict, key, reads: tuple):
+    """The value kept under ``key`` (``_keep``) if it was worked out from what ``reads`` holds now,
+    else None. Lists are compared item by item: cheaper than hashing them into a memo key, for
+    results asked again and again while nothing they read changes."""
+    last = known.get(key)
+    return last[1] if last is not None and last[0] == reads else None
+
+
+def _keep(known: dict, key, reads: tuple, value):
+    """Keep ``value`` under ``key`` with what it was worked out from (the state's lists copied)."""
+    known[key] = (tuple([x.copy() if type(x) is list else x for x in reads]), value)
+    return value
 
 
 _FAST_STAGES = frozenset({"roll", "buy", "debt", "auction"})
@@ -199,17 +208,11 @@ def _layout(state: BoardState, seat: int) -> tuple[tuple, tuple[int, ...], tuple
     street groups ``(getter, cheapest house, first square)`` and its squares, and the streets a
     deal could move (``_deals``: ``(buy it, partner, square, getter, the group's owners)``), all
     in the board's group order. Owners change a few dozen times a game, rolls are asked for about
-    a thousand times: the seat's last layout is kept with a copy of the owners it was read from
-    (comparing two lists costs less than hashing one into a key)."""
-    owner = state.owner
-    ruleset = state.options.ruleset
+    a thousand times: the seat's last layout is kept (``_keep``) until the owners change."""
     known = memo_table(state, "layout")
-    last = known.get(seat)
-    if last is not None and last[0] == owner and last[1] == ruleset:
-        return last[2]
-    found = _read_layout(ruleset, seat, tuple(owner))
-    known[seat] = (owner.copy(), ruleset, found)
-    return found
+    reads = (state.options.ruleset, state.owner)
+    found = _kept(known, seat, reads)
+    return _keep(known, seat, reads, _read_layout(reads[0], seat, tuple(reads[1]))) if found is None else found
 
 
 def _read_layout(ruleset: str, seat: int, owner: tuple[int, ...]) -> tuple[tuple, tuple[int, ...], tuple]:
@@ -305,21 +308,16 @@ def _property_limit(state: BoardState, seat: int, sq: int) -> int:
     """The most ``seat`` bids for the deed ``sq``. A street that finishes a group (ours or an
     opponent's) decides the game more than any cash kept back: up to all we could raise (a first
     group wins nine games in ten). It reads the holdings, the seat's cash and square, who is still
-    in and the options, none of which a bid changes: the last limit per seat and deed is kept with
-    copies of all of them (the options by identity) for the bids that follow in the same auction
-    (comparing lists costs less than hashing them into a key)."""
+    in and the options, none of which a bid changes: the last limit per seat and deed is kept
+    (``_keep``) for the bids that follow in the same auction."""
     known = memo_table(state, "bid_limit")
     p = state.players[seat]
-    bankrupt = [q.bankrupt for q in state.players]
-    last = known.get((seat, sq))  # what the last limit for this seat and deed was worked out from
-    if last is not None and last[0] is state.options and last[1] == p.cash and last[2] == p.position \
-            and last[3] == state.owner and last[4] == state.houses and last[5] == state.mortgaged \
-            and last[6] == bankrupt:
-        return last[7]
-    keep = 0 if _completes(state, seat, sq) or _blocks(state, seat, sq) else _reserve(state, seat) // 2
-    limit = min(deed_worth(state, seat, sq), _raisable(state, seat) - keep)
-    known[(seat, sq)] = (state.options, p.cash, p.position, state.owner.copy(), state.houses.copy(),
-                         state.mortgaged.copy(), bankrupt, limit)  # the options held: no other takes its id
+    reads = (state.options, p.cash, p.position, state.owner, state.houses, state.mortgaged,
+             [q.bankrupt for q in state.players])
+    limit = _kept(known, (seat, sq), reads)
+    if limit is None:
+        keep = 0 if _completes(state, seat, sq) or _blocks(state, seat, sq) else _reserve(state, seat) // 2
+        limit = _keep(known, (seat, sq), reads, min(deed_worth(state, seat, sq), _raisable(state, seat) - keep))
     return limit
 
 
