@@ -41,7 +41,14 @@ def build_tag() -> str:
 
 
 def source_sha256(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    """The digest a compiled module is checked against: its source and, where there is one, the
+    augmenting ``.pxd`` beside it (C types for some of its functions), which the build also read."""
+    path = Path(path)
+    digest = hashlib.sha256(path.read_bytes())
+    pxd = path.with_suffix(".pxd")
+    if pxd.is_file():
+        digest.update(b"\0pxd\0" + pxd.read_bytes())
+    return digest.hexdigest()
 
 
 def read_manifest(root: Path, directives: dict | None = None) -> dict | None:

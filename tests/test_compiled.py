@@ -133,6 +133,24 @@ def test_compile_plans_only_the_modules_whose_source_changed_or_whose_file_is_go
     assert "engine.board.ai" in keep
 
 
+def test_a_module_is_checked_against_its_pxd_too(tmp_path):
+    """A module with C types in an augmenting ``.pxd`` (``engine/core/rng.pxd``) was built from
+    both files: an edit of either makes the compiled file stale. A module without one is checked
+    against its source alone, as builds before the ``.pxd`` files were."""
+    import hashlib
+
+    src = tmp_path / "mod.py"
+    src.write_text("def f(x):\n    return x\n", encoding="utf-8")
+    alone = compiled.source_sha256(src)
+    assert alone == hashlib.sha256(src.read_bytes()).hexdigest()
+    (tmp_path / "mod.pxd").write_text("cpdef long f(long x)\n", encoding="utf-8")
+    typed = compiled.source_sha256(src)
+    assert typed != alone
+    (tmp_path / "mod.pxd").write_text("cpdef int f(int x)\n", encoding="utf-8")
+    assert compiled.source_sha256(src) not in (alone, typed)
+    assert (ROOT / "engine" / "core" / "rng.pxd").is_file()
+
+
 def test_compile_lists_the_rules_ai_and_simulation_modules_only():
     names = set(build.engine_sources())
     assert {"engine.board.ai", "engine.board.rules.choices", "engine.deal.rules", "engine.simulation",

@@ -31,6 +31,21 @@ def test_rng_values_are_stable_across_versions():
     assert [r.die() for _ in range(10)] == [6, 2, 1, 6, 4, 3, 4, 4, 1, 5]
 
 
+def test_rng_holds_its_values_at_the_ends_of_64_bits():
+    """Pinned from plain Python: the compiled generator (``rng.pxd``: 64-bit C arithmetic) must
+    give the same numbers at the largest seed, a counter past 2**32, and a bound just over 2**63,
+    where about half the draws are rejected."""
+    r = Rng(seed=(1 << 64) - 1, counter=1 << 40)
+    assert [r.next64() for _ in range(2)] == [7550352060150933567, 4848638810840959809]
+    assert [r.below(3) for _ in range(4)] == [1, 1, 1, 2]
+    assert [r.below((1 << 63) + 1) for _ in range(3)] == [7242216022544010361, 5432720359412420080,
+                                                          1821848648839261837]
+    assert r.counter == (1 << 40) + 11  # two of the last three bounds' draws were rejected
+    items = list(range(10))
+    r.shuffle(items)
+    assert items == [8, 3, 0, 2, 6, 5, 4, 9, 7, 1] and r.counter == (1 << 40) + 20
+
+
 def test_rng_die_is_below_six_plus_one():
     a, b = Rng.from_seed(2026), Rng.from_seed(2026)
     assert [a.die() for _ in range(5000)] == [b.below(6) + 1 for _ in range(5000)]

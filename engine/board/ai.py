@@ -150,7 +150,7 @@ def _bid_reach(state: BoardState, seat: int) -> int:
     """The rules' ``bid_reach`` (B-05), which the seat's every bid of an auction asks again: it
     reads the auction's kind, the seat's cash and the owners, buildings and mortgages, none of
     which a bid changes: the seat's last reach is kept (``_keep``)."""
-    known = memo_table(state, "bid_reach")
+    known = memo_table(state, "ai_bid_reach")
     reads = (state.auction.kind if state.auction is not None else None, state.players[seat].cash, state.owner,
              state.houses, state.mortgaged, state.options)
     reach = _kept(known, seat, reads)
@@ -209,7 +209,7 @@ def _layout(state: BoardState, seat: int) -> tuple[tuple, tuple[int, ...], tuple
     deal could move (``_deals``: ``(buy it, partner, square, getter, the group's owners)``), all
     in the board's group order. Owners change a few dozen times a game, rolls are asked for about
     a thousand times: the seat's last layout is kept (``_keep``) until the owners change."""
-    known = memo_table(state, "layout")
+    known = memo_table(state, "ai_layout")
     reads = (state.options.ruleset, state.owner)
     found = _kept(known, seat, reads)
     return _keep(known, seat, reads, _read_layout(reads[0], seat, tuple(reads[1]))) if found is None else found
@@ -310,7 +310,7 @@ def _property_limit(state: BoardState, seat: int, sq: int) -> int:
     group wins nine games in ten). It reads the holdings, the seat's cash and square, who is still
     in and the options, none of which a bid changes: the last limit per seat and deed is kept
     (``_keep``) for the bids that follow in the same auction."""
-    known = memo_table(state, "bid_limit")
+    known = memo_table(state, "ai_bid_limit")
     p = state.players[seat]
     reads = (state.options, p.cash, p.position, state.owner, state.houses, state.mortgaged,
              [q.bankrupt for q in state.players])
@@ -373,12 +373,13 @@ def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = F
         offer = _best_offer(state, seat)
         if offer is not None and (not listed or offer in actions):
             return offer
-    if may_mortgage and seat == current_seat(state) and _ROLL in actions:
+    may_roll = _ROLL in actions
+    turn = seat == current_seat(state)
+    if may_mortgage and turn and may_roll:
         mortgage = _mortgage_to_build(state, seat, actions)
         if mortgage is not None:
             return mortgage
-    may_roll = _ROLL in actions
-    if seat != current_seat(state) or not may_roll:
+    if not turn or not may_roll:
         return _ROLL if may_roll else _pass(actions)
     if p.in_jail and not _board_is_dangerous(state, seat):
         # out at once while unowned deeds are left or the rents around are low: moving earns the
@@ -481,7 +482,17 @@ def _deals(state: BoardState, seat: int) -> list[tuple[int, int, tuple[int, ...]
     streets got, streets given, net cash to seat). The candidates follow from who owns what
     (``_layout``: a street group of ours but one, or one street of ours in a group that is
     otherwise one partner's), without buildings and with partners still in; weighing one
-    (``_deal_terms``) is remembered under the groups it moves."""
+    (``_deal_terms``) is remembered under the groups it moves. The list reads who owns, builds
+    and mortgages what, who is still in and the discounted mortgages, which most rolls leave as
+    they are: the seat's last list is kept (``_keep``). Callers only read it."""
+    known = memo_table(state, "ai_deals")
+    reads = (state.options.ruleset, state.owner, state.houses, state.mortgaged,
+             [p.bankrupt for p in state.players], state.lift_discount)
+    found = _kept(known, seat, reads)
+    return _keep(known, seat, reads, _weigh_deals(state, seat)) if found is None else found
+
+
+def _weigh_deals(state: BoardState, seat: int) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]]:
     out: list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]] = []
     candidates = _layout(state, seat)[2]
     if not candidates:  # most of the time
@@ -528,7 +539,7 @@ def _deal_terms(state: BoardState, seat: int, partner: int, gain: tuple[int, ...
     mortgaged, houses = state.mortgaged, state.houses
     key = (state.options.ruleset, seat, partner, gain, lose, bankrupt, discount,
            *[(owners, get(mortgaged), get(houses)) for get, owners in groups])
-    known = memo_table(state, "deal_terms")
+    known = memo_table(state, "ai_deal_terms")
     if key in known:
         return known[key]
     mine, theirs, i_complete, they_complete = exchange_gain(state, seat, partner, gain, lose)

@@ -14,10 +14,10 @@ remembered on the state object (``rules.base.memo``) under everything it reads.
 
 from __future__ import annotations
 
-from engine.board.data import Board
+from engine.board.data import PROPERTY_KINDS, Board
 from engine.board.model import BANK, BoardState
 from engine.board.rules import board_of, lift_cost, rent_for, start_cash
-from engine.board.rules.base import _GROUP_GET, MEMO_LIMIT, memo
+from engine.board.rules.base import _BOARDS, _GROUP_GET, MEMO_LIMIT
 
 # chance of moving d squares with two dice (d = 2 … 12); doubles and cards are left out
 TWO_DICE = {d: (6 - abs(d - 7)) / 36 for d in range(2, 13)}
@@ -25,12 +25,15 @@ _BONUS: dict[tuple[str, int], dict[str, int]] = {}
 
 
 def memo_table(state: BoardState, name: str) -> dict:
-    """One table of the state's memo (``rules.base.memo``) for the AI's ``name`` results, so that
-    many of them never crowd out the rules' own entries; started afresh past ``MEMO_LIMIT``."""
-    known = memo(state)
-    table = known.get(("ai", name))
+    """A scratch table on the state object for the AI's ``name`` results (``ai_…``), beside the
+    rules' ``memo`` (``rules.base.memo``, whose terms hold here too: never encoded, never copied,
+    keyed by all a result read) so that many of them never crowd out the rules' own entries;
+    started afresh past ``MEMO_LIMIT``. The AI asks for one at nearly every decision, so it is one
+    lookup in the object's own attributes."""
+    d = state.__dict__
+    table = d.get(name)
     if table is None or len(table) > MEMO_LIMIT:
-        table = known[("ai", name)] = {}
+        table = d[name] = {}
     return table
 
 
@@ -48,7 +51,7 @@ def rent_threat(state: BoardState, seat: int) -> tuple[int, int]:
     owner, mortgaged = state.owner, state.mortgaged
     expected = 0.0
     worst = 0
-    for sq, p in _AHEAD[players[seat].position]:  # in the order of TWO_DICE: the same float sum
+    for sq, p in _AHEAD[state.options.ruleset][players[seat].position]:  # in the order of TWO_DICE
         o = owner[sq]
         if o in (BANK, seat) or mortgaged[sq] or players[o].bankrupt:
             continue
@@ -59,8 +62,10 @@ def rent_threat(state: BoardState, seat: int) -> tuple[int, int]:
     return int(expected), worst
 
 
-# per square a player stands on: the squares 2 … 12 ahead and the chance of landing on each
-_AHEAD = tuple(tuple(((pos + d) % 40, p) for d, p in TWO_DICE.items()) for pos in range(40))
+# per rule set and square a player stands on: the deeds 2 … 12 squares ahead and the chance of
+# landing on each (the other squares charge no rent)
+_AHEAD = {r: tuple(tuple(((pos + d) % 40, p) for d, p in TWO_DICE.items() if bd.kind[(pos + d) % 40] in PROPERTY_KINDS)
+                   for pos in range(40)) for r, bd in _BOARDS.items()}
 
 
 def _opponents(state: BoardState) -> int:
@@ -121,15 +126,13 @@ def _group_worth(state: BoardState, b: Board, seat: int, bonus: int, squares: tu
     return worth
 
 
-def holdings(state: BoardState, seat: int, groups, owner: list[int] | None = None) -> int:
-    """Worth to ``seat`` of its share of ``groups`` if squares belonged to ``owner[sq]`` (a copy of
-    ``state.owner`` with the squares that move changed; by default the owners as they are)."""
-    b = board_of(state)
-    own = state.owner if owner is None else owner
-    bonus = _bonus_table(state)  # once per call: the number of opponents is counted once
+def holdings(state: BoardState, b: Board, bonus: dict[str, int], seat: int, groups, owner: list[int]) -> int:
+    """Worth to ``seat`` of its share of ``groups`` if squares belonged to ``owner[sq]`` (the state's
+    owners, or a copy with the squares that move changed). The board ``b`` and the bonus table
+    (``_bonus_table``) are given: a trade or a deed is weighed by four or more of these at once."""
     total = 0
     for g in groups:
-        total += _group_worth(state, b, seat, bonus[g], b.groups[g], own)
+        total += _group_worth(state, b, seat, bonus[g], b.groups[g], owner)
     return total
 
 
@@ -145,8 +148,9 @@ def exchange_gain(state: BoardState, seat: int, partner: int, gain, lose, cash_i
     for sq in lose:
         after[sq] = partner
     groups = {b.group[sq] for sq in (*gain, *lose)}
-    mine = holdings(state, seat, groups, after) - holdings(state, seat, groups)
-    theirs = holdings(state, partner, groups, after) - holdings(state, partner, groups)
+    bonus, now = _bonus_table(state), state.owner
+    mine = holdings(state, b, bonus, seat, groups, after) - holdings(state, b, bonus, seat, groups, now)
+    theirs = holdings(state, b, bonus, partner, groups, after) - holdings(state, b, bonus, partner, groups, now)
     card = b.money["jail_card_max_price"] // 2
     net = cash_in - cash_out + (cards_in - cards_out) * card
     mine += net - sum(lift_cost(state, sq) - b.mortgage[sq] for sq in gain if state.mortgaged[sq])
@@ -186,7 +190,7 @@ def deed_worth(state: BoardState, seat: int, sq: int) -> int:
     get = _GROUP_GET[b.ruleset][group]  # the group's squares read from a per-square list at once
     key = (b.ruleset, seat, sq, get(state.owner), get(state.mortgaged), get(state.houses),
            tuple([p.bankrupt for p in state.players]))
-    known = memo_table(state, "deed_worth")
+    known = memo_table(state, "ai_deed_worth")
     found = known.get(key)
     if found is None:
         found = known[key] = _deed_worth(state, b, seat, sq, group)
@@ -196,11 +200,12 @@ def deed_worth(state: BoardState, seat: int, sq: int) -> int:
 def _deed_worth(state: BoardState, b: Board, seat: int, sq: int, group: str) -> int:
     after = state.owner.copy()  # the owners if ``sq`` went to ``after[sq]``
     after[sq] = seat
-    gain = holdings(state, seat, (group,), after) - holdings(state, seat, (group,))
+    bonus, now, groups = _bonus_table(state), state.owner, (group,)
+    gain = holdings(state, b, bonus, seat, groups, after) - holdings(state, b, bonus, seat, groups, now)
     denial = 0
     for p in state.players:
         if p.seat != seat and not p.bankrupt:
             after[sq] = p.seat
-            theirs = holdings(state, p.seat, (group,), after) - holdings(state, p.seat, (group,))
+            theirs = holdings(state, b, bonus, p.seat, groups, after) - holdings(state, b, bonus, p.seat, groups, now)
             denial = max(denial, theirs - b.price[sq])
     return min(gain + denial // 2 + b.price[sq] // 10, b.price[sq] * 16 // 10)

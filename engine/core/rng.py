@@ -10,14 +10,21 @@ from __future__ import annotations
 
 import msgspec
 
-_MASK = (1 << 64) - 1
+_MASK = 0xFFFFFFFFFFFFFFFF
 _GAMMA = 0x9E3779B97F4A7C15
-_DIE_LIMIT = (1 << 64) - ((1 << 64) % 6)
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
 
 
-def _mix(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+def _draw(seed: int, counter: int) -> int:
+    """The ``counter``-th number of the generator seeded with ``seed`` (both below 2**64).
+
+    Written so that ``rng.pxd`` can type it as 64-bit unsigned C arithmetic when compiled: there
+    every product wraps modulo 2**64, which is exactly what the ``& _MASK`` does here, so both give
+    the same numbers (``tests/test_core.py`` checks them against known values)."""
+    z = (seed + counter * _GAMMA) & _MASK
+    z = ((z ^ (z >> 30)) * _M1) & _MASK
+    z = ((z ^ (z >> 27)) * _M2) & _MASK
     return z ^ (z >> 31)
 
 
@@ -33,27 +40,39 @@ class Rng(msgspec.Struct):
 
     def next64(self) -> int:
         self.counter += 1
-        return _mix((self.seed + self.counter * _GAMMA) & _MASK)
+        return _draw(self.seed, self.counter)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)``, by rejection so there is no modulo bias."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
+        x, self.counter = _draw_below(self.seed, self.counter, n)
+        return x
 
     def die(self) -> int:
-        # ``below(6) + 1`` with its rejection limit worked out once: dice are most of the draws
-        while True:
-            x = self.next64()
-            if x < _DIE_LIMIT:
-                return x % 6 + 1
+        x, self.counter = _draw_below(self.seed, self.counter, 6)
+        return x + 1
 
     def shuffle(self, items: list) -> None:
         """Fisher–Yates in place."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
+        self.counter = _shuffle(items, self.seed, self.counter)
+
+
+def _draw_below(seed: int, counter: int, n: int) -> tuple[int, int]:
+    """A uniform integer in ``[0, n)`` from the draws after ``counter``, and the last counter used.
+    A draw at or above ``2**64 - (2**64 % n)`` would bias it and is rejected; that bound is
+    written without leaving 64 bits (``rng.pxd``)."""
+    r = (_MASK % n + 1) % n  # 2**64 % n
+    while True:
+        counter += 1
+        x = _draw(seed, counter)
+        if r == 0 or x <= _MASK - r:
+            return x % n, counter
+
+
+def _shuffle(items: list, seed: int, counter: int) -> int:
+    """Fisher–Yates of ``items`` in place with the draws after ``counter``; the last counter used."""
+    for i in range(len(items) - 1, 0, -1):
+        j, counter = _draw_below(seed, counter, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return counter

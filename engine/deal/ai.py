@@ -46,13 +46,15 @@ def choose(state: DealState, seat: int, actions: list | None = None):
     """The AI's choice for ``seat`` among ``actions`` (default: ``legal_actions``); None if none.
 
     On its own turn without a list given it asks the rules for the play phase's choices with the
-    re-arranging moves cut down to the plain moves into groups one card short (``turn_options``):
-    every other move scores below ``EndTurn``, which comes first, so the choice is the same."""
+    re-arranging moves cut down to the plain moves into groups one card short, and the Forced
+    Deals to those taking a card worth the swap (``turn_options``): every other move or swap
+    scores below ``EndTurn``, which comes first, so the choice is the same."""
     if actions is None:
         if not state.pending and state.phase == "play" and seat == current_seat(state):
             me = state.players[seat]
-            near = _near_complete(me)
-            return _play(state, seat, turn_options(state, seat, moves_into=near), near)
+            ctx = _Context(state, me, _near_complete(me))
+            options = turn_options(state, seat, moves_into=ctx.near_complete, forced_takes=ctx.worth_forcing)
+            return _play(state, seat, options, ctx)
         actions = legal_actions(state, seat)
     if not actions:
         return None
@@ -109,9 +111,9 @@ def _near_complete(me: Player) -> set[int]:
     return {i for i, g in enumerate(me.groups) if g.colour is not None and len(g.cards) == SET_SIZE[g.colour] - 1}
 
 
-def _play(state: DealState, seat: int, actions: list, near: set[int] | None = None):
-    me = state.players[seat]
-    ctx = _Context(state, me, near)
+def _play(state: DealState, seat: int, actions: list, ctx: _Context | None = None):
+    if ctx is None:
+        ctx = _Context(state, state.players[seat])
     best, best_score = None, float("-inf")
     scorers = _SCORERS
     for a in actions:
@@ -171,6 +173,14 @@ class _Context:
             g = self.gains[card] = _gain(self.me, card, self.opts, self.complete)
         return g
 
+    def worth_forcing(self, card: int) -> bool:
+        """Could a Forced Deal taking ``card`` score above ``EndTurn`` (``_score_forced``)? Asked
+        for every card the opponents could give up: ``gain``'s memo read here directly."""
+        g = self.gains.get(card)
+        if g is None:
+            g = self.gains[card] = _gain(self.me, card, self.opts, self.complete)
+        return g > _FORCED_GAIN_FLOOR
+
     def hurt(self, target: int, card: int) -> float:
         key = (target, card)
         v = self.hurts.get(key)
@@ -192,9 +202,14 @@ def _score_breaker(ctx: _Context, a: PlayDealBreaker) -> float:
     return 300.0 + (40 if g.colour not in ctx.complete else 0)
 
 
+# every card given costs at least 16 (``_loss``), so a swap gaining no more than this cannot clear
+# the bar of 20 in ``_score_forced``
+_FORCED_GAIN_FLOOR = 36.0
+
+
 def _score_forced(ctx: _Context, a: PlayForcedDeal) -> float:
     gain = ctx.gain(a.take)
-    if gain <= 36.0:  # every give costs at least 16, so this swap cannot clear the bar of 20
+    if gain <= _FORCED_GAIN_FLOOR:
         return -1.0
     gain -= ctx.loss(a.give)
     return gain - 20 if gain > 20 else -1.0

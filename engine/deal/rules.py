@@ -22,7 +22,7 @@ Decisions recorded here where the seeds are silent:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import msgspec
 
@@ -283,10 +283,13 @@ def legal_actions(state: DealState, seat: int) -> list:
     return turn_options(state, seat)
 
 
-def turn_options(state: DealState, seat: int, moves_into: Collection[int] | None = None) -> list:
+def turn_options(state: DealState, seat: int, moves_into: Collection[int] | None = None,
+                 forced_takes: Callable[[int], bool] | None = None) -> list:
     """``legal_actions`` of the player on turn in the play phase. With ``moves_into``, the
     re-arranging moves are only the plain ones into those groups (no new pile, no replacement),
-    in the same order: the AI asks for these, the only moves it could choose."""
+    and with ``forced_takes``, the Forced Deals are only those taking a card it accepts, in the
+    same order: the AI asks for these, the only ones it could choose (a Forced Deal has the most
+    choices of any card, one per card to give times card to take)."""
     p = state.players[seat]
     out: list = [EndTurn()]
     if state.plays_left <= 0:
@@ -302,7 +305,7 @@ def turn_options(state: DealState, seat: int, moves_into: Collection[int] | None
             continue
         out.append(BankCard(card=c))
         if kind == "action":
-            out += _action_options(state, p, c, others, takeable)
+            out += _action_options(state, p, c, others, takeable, forced_takes)
         elif kind == "rent":
             out += _rent_options(state, p, c, others)
     out += _moves(state, p, moves_into)
@@ -330,7 +333,8 @@ def _lay_options(p: Player, c: int) -> list:
     return out
 
 
-def _action_options(state: DealState, p: Player, c: int, others: list[int], takeable: dict[int, list[int]]) -> list:
+def _action_options(state: DealState, p: Player, c: int, others: list[int], takeable: dict[int, list[int]],
+                    forced_takes: Callable[[int], bool] | None = None) -> list:
     a = ACTION[c]
     opts = state.options
     if a == "pass_go":
@@ -346,7 +350,8 @@ def _action_options(state: DealState, p: Player, c: int, others: list[int], take
         return [PlaySlyDeal(card=c, target=t, take=x) for t in others for x in _takes(state, takeable, t)]
     if a == "forced_deal":  # the most choices of any card: built positionally (card, give, target, take)
         gives = _takes(state, takeable, p.seat)
-        return [PlayForcedDeal(c, give, t, x) for t in others for x in _takes(state, takeable, t) for give in gives]
+        return [PlayForcedDeal(c, give, t, x) for t in others for x in _takes(state, takeable, t)
+                if forced_takes is None or forced_takes(x) for give in gives]
     if a == "deal_breaker":
         return [
             PlayDealBreaker(card=c, target=t, group=i)

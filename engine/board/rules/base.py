@@ -100,11 +100,16 @@ def _refuse_if(problem: tuple | None) -> None:
 
 
 def start_cash(options: BoardOptions) -> int:
-    return options.start_cash or board(options.ruleset).money["start"]
+    return options.start_cash or _START[options.ruleset]
 
 
 def salary(options: BoardOptions) -> int:
-    return options.salary or board(options.ruleset).money["salary"]
+    return options.salary or _SALARY[options.ruleset]
+
+
+# per rule set, its board's printed start cash and salary (options may override both)
+_START = {r: bd.money["start"] for r, bd in _BOARDS.items()}
+_SALARY = {r: bd.money["salary"] for r, bd in _BOARDS.items()}
 
 
 def current_seat(state: BoardState) -> int:

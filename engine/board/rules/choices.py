@@ -346,28 +346,30 @@ def waiting_for(state: BoardState) -> list[Decision]:
     if state.stage == "over":
         return []
     # rent claims first: an AI owner is asked before the next roll can make them lapse (B-06)
-    out = [Decision(c.owner, "rent", "response", ForgoRent(square=c.square)) for c in state.rent_claims]
-    out += [Decision(t.target, "trade", "response", RejectTrade(trade=t.id)) for t in state.trades]
-    cur = current_seat(state)
+    out = [Decision(c.owner, "rent", "response", ForgoRent(square=c.square)) for c in state.rent_claims] \
+        if state.rent_claims else []
+    if state.trades:
+        out += [Decision(t.target, "trade", "response", RejectTrade(trade=t.id)) for t in state.trades]
     stage = state.stage
     if stage == "debt":
         out.append(Decision(state.debts[0].debtor, "debt", "payment", _RAISE))
     elif stage == "auction" and state.auction is not None:
         a = state.auction
-        out += [Decision(s, "bid", "auction", PassAuction()) for s in a.bidders if s != a.high_bidder]
+        out += [Decision(s, "bid", "auction", _PASS) for s in a.bidders if s != a.high_bidder]
     elif stage == "shortage" and state.shortage is not None:
-        out += [Decision(s, "shortage", "response", DeclineShortage()) for s in state.shortage.asked]
+        out += [Decision(s, "shortage", "response", _DECLINE_SHORTAGE) for s in state.shortage.asked]
     elif stage == "buy":
-        out.append(Decision(cur, "buy", "turn", _DECLINE))
+        out.append(Decision(current_seat(state), "buy", "turn", _DECLINE))
     elif stage == "tax":
-        out.append(Decision(cur, "tax", "turn", _FLAT_TAX))
+        out.append(Decision(current_seat(state), "tax", "turn", _FLAT_TAX))
     else:
-        out.append(Decision(cur, "roll", "turn", _ROLL))
+        out.append(Decision(state.order[state.turn_index], "roll", "turn", _ROLL))  # current_seat, asked most
     return out
 
 
 # the default answers, made once (actions are frozen): ``waiting_for`` is asked before every move
 _RAISE, _DECLINE, _FLAT_TAX, _ROLL = RaiseMoney(), DeclineToBuy(), PayTax(choice="flat"), Roll()
+_PASS, _DECLINE_SHORTAGE = PassAuction(), DeclineShortage()
 
 
 # the actions that answer a decision, by the decision's timeout (its default answer)

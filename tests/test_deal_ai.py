@@ -1,0 +1,45 @@
+"""The Deal AI asks the rules for less than the full list on its own turn, and still chooses the same.
+
+On its own turn ``choose`` asks ``turn_options`` for the re-arranging moves into groups one card
+short only, and for the Forced Deals that take a card worth the swap only (``forced_takes``): the
+moves and swaps it leaves out all score below ``EndTurn``, which comes first in the list.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.deal import DEAL
+from engine.deal import model as m
+from engine.deal.ai import _Context, choose
+from engine.deal.rules import legal_actions, turn_options
+from engine.simulation import game_seeds
+
+
+def _decisions(ruleset: str, seed: int, games: int):
+    """Every decision of whole four-player AI games: ``(state, seat)`` before the AI's move."""
+    for game_seed in game_seeds(seed, games):
+        s = DEAL.new_game(4, ruleset, game_seed)
+        while DEAL.waiting_for(s) and s.turn_number <= 200:
+            seat = DEAL.waiting_for(s)[0].seat
+            yield s, seat
+            DEAL.apply(s, seat, choose(s, seat))
+
+
+@pytest.mark.parametrize("ruleset", ["standard", "tournament"])
+def test_the_ai_chooses_from_its_narrowed_turn_options_as_from_the_full_list(ruleset):
+    seen: set[type] = set()
+    narrowed = 0
+    for s, seat in _decisions(ruleset, 11, 25):
+        full = legal_actions(s, seat)
+        fast = choose(s, seat)
+        assert fast == choose(s, seat, full), (ruleset, s.turn_number, seat)
+        seen.add(type(fast))
+        forced = [a for a in full if isinstance(a, m.PlayForcedDeal)]
+        if forced and not s.pending and s.phase == "play":
+            ctx = _Context(s, s.players[seat])
+            kept = [a for a in turn_options(s, seat, forced_takes=ctx.worth_forcing) if isinstance(a, m.PlayForcedDeal)]
+            assert kept == [a for a in forced if ctx.worth_forcing(a.take)]
+            narrowed += len(kept) < len(forced)
+    assert narrowed > 10  # the filter left swaps out, and the choice stayed the same
+    assert {m.LayProperty, m.BankCard, m.PlayRent, m.PlayForcedDeal, m.PlaySlyDeal, m.EndTurn, m.AutoPay} <= seen, seen
