@@ -59,17 +59,23 @@ from engine.board.rules import (
     round_amount,
     total_assets,
 )
-from engine.board.rules.base import _BOARDS, _STREET_GETTERS, start_cash
+from engine.board.rules.base import _BOARDS, _STREET_GETTERS
 from engine.board.rules.trades import _accept_problem
 from engine.board.trades import position_stamp, proposal_problem, was_refused
-from engine.board.valuation import deed_worth, exchange_gain, fair, memo_table, reserve
+from engine.board.valuation import deed_worth, exchange_gain, fair, least_reserve, memo_table, reserve
 
 
 def choose(state: BoardState, seat: int, actions: list | None = None, listed: bool = False):
     """The AI's move for ``seat``. ``listed``: only among ``actions`` as listed (what a person can
     press: the offers it would build itself and its counter-offers are left out)."""
     if actions is None:  # a pressed choice must be one of the listed actions: all of them then
-        actions = legal_actions(state, seat) if listed else _needed_actions(state, seat)
+        if listed:
+            actions = legal_actions(state, seat)
+        else:
+            terms = _bidding(state, seat) if state.stage == "auction" else None
+            if terms is not None:  # a bid to make and nothing to answer first: the bids alone
+                return _bid(state, seat, _bids(state, seat, terms), terms)
+            actions = _needed_actions(state, seat)
     if not actions:
         return None
     for c in state.rent_claims:  # B-06 with rent_claim: claim at once, before the next roll ends it
@@ -120,8 +126,7 @@ def _needed_actions(state: BoardState, seat: int) -> list:
             reject = RejectTrade(trade=t.id)
             return [AcceptTrade(trade=t.id), reject] if _accept_problem(state, seat, t) is None else [reject]
     if stage == "auction":
-        reach = _bid_reach(state, seat)
-        return [Bid(amount=x, beyond_reach=x > reach) for x in bid_steps(state, seat, reach)] + [_PASS]
+        return _bids(state, seat, _bid_terms(state, seat))
     p = state.players[seat]
     if stage == "debt":  # ``choose`` pays when it can, else raises the money (never sells by hand)
         if state.debts[0].debtor != seat:
@@ -146,15 +151,43 @@ def _needed_actions(state: BoardState, seat: int) -> list:
     return out + m.builds + m.rounds + m.mortgages + m.lifts
 
 
-def _bid_reach(state: BoardState, seat: int) -> int:
-    """The rules' ``bid_reach`` (B-05), which the seat's every bid of an auction asks again: it
-    reads the auction's kind, the seat's cash and the owners, buildings and mortgages, none of
-    which a bid changes: the seat's last reach is kept (``_keep``)."""
-    known = memo_table(state, "ai_bid_reach")
-    reads = (state.auction.kind if state.auction is not None else None, state.players[seat].cash, state.owner,
-             state.houses, state.mortgaged, state.options)
-    reach = _kept(known, seat, reads)
-    return _keep(known, seat, reads, bid_reach(state, seat)) if reach is None else reach
+def _bidding(state: BoardState, seat: int) -> list | None:
+    """The seat's bid terms (``_bid_terms``) when it is to bid in the running auction and has no
+    rent to claim nor offer to answer first (``choose`` would see those first), else None."""
+    a = state.auction
+    if a is None or not 0 <= seat < len(state.players) or state.players[seat].bankrupt \
+            or seat not in a.bidders or seat == a.high_bidder:
+        return None
+    for c in state.rent_claims:
+        if c.owner == seat:
+            return None
+    for t in state.trades:
+        if t.target == seat:
+            return None
+    return _bid_terms(state, seat)
+
+
+def _bid_terms(state: BoardState, seat: int) -> list:
+    """``[reach, limit]`` of ``seat`` in the running auction, each worked out when first asked:
+    the rules' ``bid_reach`` (B-05) and ``_property_limit``. Both read the auction's kind and lot,
+    the options, the seat's cash and square, the owners, buildings and mortgages and who is still
+    in, none of which a bid changes: the seat's last pair is kept (``_keep``) for the bids that
+    follow, and one decision reads it once (``_bids``, then ``_bid``)."""
+    known = memo_table(state, "ai_bid_terms")
+    a = state.auction
+    p = state.players[seat]
+    reads = (a.kind, a.square, state.options, p.cash, p.position, state.owner, state.houses, state.mortgaged,
+             [q.bankrupt for q in state.players])
+    terms = _kept(known, seat, reads)
+    return _keep(known, seat, reads, [None, None]) if terms is None else terms
+
+
+def _bids(state: BoardState, seat: int, terms: list) -> list:
+    """The seat's bids as ``legal_actions`` lists them, and the pass."""
+    reach = terms[0]
+    if reach is None:
+        reach = terms[0] = bid_reach(state, seat)
+    return [Bid(amount=x, beyond_reach=x > reach) for x in bid_steps(state, seat, reach)] + [_PASS]
 
 
 def _kept(known: dict, key, reads: tuple):
@@ -200,7 +233,7 @@ def _may_manage(state: BoardState, seat: int) -> bool:
 def _may_lift(state: BoardState, cash: int) -> bool:
     """``_between_rolls`` lifts a mortgage only with cash above three reserves, and ``reserve`` is
     never less than a twentieth of the starting cash."""
-    return cash > 3 * (start_cash(state.options) // 20)
+    return cash > 3 * least_reserve(state)
 
 
 def _layout(state: BoardState, seat: int) -> tuple[tuple, tuple[int, ...], tuple]:
@@ -275,7 +308,7 @@ def _wants(state: BoardState, seat: int, sq: int) -> bool:
     return cash - price >= _reserve(state, seat) // 2
 
 
-def _bid(state: BoardState, seat: int, actions: list):
+def _bid(state: BoardState, seat: int, actions: list, terms: list | None = None):
     a = state.auction
     bids = [x for x in actions if isinstance(x, Bid)]
     if a is None or not bids:
@@ -283,7 +316,7 @@ def _bid(state: BoardState, seat: int, actions: list):
     b = board_of(state)
     cash = state.players[seat].cash
     if a.kind == "property":  # no more than it is worth to us, nor than we could raise
-        limit = _property_limit(state, seat, a.square)
+        limit = _property_limit(state, seat, a.square, terms)
     else:  # a house or hotel in a shortage: worth its cost plus the rent it adds
         street = a.streets.get(seat)
         limit = min(b.house_cost[street] * 2, cash - _reserve(state, seat)) if street is not None else 0
@@ -304,20 +337,17 @@ def _bid(state: BoardState, seat: int, actions: list):
     return best
 
 
-def _property_limit(state: BoardState, seat: int, sq: int) -> int:
-    """The most ``seat`` bids for the deed ``sq``. A street that finishes a group (ours or an
-    opponent's) decides the game more than any cash kept back: up to all we could raise (a first
-    group wins nine games in ten). It reads the holdings, the seat's cash and square, who is still
-    in and the options, none of which a bid changes: the last limit per seat and deed is kept
-    (``_keep``) for the bids that follow in the same auction."""
-    known = memo_table(state, "ai_bid_limit")
-    p = state.players[seat]
-    reads = (state.options, p.cash, p.position, state.owner, state.houses, state.mortgaged,
-             [q.bankrupt for q in state.players])
-    limit = _kept(known, (seat, sq), reads)
+def _property_limit(state: BoardState, seat: int, sq: int, terms: list | None = None) -> int:
+    """The most ``seat`` bids for the deed ``sq`` on auction now. A street that finishes a group
+    (ours or an opponent's) decides the game more than any cash kept back: up to all we could
+    raise (a first group wins nine games in ten). Kept with the reach for the auction's next bids
+    (``_bid_terms``)."""
+    if terms is None:
+        terms = _bid_terms(state, seat)
+    limit = terms[1]
     if limit is None:
         keep = 0 if _completes(state, seat, sq) or _blocks(state, seat, sq) else _reserve(state, seat) // 2
-        limit = _keep(known, (seat, sq), reads, min(deed_worth(state, seat, sq), _raisable(state, seat) - keep))
+        limit = terms[1] = min(deed_worth(state, seat, sq), _raisable(state, seat) - keep)
     return limit
 
 
@@ -336,6 +366,7 @@ def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = F
     b = board_of(state)
     p = state.players[seat]
     reserve = None  # worked out when first needed: most rolls build, lift and pay no fine
+    least = least_reserve(state)
     lifts, builds, offers = [], [], []
     rounds: dict[str, BuildRound] = {}
     may_mortgage = False
@@ -346,9 +377,12 @@ def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = F
         if t is Mortgage:
             may_mortgage = True
         elif t is BuildHouse:
+            left = p.cash - b.house_cost[a.square]
+            if left < _build_floor(state, a.square, least):  # short whatever the reserve
+                continue
             if reserve is None:
                 reserve = _reserve(state, seat)
-            if p.cash - b.house_cost[a.square] >= _build_floor(state, a.square, reserve):
+            if left >= _build_floor(state, a.square, reserve):
                 builds.append(a)
         elif t is BuildRound:
             rounds[a.group] = a
@@ -559,6 +593,8 @@ def _offers(state: BoardState, seat: int) -> list[tuple[int, ProposeTrade]]:
     for gain, partner, get, give, x in _deals(state, seat):
         if x < 0:
             if keep is None:
+                if cash + x < least_reserve(state):  # short whatever the reserve
+                    continue
                 keep = _reserve(state, seat)
             if cash + x < keep:
                 continue
@@ -593,7 +629,7 @@ def _mortgage_to_build(state: BoardState, seat: int, actions: list):
             if not any(get(mortgaged)) and min(get(houses)) < 3:
                 target = first
                 break
-    if target is None or p.cash - b.house_cost[target] >= _build_floor(state, target, _reserve(state, seat)):
+    if target is None:
         return None
     spare = []
     for a in actions:
@@ -603,6 +639,7 @@ def _mortgage_to_build(state: BoardState, seat: int, actions: list):
             mine = sum(1 for sq in squares if state.owner[sq] == seat)
             if b.kind[a.square] != "street" or mine < len(squares) - 1:
                 spare.append(a)
-    if not spare:
+    # with nothing spare there is nothing to do, whatever the cash: the reserve is not worked out
+    if not spare or p.cash - b.house_cost[target] >= _build_floor(state, target, _reserve(state, seat)):
         return None
     return min(spare, key=lambda a: (b.price[a.square], a.square))

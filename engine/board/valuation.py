@@ -38,11 +38,17 @@ def memo_table(state: BoardState, name: str) -> dict:
 
 
 def reserve(state: BoardState, seat: int) -> int:
-    """Cash to keep: a base (a twentieth of the starting cash) plus what the rents on the coming
-    roll threaten, so it grows as the opponents build."""
+    """Cash to keep: a base (a twentieth of the starting cash, ``least_reserve``) plus what the
+    rents on the coming roll threaten, so it grows as the opponents build."""
     start = start_cash(state.options)
     expected, worst = rent_threat(state, seat)
     return min(start // 20 + max(2 * expected, worst // 2), start // 2)
+
+
+def least_reserve(state: BoardState) -> int:
+    """The least ``reserve`` can be: a choice that fails with this much kept fails with the reserve,
+    which is then not worked out (it reads the rents ahead)."""
+    return start_cash(state.options) // 20
 
 
 def rent_threat(state: BoardState, seat: int) -> tuple[int, int]:

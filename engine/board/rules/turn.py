@@ -132,12 +132,17 @@ def _next_turn(state: BoardState, events: list) -> None:
 
 def _close_window(state: BoardState, events: list) -> None:
     """A roll ends the between-rolls window: offers lapse, the lift-at-principal chance passes."""
-    for t in state.trades:
-        events.append(TradeClosed(trade=t.id, outcome="expired", deal=t))
-    state.trades = []
-    state.proposed = []
-    state.lift_discount = []
-    state.declined_shortage = []
+    if state.trades:
+        for t in state.trades:
+            events.append(TradeClosed(trade=t.id, outcome="expired", deal=t))
+        state.trades = []
+    # most rolls find these empty already: left as they are (every roll passes here)
+    if state.proposed:
+        state.proposed = []
+    if state.lift_discount:
+        state.lift_discount = []
+    if state.declined_shortage:
+        state.declined_shortage = []
 
 
 def _send_to_jail(state: BoardState, p: BoardPlayer, reason: str, events: list) -> None:
