@@ -210,19 +210,31 @@ _PASS = PassAuction()
 
 def _may_manage(state: BoardState, seat: int) -> bool:
     """Could ``management_choices`` hold anything ``_between_rolls`` picks? Builds and rounds only
-    on a whole street group of the seat with no mortgage, below hotels, at a house price it can
-    pay (B-11, what the validators demand); the mortgages it takes only to build on such a group
-    below three houses while the bank has houses (``_mortgage_to_build``); a lift only with cash
-    above three times the least reserve (it keeps three reserves). Without any of these, nothing
-    of the list would be picked (most rolls: the first half of a game, and a seat short of cash)."""
+    on a whole street group of the seat with no mortgage, below hotels (B-11, what the validators
+    demand), with the house's price paid and at least the least reserve's share (``_build_floor``
+    of ``least_reserve``) left; the mortgages it takes only to build on such a group below three
+    houses while the bank has houses, of a spare deed (``_mortgage_to_build``); a lift only with
+    cash above three times the least reserve (it keeps three reserves). Without any of these,
+    nothing of the list would be picked (most rolls: the first half of a game, and a seat short
+    of cash)."""
     mortgaged, houses = state.mortgaged, state.houses
     cash = state.players[seat].cash
     whole, squares, _candidates = _layout(state, seat)
+    least = -1
+    spare = None  # is there a deed ``_mortgage_to_build`` could mortgage? looked for once
     for get, house, _first in whole:
         if True not in get(mortgaged):
             low = min(get(houses))
-            if (low < 3 and state.bank_houses) or (low < HOTEL and cash >= house):
-                return True
+            if low < HOTEL:
+                if least < 0:
+                    least = least_reserve(state)
+                if cash - house >= (least // 4 if low < 3 else least):  # ``_build_floor``, at its least
+                    return True
+            if low < 3 and state.bank_houses:
+                if spare is None:
+                    spare = any(not mortgaged[sq] and _spare(state, seat, sq) for sq in squares)
+                if spare:
+                    return True
     if True in mortgaged and _may_lift(state, cash):
         for sq in squares:
             if mortgaged[sq]:
@@ -425,6 +437,20 @@ def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = F
     return _ROLL
 
 
+def _spare(state: BoardState, seat: int, sq: int) -> bool:
+    """A deed of ``seat`` it would mortgage to build (``_mortgage_to_build``): not a street of a
+    group it holds all or all but one of."""
+    b = board_of(state)
+    if b.kind[sq] != "street":
+        return True
+    squares = b.groups[b.group[sq]]
+    mine = 0
+    for o in squares:
+        if state.owner[o] == seat:
+            mine += 1
+    return mine < len(squares) - 1
+
+
 def _board_is_dangerous(state: BoardState, seat: int) -> bool:
     """Do the opponents own groups with three or more houses a street?"""
     b = board_of(state)
@@ -519,6 +545,8 @@ def _deals(state: BoardState, seat: int) -> list[tuple[int, int, tuple[int, ...]
     (``_deal_terms``) is remembered under the groups it moves. The list reads who owns, builds
     and mortgages what, who is still in and the discounted mortgages, which most rolls leave as
     they are: the seat's last list is kept (``_keep``). Callers only read it."""
+    if not _layout(state, seat)[2]:  # most of the time: no street a deal could move
+        return []
     known = memo_table(state, "ai_deals")
     reads = (state.options.ruleset, state.owner, state.houses, state.mortgaged,
              [p.bankrupt for p in state.players], state.lift_discount)
@@ -631,14 +659,7 @@ def _mortgage_to_build(state: BoardState, seat: int, actions: list):
                 break
     if target is None:
         return None
-    spare = []
-    for a in actions:
-        if isinstance(a, Mortgage):
-            group = b.group[a.square]
-            squares = b.groups[group]
-            mine = sum(1 for sq in squares if state.owner[sq] == seat)
-            if b.kind[a.square] != "street" or mine < len(squares) - 1:
-                spare.append(a)
+    spare = [a for a in actions if isinstance(a, Mortgage) and _spare(state, seat, a.square)]
     # with nothing spare there is nothing to do, whatever the cash: the reserve is not worked out
     if not spare or p.cash - b.house_cost[target] >= _build_floor(state, target, _reserve(state, seat)):
         return None
