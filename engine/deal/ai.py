@@ -277,10 +277,15 @@ def _score_rent(ctx: _Context, a: PlayRent) -> float:
     collect = ctx.rents.get(key)
     if collect is None:
         rent = area.group_rent(ctx.me.groups[a.group], ctx.opts) * (2 ** len(a.doubles))
+        payable = ctx.payable
         if a.target is not None:
-            collect = min(rent, ctx.payable[a.target])
+            collect = min(rent, payable[a.target])
         else:
-            collect = sum(min(rent, v) for s, v in ctx.payable.items() if s != ctx.me.seat)
+            collect = 0
+            me = ctx.me.seat
+            for s, v in payable.items():  # a loop, not a generator: asked for every rent play
+                if s != me:
+                    collect += v if v < rent else rent
         ctx.rents[key] = collect
     if collect < 2:
         return -1.0

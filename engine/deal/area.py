@@ -29,8 +29,9 @@ def is_complete(group: Group, options: DealOptions) -> bool:
 def complete_colours(player: Player, options: DealOptions) -> set[str]:
     out: set[str] = set()
     for g in player.groups:  # a loop: the AI asks at every play
-        if is_complete(g, options):
-            out.add(g.colour)  # type: ignore[arg-type]
+        colour = g.colour  # most groups are short of a set: told apart before ``is_complete``
+        if colour is not None and len(g.cards) >= SET_SIZE[colour] and is_complete(g, options):
+            out.add(colour)
     return out
 
 

@@ -402,6 +402,8 @@ def _move_options(state: DealState, p: Player) -> list:
 def _moves(state: DealState, p: Player, into: Collection[int] | None = None):
     """The re-arranging moves of ``_move_options``, one at a time (``_may_rearrange`` needs only
     the first); with ``into``, only the plain moves into those groups (``turn_options``)."""
+    if into is not None and not into:  # most turns: no group to move into
+        return
     groups = p.groups
     built = [h.house is not None or h.hotel is not None for h in groups]
     targets = range(len(groups)) if into is None else sorted(into)
