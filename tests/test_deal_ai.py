@@ -1,8 +1,9 @@
 """The Deal AI asks the rules for less than the full list on its own turn, and still chooses the same.
 
 On its own turn ``choose`` asks ``turn_options`` for the re-arranging moves into groups one card
-short only, and for the Forced Deals that take a card worth the swap only (``forced_takes``): the
-moves and swaps it leaves out all score below ``EndTurn``, which comes first in the list.
+short only, and for the Forced Deals that take a card worth the swap (``forced_takes``) and give
+one of the cards it loses least by (``forced_give_cost``) only: the moves and swaps it leaves out
+all score below ``EndTurn``, which comes first in the list, or below a swap it keeps.
 """
 
 from __future__ import annotations
@@ -38,8 +39,12 @@ def test_the_ai_chooses_from_its_narrowed_turn_options_as_from_the_full_list(rul
         forced = [a for a in full if isinstance(a, m.PlayForcedDeal)]
         if forced and not s.pending and s.phase == "play":
             ctx = _Context(s, s.players[seat])
-            kept = [a for a in turn_options(s, seat, forced_takes=ctx.worth_forcing) if isinstance(a, m.PlayForcedDeal)]
-            assert kept == [a for a in forced if ctx.worth_forcing(a.take)]
+            asked = turn_options(s, seat, forced_takes=ctx.worth_forcing, forced_give_cost=ctx.loss)
+            kept = [a for a in asked if isinstance(a, m.PlayForcedDeal)]
+            least = min(ctx.loss(a.give) for a in forced)
+            assert kept == [a for a in forced if ctx.worth_forcing(a.take) and ctx.loss(a.give) == least]
+            assert [a for a in asked if not isinstance(a, m.PlayForcedDeal)] == \
+                [a for a in full if not isinstance(a, m.PlayForcedDeal)]
             narrowed += len(kept) < len(forced)
     assert narrowed > 10  # the filter left swaps out, and the choice stayed the same
     assert {m.LayProperty, m.BankCard, m.PlayRent, m.PlayForcedDeal, m.PlaySlyDeal, m.EndTurn, m.AutoPay} <= seen, seen

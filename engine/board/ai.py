@@ -68,6 +68,7 @@ from engine.board.valuation import deed_worth, exchange_gain, fair, least_reserv
 def choose(state: BoardState, seat: int, actions: list | None = None, listed: bool = False):
     """The AI's move for ``seat``. ``listed``: only among ``actions`` as listed (what a person can
     press: the offers it would build itself and its counter-offers are left out)."""
+    layout = None
     if actions is None:  # a pressed choice must be one of the listed actions: all of them then
         if listed:
             actions = legal_actions(state, seat)
@@ -75,7 +76,9 @@ def choose(state: BoardState, seat: int, actions: list | None = None, listed: bo
             terms = _bidding(state, seat) if state.stage == "auction" else None
             if terms is not None:  # a bid to make and nothing to answer first: the bids alone
                 return _bid(state, seat, _bids(state, seat, terms), terms)
-            actions = _needed_actions(state, seat)
+            # before a roll, who owns what is read once for the whole decision (``_layout``)
+            layout = _layout(state, seat) if state.stage == "roll" else None
+            actions = _needed_actions(state, seat, layout)
     if not actions:
         return None
     for c in state.rent_claims:  # B-06 with rent_claim: claim at once, before the next roll ends it
@@ -100,10 +103,10 @@ def choose(state: BoardState, seat: int, actions: list | None = None, listed: bo
         b = board_of(state)
         percent = round_amount(state, total_assets(state, seat) * b.money["income_tax_percent"] // 10)
         return PayTax(choice="percent" if percent < b.money["income_tax"] else "flat")
-    return _between_rolls(state, seat, actions, listed)
+    return _between_rolls(state, seat, actions, listed, layout)
 
 
-def _needed_actions(state: BoardState, seat: int) -> list:
+def _needed_actions(state: BoardState, seat: int, layout: tuple | None = None) -> list:
     """What ``choose`` reads of ``legal_actions`` when nobody will press the list and the seat has
     no rent to claim. Before its own roll: the roll, the jail exits, and the builds,
     rounds, mortgages and lifts it could pick (``_may_manage``); never the sales or the trade
@@ -145,7 +148,7 @@ def _needed_actions(state: BoardState, seat: int) -> list:
         if p.jail_cards:
             out.append(UseJailCard())
     out.append(_ROLL)
-    if not _may_manage(state, seat):
+    if not _may_manage(state, seat, layout):
         return out
     m = management_choices(state, seat, sells=False, lifts=_may_lift(state, p.cash))
     return out + m.builds + m.rounds + m.mortgages + m.lifts
@@ -208,7 +211,7 @@ _FAST_STAGES = frozenset({"roll", "buy", "debt", "auction"})
 _PASS = PassAuction()
 
 
-def _may_manage(state: BoardState, seat: int) -> bool:
+def _may_manage(state: BoardState, seat: int, layout: tuple | None = None) -> bool:
     """Could ``management_choices`` hold anything ``_between_rolls`` picks? Builds and rounds only
     on a whole street group of the seat with no mortgage, below hotels (B-11, what the validators
     demand), with the house's price paid and at least the least reserve's share (``_build_floor``
@@ -219,7 +222,7 @@ def _may_manage(state: BoardState, seat: int) -> bool:
     of cash)."""
     mortgaged, houses = state.mortgaged, state.houses
     cash = state.players[seat].cash
-    whole, squares, _candidates = _layout(state, seat)
+    whole, squares, _candidates = _layout(state, seat) if layout is None else layout
     least = -1
     spare = None  # is there a deed ``_mortgage_to_build`` could mortgage? looked for once
     for get, house, _first in whole:
@@ -374,7 +377,8 @@ _ROLL = Roll()
 _BETWEEN_ROLLS_KINDS = frozenset({BuildHouse, BuildRound, LiftMortgage, ProposeTrade, Mortgage})
 
 
-def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = False):
+def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = False,
+                   layout: tuple | None = None):
     b = board_of(state)
     p = state.players[seat]
     reserve = None  # worked out when first needed: most rolls build, lift and pay no fine
@@ -416,13 +420,13 @@ def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = F
                 return whole
         return best
     if not state.options.no_trading:  # the shortcuts (``offers``) are among the deals _offers works out
-        offer = _best_offer(state, seat)
+        offer = _best_offer(state, seat, layout)
         if offer is not None and (not listed or offer in actions):
             return offer
     may_roll = _ROLL in actions
     turn = seat == current_seat(state)
     if may_mortgage and turn and may_roll:
-        mortgage = _mortgage_to_build(state, seat, actions)
+        mortgage = _mortgage_to_build(state, seat, actions, layout)
         if mortgage is not None:
             return mortgage
     if not turn or not may_roll:
@@ -537,7 +541,8 @@ def _answer(state: BoardState, seat: int, t: Trade, actions: list, listed: bool 
     return RejectTrade(trade=t.id)
 
 
-def _deals(state: BoardState, seat: int) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]]:
+def _deals(state: BoardState, seat: int,
+           layout: tuple | None = None) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]]:
     """The deals ``_offers`` weighs, best first, before the cash checks: (seat's gain, partner,
     streets got, streets given, net cash to seat). The candidates follow from who owns what
     (``_layout``: a street group of ours but one, or one street of ours in a group that is
@@ -545,18 +550,20 @@ def _deals(state: BoardState, seat: int) -> list[tuple[int, int, tuple[int, ...]
     (``_deal_terms``) is remembered under the groups it moves. The list reads who owns, builds
     and mortgages what, who is still in and the discounted mortgages, which most rolls leave as
     they are: the seat's last list is kept (``_keep``). Callers only read it."""
-    if not _layout(state, seat)[2]:  # most of the time: no street a deal could move
+    if layout is None:
+        layout = _layout(state, seat)
+    if not layout[2]:  # most of the time: no street a deal could move
         return []
     known = memo_table(state, "ai_deals")
     reads = (state.options.ruleset, state.owner, state.houses, state.mortgaged,
              [p.bankrupt for p in state.players], state.lift_discount)
     found = _kept(known, seat, reads)
-    return _keep(known, seat, reads, _weigh_deals(state, seat)) if found is None else found
+    return _keep(known, seat, reads, _weigh_deals(state, seat, layout[2])) if found is None else found
 
 
-def _weigh_deals(state: BoardState, seat: int) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]]:
+def _weigh_deals(state: BoardState, seat: int,
+                 candidates: tuple) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]]:
     out: list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]] = []
-    candidates = _layout(state, seat)[2]
     if not candidates:  # most of the time
         return out
     houses, players = state.houses, state.players
@@ -610,7 +617,7 @@ def _deal_terms(state: BoardState, seat: int, partner: int, gain: tuple[int, ...
     return found
 
 
-def _offers(state: BoardState, seat: int) -> list[tuple[int, ProposeTrade]]:
+def _offers(state: BoardState, seat: int, layout: tuple | None = None) -> list[tuple[int, ProposeTrade]]:
     """Deals that finish one of ``seat``'s street groups (a purchase, or a swap that finishes one of
     the partner's too), or sell the partner the street that finishes theirs, each at the cash
     that makes it fair to both sides by the value model and that both can pay: (seat's gain,
@@ -618,7 +625,7 @@ def _offers(state: BoardState, seat: int) -> list[tuple[int, ProposeTrade]]:
     out: list[tuple[int, ProposeTrade]] = []
     cash = state.players[seat].cash
     keep = None  # the reserve (``_liquid``), worked out once and only if some deal has us pay
-    for gain, partner, get, give, x in _deals(state, seat):
+    for gain, partner, get, give, x in _deals(state, seat, layout):
         if x < 0:
             if keep is None:
                 if cash + x < least_reserve(state):  # short whatever the reserve
@@ -632,11 +639,11 @@ def _offers(state: BoardState, seat: int) -> list[tuple[int, ProposeTrade]]:
     return out
 
 
-def _best_offer(state: BoardState, seat: int) -> ProposeTrade | None:
+def _best_offer(state: BoardState, seat: int, layout: tuple | None = None) -> ProposeTrade | None:
     if state.options.no_trading or seat in state.proposed:
         return None
     stamp = None  # the holdings' stamp, read only if there is an offer to check against refusals
-    for _gain, offer in _offers(state, seat):
+    for _gain, offer in _offers(state, seat, layout):
         if proposal_problem(state, seat, offer) is None:
             if stamp is None:
                 stamp = position_stamp(state) if state.refused else 0
@@ -645,7 +652,7 @@ def _best_offer(state: BoardState, seat: int) -> ProposeTrade | None:
     return None
 
 
-def _mortgage_to_build(state: BoardState, seat: int, actions: list):
+def _mortgage_to_build(state: BoardState, seat: int, actions: list, layout: tuple | None = None):
     """A complete group still under three houses a street and too little cash: mortgage a deed
     that is not part of any near-complete group of ours to pay for the next house."""
     b = board_of(state)
@@ -653,7 +660,7 @@ def _mortgage_to_build(state: BoardState, seat: int, actions: list):
     target = None
     if state.bank_houses:
         mortgaged, houses = state.mortgaged, state.houses
-        for get, _house, first in _layout(state, seat)[0]:  # in the board's group order
+        for get, _house, first in (_layout(state, seat) if layout is None else layout)[0]:  # group order
             if not any(get(mortgaged)) and min(get(houses)) < 3:
                 target = first
                 break

@@ -47,13 +47,16 @@ def choose(state: DealState, seat: int, actions: list | None = None):
 
     On its own turn without a list given it asks the rules for the play phase's choices with the
     re-arranging moves cut down to the plain moves into groups one card short, and the Forced
-    Deals to those taking a card worth the swap (``turn_options``): every other move or swap
-    scores below ``EndTurn``, which comes first, so the choice is the same."""
+    Deals to those taking a card worth the swap for one of the cards it loses least by
+    (``turn_options``): every other move scores below ``EndTurn``, which comes first, and every
+    other swap below ``EndTurn`` or below the same swap giving a card it loses less by, so the
+    choice is the same."""
     if actions is None:
         if not state.pending and state.phase == "play" and seat == current_seat(state):
             me = state.players[seat]
             ctx = _Context(state, me, _near_complete(me))
-            options = turn_options(state, seat, moves_into=ctx.near_complete, forced_takes=ctx.worth_forcing)
+            options = turn_options(state, seat, moves_into=ctx.near_complete, forced_takes=ctx.worth_forcing,
+                                   forced_give_cost=ctx.loss)
             return _play(state, seat, options, ctx)
         actions = legal_actions(state, seat)
     if not actions:

@@ -147,9 +147,9 @@ def auto_selection(player: Player, amount: int, options: DealOptions) -> list[in
             worth = sum(VALUE[c] for c in items)
             if worth >= remaining:
                 # the bank alone covers most debts: its cards cost only their value (``_cost``)
-                cost = {c: 4 * VALUE[c] for c in items} if cat == BANK else _cost(player, options)
-                picked = _cheapest_cover(items, remaining, cost)
-                chosen += picked
+                if cat == BANK:  # most debts: money alone, no building to swap for its Hotel
+                    return _cheapest_cover(items, remaining, {c: 4 * VALUE[c] for c in items})
+                chosen += _cheapest_cover(items, remaining, _cost(player, options))
                 return _hotels_before_houses(player, chosen)
             chosen += items
             remaining -= worth

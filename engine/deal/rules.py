@@ -284,12 +284,14 @@ def legal_actions(state: DealState, seat: int) -> list:
 
 
 def turn_options(state: DealState, seat: int, moves_into: Collection[int] | None = None,
-                 forced_takes: Callable[[int], bool] | None = None) -> list:
+                 forced_takes: Callable[[int], bool] | None = None,
+                 forced_give_cost: Callable[[int], float] | None = None) -> list:
     """``legal_actions`` of the player on turn in the play phase. With ``moves_into``, the
-    re-arranging moves are only the plain ones into those groups (no new pile, no replacement),
-    and with ``forced_takes``, the Forced Deals are only those taking a card it accepts, in the
-    same order: the AI asks for these, the only ones it could choose (a Forced Deal has the most
-    choices of any card, one per card to give times card to take)."""
+    re-arranging moves are only the plain ones into those groups (no new pile, no replacement);
+    with ``forced_takes``, the Forced Deals are only those taking a card it accepts, and with
+    ``forced_give_cost`` only those giving a card it costs least to give; all in the same order.
+    The AI asks for these, the only ones it could choose (a Forced Deal has the most choices of
+    any card, one per card to give times card to take)."""
     p = state.players[seat]
     out: list = [EndTurn()]
     if state.plays_left <= 0:
@@ -305,7 +307,7 @@ def turn_options(state: DealState, seat: int, moves_into: Collection[int] | None
             continue
         out.append(BankCard(card=c))
         if kind == "action":
-            out += _action_options(state, p, c, others, takeable, forced_takes)
+            out += _action_options(state, p, c, others, takeable, forced_takes, forced_give_cost)
         elif kind == "rent":
             out += _rent_options(state, p, c, others)
     out += _moves(state, p, moves_into)
@@ -334,7 +336,8 @@ def _lay_options(p: Player, c: int) -> list:
 
 
 def _action_options(state: DealState, p: Player, c: int, others: list[int], takeable: dict[int, list[int]],
-                    forced_takes: Callable[[int], bool] | None = None) -> list:
+                    forced_takes: Callable[[int], bool] | None = None,
+                    forced_give_cost: Callable[[int], float] | None = None) -> list:
     a = ACTION[c]
     opts = state.options
     if a == "pass_go":
@@ -350,6 +353,10 @@ def _action_options(state: DealState, p: Player, c: int, others: list[int], take
         return [PlaySlyDeal(card=c, target=t, take=x) for t in others for x in _takes(state, takeable, t)]
     if a == "forced_deal":  # the most choices of any card: built positionally (card, give, target, take)
         gives = _takes(state, takeable, p.seat)
+        if forced_give_cost is not None and len(gives) > 1:
+            costs = [forced_give_cost(give) for give in gives]
+            least = min(costs)
+            gives = [give for give, cost in zip(gives, costs, strict=True) if cost == least]
         return [PlayForcedDeal(c, give, t, x) for t in others for x in _takes(state, takeable, t)
                 if forced_takes is None or forced_takes(x) for give in gives]
     if a == "deal_breaker":
