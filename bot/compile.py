@@ -26,8 +26,9 @@ from engine import compiled
 # whose time is the database's and the network's)
 PACKAGES = ("engine/core", "engine/board", "engine/board/rules", "engine/deal")
 # and the board rules' package itself, which holds ``apply`` (the other packages' ``__init__`` only
-# name things)
-SINGLE = ("engine/simulation.py", "engine/board/rules/__init__.py")
+# name things), and the registry of games, whose small functions the simulation loop calls at
+# every move
+SINGLE = ("engine/simulation.py", "engine/games.py", "engine/board/rules/__init__.py")
 # Python's meaning kept where Cython's default differs: annotations stay hints (Cython would
 # otherwise reject, say, a msgspec Struct class where ``type`` is annotated), and ``2 ** len(x)``
 # stays an int (Cython 3 makes a power of C integers a float). A change here rebuilds everything.
