@@ -235,7 +235,11 @@ def _may_manage(state: BoardState, seat: int, layout: tuple | None = None) -> bo
                     return True
             if low < 3 and state.bank_houses:
                 if spare is None:
-                    spare = any(not mortgaged[sq] and _spare(state, seat, sq) for sq in squares)
+                    spare = False
+                    for sq in squares:  # a loop, not a generator: asked before most rolls
+                        if not mortgaged[sq] and _spare(state, seat, sq):
+                            spare = True
+                            break
                 if spare:
                     return True
     if True in mortgaged and _may_lift(state, cash):
