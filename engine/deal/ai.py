@@ -16,6 +16,7 @@ from __future__ import annotations
 from engine.deal import area, payment
 from engine.deal.cards import ACTION, IS_MULTI, KIND, SET_SIZE, VALUE
 from engine.deal.model import (
+    SYSTEM,
     Accept,
     AutoPay,
     BankCard,
@@ -37,7 +38,7 @@ from engine.deal.model import (
     PlayRent,
     PlaySlyDeal,
 )
-from engine.deal.rules import current_seat, keep_rank, legal_actions, turn_options
+from engine.deal.rules import current_seat, keep_rank, legal_actions, pending_options, turn_options
 
 BANK_COMFORT = 8  # below this bank total, money is banked eagerly
 
@@ -54,11 +55,22 @@ def choose(state: DealState, seat: int, actions: list | None = None):
     if actions is None:
         if not state.pending and state.phase == "play" and seat == current_seat(state):
             me = state.players[seat]
-            ctx = _Context(state, me, _near_complete(me))
-            options = turn_options(state, seat, moves_into=ctx.near_complete, forced_takes=ctx.worth_forcing,
+            near = _near_complete(me)
+            if state.plays_left <= 0:  # the plays are made: End turn, or a move that completes a set
+                options = turn_options(state, seat, moves_into=near)
+                if len(options) == 1:
+                    return options[0]
+                return _play(state, seat, options, _Context(state, me, near))
+            ctx = _Context(state, me, near)
+            options = turn_options(state, seat, moves_into=near, forced_takes=ctx.worth_forcing,
                                    forced_give_cost=ctx.loss)
             return _play(state, seat, options, ctx)
-        actions = legal_actions(state, seat)
+        if state.pending and state.phase != "over" and seat != SYSTEM:
+            # a demand to answer: ``_answer`` always pays automatically, so the card-by-card
+            # choices of a payment are not asked for
+            actions = pending_options(state, seat, pick_cards=False)
+        else:
+            actions = legal_actions(state, seat)
     if not actions:
         return None
     if state.pending:

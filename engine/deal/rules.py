@@ -272,10 +272,7 @@ def legal_actions(state: DealState, seat: int) -> list:
     if seat == SYSTEM:
         return [EndMatch()]  # the service's clock may end a match at any moment (D-16)
     if state.pending:
-        out: list = []
-        for d in state.pending:
-            out += _demand_actions(state, d, seat)
-        return out
+        return pending_options(state, seat)
     if seat != current_seat(state):
         return []
     if state.phase == "discard":
@@ -459,12 +456,24 @@ def _moves(state: DealState, p: Player, into: Collection[int] | None = None):
                         yield MoveProperty(card=c, colour=h.colour, group=ti, replace=w)
 
 
-def _demand_actions(state: DealState, d: Demand, seat: int) -> list:
+def pending_options(state: DealState, seat: int, pick_cards: bool = True) -> list:
+    """``legal_actions`` while demands are pending. Without ``pick_cards`` a payment is offered as
+    ``AutoPay`` alone, without the card-by-card choice: what the AI asks for, which always pays
+    automatically."""
+    out: list = []
+    for d in state.pending:
+        out += _demand_actions(state, d, seat, pick_cards)
+    return out
+
+
+def _demand_actions(state: DealState, d: Demand, seat: int, pick_cards: bool = True) -> list:
     if d.stage == "respond" and seat == d.target or d.stage == "counter" and seat == d.attacker:
         p = state.players[seat]
         jsn = [JustSayNo(demand=d.id, card=c) for c in _unique_by_key(p.hand) if ACTION[c] == "just_say_no"]
         return jsn + [Accept(demand=d.id)]
     if d.stage == "pay" and seat == d.target:
+        if not pick_cards:
+            return [AutoPay(demand=d.id)]
         p = state.players[seat]
         out: list = [AutoPay(demand=d.id)]
         if d.selected:  # an empty choice never pays a debt the table can cover
