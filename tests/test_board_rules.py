@@ -935,14 +935,19 @@ MANAGEMENT = (m.BuildHouse, m.BuildRound, m.SellBuilding, m.SellGroupBuildings, 
 
 
 def test_management_choices_are_what_the_validators_accept_in_ai_games():
+    """Also when a group's terms were first worked out without its sales (what the AI asks): a
+    later full list works them out then (``_group_terms``), on a copy with an empty memo."""
     checked = 0
     for _ruleset, s, _seat in ai_decisions(21, 3, 150):
+        fresh = BOARD.decode_state(BOARD.encode_state(s))  # the same position, nothing remembered
         for who in range(4):
             listed = {a for a in legal_actions(s, who) if isinstance(a, MANAGEMENT)}
             assert listed == _validator_choices(s, who), (s.stage, who)
             full = management_choices(s, who)
             lean = management_choices(s, who, sells=False, lifts=False)  # what the AI may ask
             assert lean == full._replace(sells=[], lifts=[]), (s.stage, who)
+            assert management_choices(fresh, who, sells=False, lifts=False) == lean
+            assert management_choices(fresh, who) == full, (s.stage, who)
             checked += 1
     assert checked > 2000
 

@@ -193,9 +193,9 @@ def management_choices(state: BoardState, seat: int, sells: bool = True, lifts: 
             continue
         key = (index, owners, get(mortgaged), get(houses))
         part = terms.get(key)
-        if part is None:
-            part = terms[key] = _group_terms(state, seat, index)
-        p_builds, p_round, p_sells, p_sell_group, p_mortgages, p_lifts = part
+        if part is None or (sells and part[2] is None):  # the sales are worked out once asked for
+            part = terms[key] = _group_terms(state, seat, index, sells)
+        p_builds, p_round, p_sales, p_mortgages, p_lifts = part
         if spend:
             for sq, level, cost in p_builds:
                 if (hotel_stock if level == 4 else house_stock) and _afford_problem(state, seat, cost) is None:
@@ -210,6 +210,7 @@ def management_choices(state: BoardState, seat: int, sells: bool = True, lifts: 
                     if _afford_problem(state, seat, lift_cost(state, sq), "B-14") is None:
                         lifted.append(_LIFT[sq])
         if sells:
+            p_sells, p_sell_group = p_sales
             for sq, level in p_sells:
                 if _hotel_break_problem(state, level) is None:
                     sold.append(_SELL[sq])
@@ -219,18 +220,19 @@ def management_choices(state: BoardState, seat: int, sells: bool = True, lifts: 
     return Management(builds, rounds, sold, mortgages, lifted)
 
 
-def _group_terms(state: BoardState, seat: int, index: int) -> tuple:
+def _group_terms(state: BoardState, seat: int, index: int, sells: bool = True) -> tuple:
     """The terms of every management action of ``seat`` on one group (``management_choices``):
-    builds ``(square, level, cost)``, the round ``(streets, level, cost)`` or None, sales
-    ``(square, level)``, the sale of all its buildings or None, mortgages, and the mortgaged
-    squares that may be lifted. Candidates are what each action is about (a building to sell,
-    a mortgage to lift); the validators' terms decide."""
+    builds ``(square, level, cost)``, the round ``(streets, level, cost)`` or None, the sales
+    (``(square, level)`` of each, and the sale of all its buildings or None; None when ``sells``
+    is False: not worked out), mortgages, and the mortgaged squares that may be lifted.
+    Candidates are what each action is about (a building to sell, a mortgage to lift); the
+    validators' terms decide."""
     b = board_of(state)
     group, squares, street, get = b.group_getters[index]
     owner, houses, mortgaged = state.owner, state.houses, state.mortgaged
     builds: list = []
     rnd = None
-    sells: list = []
+    sold: list = []
     sell_group = None
     mortgages: list = []
     lifts: list = []
@@ -242,12 +244,12 @@ def _group_terms(state: BoardState, seat: int, index: int) -> tuple:
         problem, streets, level = _round_terms(state, seat, group)
         if problem is None:
             rnd = (streets, level, len(streets) * b.house_cost[squares[0]])
-        if any(get(houses)):
+        if sells and any(get(houses)):
             for sq in squares:
                 if houses[sq]:
                     problem, level = _sell_terms(state, seat, sq)
                     if problem is None:
-                        sells.append((sq, level))
+                        sold.append((sq, level))
             if _sell_group_problem(state, seat, group) is None:
                 sell_group = _SELL_GROUP[group]
     for sq in squares:
@@ -257,7 +259,8 @@ def _group_terms(state: BoardState, seat: int, index: int) -> tuple:
                     mortgages.append(_MORTGAGE[sq])
             elif _lift_terms(state, seat, sq) is None:
                 lifts.append(sq)
-    return tuple(builds), rnd, tuple(sells), sell_group, tuple(mortgages), tuple(lifts)
+    sales = (tuple(sold), sell_group) if sells else None
+    return tuple(builds), rnd, sales, tuple(mortgages), tuple(lifts)
 
 
 def _manage_options(state: BoardState, seat: int) -> list:
