@@ -12,7 +12,8 @@ import pytest
 
 from engine.deal import DEAL
 from engine.deal import model as m
-from engine.deal.ai import _Context, choose
+from engine.deal.ai import _FORCED_GAIN_FLOOR, _Context, choose
+from engine.deal.cards import IS_PROPERTY, N_CARDS, VALUE
 from engine.deal.rules import legal_actions, turn_options
 from engine.simulation import game_seeds
 
@@ -48,3 +49,10 @@ def test_the_ai_chooses_from_its_narrowed_turn_options_as_from_the_full_list(rul
             narrowed += len(kept) < len(forced)
     assert narrowed > 10  # the filter left swaps out, and the choice stayed the same
     assert {m.LayProperty, m.BankCard, m.PlayRent, m.PlayForcedDeal, m.PlaySlyDeal, m.EndTurn, m.AutoPay} <= seen, seen
+
+
+def test_a_card_no_group_has_room_for_is_never_worth_a_forced_deal():
+    """``_Context.worth_forcing`` skips the value model for a card no group of ours has room for:
+    its gain is then 15 plus its face value (``_gain``), which for every property of the deck
+    stays under the floor of a Forced Deal."""
+    assert max(15 + VALUE[c] for c in range(N_CARDS) if IS_PROPERTY[c]) <= _FORCED_GAIN_FLOOR

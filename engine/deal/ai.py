@@ -14,7 +14,7 @@ pay with its least valuable cards.
 from __future__ import annotations
 
 from engine.deal import area, payment
-from engine.deal.cards import ACTION, IS_MULTI, KIND, SET_SIZE, VALUE
+from engine.deal.cards import ACTION, IS_MULTI, KIND, PLACEABLE, SET_SIZE, VALUE
 from engine.deal.model import (
     SYSTEM,
     Accept,
@@ -142,7 +142,7 @@ def _play(state: DealState, seat: int, actions: list, ctx: _Context | None = Non
 class _Context:
     """What the scoring needs, computed once per decision (slots: one is made for every play)."""
 
-    __slots__ = ("state", "opts", "me", "complete", "bank", "_payable", "_hand_rents", "_near",
+    __slots__ = ("state", "opts", "me", "complete", "bank", "_payable", "_hand_rents", "_near", "_room",
                  "gains", "rents", "losses", "hurts")
 
     def __init__(self, state: DealState, me: Player, near: set[int] | None = None) -> None:
@@ -157,6 +157,7 @@ class _Context:
         self._payable: dict[int, int] | None = None
         self._hand_rents: list[int] | None = None
         self._near = near
+        self._room: set[str] | None = None
         self.gains: dict[int, float] = {}
         self.rents: dict[tuple, int] = {}
         self.losses: dict[int, float] = {}
@@ -177,9 +178,10 @@ class _Context:
 
     @property
     def payable(self) -> dict[int, int]:
-        """What each player could pay, computed only when a money action is being scored."""
+        """What each opponent could pay, computed only when a money action is being scored."""
         if self._payable is None:
-            self._payable = {p.seat: payment.payable_total(p) for p in self.state.players}
+            me = self.me.seat
+            self._payable = {p.seat: payment.payable_total(p) for p in self.state.players if p.seat != me}
         return self._payable
 
     def gain(self, card: int) -> float:
@@ -190,7 +192,16 @@ class _Context:
 
     def worth_forcing(self, card: int) -> bool:
         """Could a Forced Deal taking ``card`` score above ``EndTurn`` (``_score_forced``)? Asked
-        for every card the opponents could give up: ``gain``'s memo read here directly."""
+        for every card the opponents could give up. A card no group of ours has room for gains
+        at most 15 plus its value (``_gain``), below the floor: told apart by its colours alone
+        (``_room``); the others' gain is read from ``gain``'s memo."""
+        room = self._room
+        if room is None:
+            room = self._room = {g.colour for g in self.me.groups
+                                 if g.colour is not None and len(g.cards) < SET_SIZE[g.colour]}
+        allowed = PLACEABLE[card]
+        if not room or (allowed is not None and room.isdisjoint(allowed)):
+            return False
         g = self.gains.get(card)
         if g is None:
             g = self.gains[card] = _gain(self.me, card, self.opts, self.complete)
