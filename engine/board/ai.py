@@ -551,18 +551,22 @@ def _deals(state: BoardState, seat: int,
     streets got, streets given, net cash to seat). The candidates follow from who owns what
     (``_layout``: a street group of ours but one, or one street of ours in a group that is
     otherwise one partner's), without buildings and with partners still in; weighing one
-    (``_deal_terms``) is remembered under the groups it moves. The list reads who owns, builds
-    and mortgages what, who is still in and the discounted mortgages, which most rolls leave as
-    they are: the seat's last list is kept (``_keep``). Callers only read it."""
+    (``_deal_terms``) is remembered under the groups it moves. The list reads who owns what, the
+    buildings and mortgages of the candidates' groups only (the deals move and value nothing
+    else), who is still in and the discounted mortgages, which most rolls leave as they are (a
+    house built elsewhere changes nothing here): the seat's last list is kept (``_keep``).
+    Callers only read it."""
     if layout is None:
         layout = _layout(state, seat)
-    if not layout[2]:  # most of the time: no street a deal could move
+    candidates = layout[2]
+    if not candidates:  # most of the time: no street a deal could move
         return []
     known = memo_table(state, "ai_deals")
-    reads = (state.options.ruleset, state.owner, state.houses, state.mortgaged,
+    houses, mortgaged = state.houses, state.mortgaged
+    reads = (state.options.ruleset, state.owner, [(get(houses), get(mortgaged)) for _b, _p, _sq, get, _o in candidates],
              [p.bankrupt for p in state.players], state.lift_discount)
     found = _kept(known, seat, reads)
-    return _keep(known, seat, reads, _weigh_deals(state, seat, layout[2])) if found is None else found
+    return _keep(known, seat, reads, _weigh_deals(state, seat, candidates)) if found is None else found
 
 
 def _weigh_deals(state: BoardState, seat: int,
