@@ -551,11 +551,11 @@ def _deals(state: BoardState, seat: int,
     streets got, streets given, net cash to seat). The candidates follow from who owns what
     (``_layout``: a street group of ours but one, or one street of ours in a group that is
     otherwise one partner's), without buildings and with partners still in; weighing one
-    (``_deal_terms``) is remembered under the groups it moves. The list reads who owns what, the
-    buildings and mortgages of the candidates' groups only (the deals move and value nothing
-    else), who is still in and the discounted mortgages, which most rolls leave as they are (a
-    house built elsewhere changes nothing here): the seat's last list is kept (``_keep``).
-    Callers only read it."""
+    (``_deal_terms``) is remembered under the groups it moves. The list reads the candidates'
+    groups only (the deals move and value nothing else: their owners, buildings and mortgages),
+    who is still in and the discounted mortgages, which most rolls leave as they are (a deed
+    bought or a house built elsewhere changes nothing here): the seat's last list is kept
+    (``_keep``). Callers only read it."""
     if layout is None:
         layout = _layout(state, seat)
     candidates = layout[2]
@@ -563,7 +563,7 @@ def _deals(state: BoardState, seat: int,
         return []
     known = memo_table(state, "ai_deals")
     houses, mortgaged = state.houses, state.mortgaged
-    reads = (state.options.ruleset, state.owner, [(get(houses), get(mortgaged)) for _b, _p, _sq, get, _o in candidates],
+    reads = (state.options.ruleset, candidates, [(get(houses), get(mortgaged)) for _b, _p, _sq, get, _o in candidates],
              [p.bankrupt for p in state.players], state.lift_discount)
     found = _kept(known, seat, reads)
     return _keep(known, seat, reads, _weigh_deals(state, seat, candidates)) if found is None else found
