@@ -74,8 +74,10 @@ def choose(state: BoardState, seat: int, actions: list | None = None, listed: bo
             actions = legal_actions(state, seat)
         else:
             terms = _bidding(state, seat) if state.stage == "auction" else None
-            if terms is not None:  # a bid to make and nothing to answer first: the bids alone
-                return _bid(state, seat, _bids(state, seat, terms), terms)
+            if terms is not None:  # a bid to make and nothing to answer first: the amounts alone
+                reach = _reach(state, seat, terms)
+                amount = _bid_amount(state, seat, bid_steps(state, seat, reach), terms)
+                return _PASS if amount is None else Bid(amount=amount, beyond_reach=amount > reach)
             # before a roll, who owns what is read once for the whole decision (``_layout``)
             layout = _layout(state, seat) if state.stage == "roll" else None
             actions = _needed_actions(state, seat, layout)
@@ -185,11 +187,17 @@ def _bid_terms(state: BoardState, seat: int) -> list:
     return _keep(known, seat, reads, [None, None]) if terms is None else terms
 
 
-def _bids(state: BoardState, seat: int, terms: list) -> list:
-    """The seat's bids as ``legal_actions`` lists them, and the pass."""
+def _reach(state: BoardState, seat: int, terms: list) -> int:
+    """The rules' ``bid_reach`` (B-05), kept in the seat's bid terms."""
     reach = terms[0]
     if reach is None:
         reach = terms[0] = bid_reach(state, seat)
+    return reach
+
+
+def _bids(state: BoardState, seat: int, terms: list) -> list:
+    """The seat's bids as ``legal_actions`` lists them, and the pass."""
+    reach = _reach(state, seat, terms)
     return [Bid(amount=x, beyond_reach=x > reach) for x in bid_steps(state, seat, reach)] + [_PASS]
 
 
@@ -328,10 +336,20 @@ def _wants(state: BoardState, seat: int, sq: int) -> bool:
 
 
 def _bid(state: BoardState, seat: int, actions: list, terms: list | None = None):
+    """The bid of ``actions`` that ``_bid_amount`` picks, or the pass."""
+    amount = _bid_amount(state, seat, [x.amount for x in actions if isinstance(x, Bid)], terms)
+    if amount is not None:
+        for x in actions:
+            if isinstance(x, Bid) and x.amount == amount:
+                return x
+    return PassAuction()
+
+
+def _bid_amount(state: BoardState, seat: int, amounts: list[int], terms: list | None = None) -> int | None:
+    """Which of the bids ``amounts`` the seat makes in the running auction, or None to pass."""
     a = state.auction
-    bids = [x for x in actions if isinstance(x, Bid)]
-    if a is None or not bids:
-        return PassAuction()
+    if a is None or not amounts:
+        return None
     b = board_of(state)
     cash = state.players[seat].cash
     if a.kind == "property":  # no more than it is worth to us, nor than we could raise
@@ -339,19 +357,19 @@ def _bid(state: BoardState, seat: int, actions: list, terms: list | None = None)
     else:  # a house or hotel in a shortage: worth its cost plus the rent it adds
         street = a.streets.get(seat)
         limit = min(b.house_cost[street] * 2, cash - _reserve(state, seat)) if street is not None else 0
-    affordable = [x for x in bids if x.amount <= limit]
+    affordable = [x for x in amounts if x <= limit]
     if not affordable:
-        return PassAuction()
+        return None
     # small raises (bids are open: jumping far ahead only pays more than the rivals' limit), but
     # not the least step each time, which would make an auction hundreds of bids long
-    low = affordable[0].amount
+    low = affordable[0]
     for x in affordable:  # loops, not generators: asked at every bid of every auction
-        if x.amount < low:
-            low = x.amount
+        if x < low:
+            low = x
     stride = (b.price[a.square] if a.kind == "property" else b.house_cost[a.streets.get(seat, 0)]) // 10
     best = None
     for x in affordable:  # the first of the highest, as ``max`` gives
-        if x.amount <= low + stride and (best is None or x.amount > best.amount):
+        if x <= low + stride and (best is None or x > best):
             best = x
     return best
 
