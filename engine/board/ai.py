@@ -177,7 +177,7 @@ def _bid_terms(state: BoardState, seat: int) -> list:
     the rules' ``bid_reach`` (B-05) and ``_property_limit``. Both read the auction's kind and lot,
     the options, the seat's cash and square, the owners, buildings and mortgages and who is still
     in, none of which a bid changes: the seat's last pair is kept (``_keep``) for the bids that
-    follow, and one decision reads it once (``_bids``, then ``_bid``)."""
+    follow, and one decision reads it once (in ``choose``: ``_reach``, then ``_bid_amount``)."""
     known = memo_table(state, "ai_bid_terms")
     a = state.auction
     p = state.players[seat]
