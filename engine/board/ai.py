@@ -113,16 +113,13 @@ def _needed_actions(state: BoardState, seat: int, layout: tuple | None = None) -
     no rent to claim. Before its own roll: the roll, the jail exits, and the builds,
     rounds, mortgages and lifts it could pick (``_may_manage``); never the sales or the trade
     shortcuts (its offers are its own; ``actions[0]`` is read only when it may not roll, which it
-    may here). Buying: whether it may buy. A debt: whether it may pay. An auction: the bids, as
-    ``legal_actions`` lists them. An offer to answer: whether it may accept (the rules'
-    ``_accept_problem``, as ``legal_actions`` asks it). Any other case: the full list."""
+    may here). Buying: whether it may buy. A debt: whether it may pay. An offer to answer:
+    whether it may accept (the rules' ``_accept_problem``, as ``legal_actions`` asks it). A bid
+    is not asked for here: ``choose`` picks among the amounts itself (``_bidding``). Any other
+    case: the full list."""
     stage = state.stage
     if not 0 <= seat < len(state.players) or state.players[seat].bankrupt or stage not in _FAST_STAGES:
         return legal_actions(state, seat)
-    if stage == "auction":  # ``_bid`` reads the bids only (a claim or an offer comes first: below)
-        a = state.auction
-        if a is None or seat not in a.bidders or seat == a.high_bidder:
-            return legal_actions(state, seat)
     for c in state.rent_claims:
         if c.owner == seat:
             return legal_actions(state, seat)
@@ -130,8 +127,6 @@ def _needed_actions(state: BoardState, seat: int, layout: tuple | None = None) -
         if t.target == seat:
             reject = RejectTrade(trade=t.id)
             return [AcceptTrade(trade=t.id), reject] if _accept_problem(state, seat, t) is None else [reject]
-    if stage == "auction":
-        return _bids(state, seat, _bid_terms(state, seat))
     p = state.players[seat]
     if stage == "debt":  # ``choose`` pays when it can, else raises the money (never sells by hand)
         if state.debts[0].debtor != seat:
@@ -195,12 +190,6 @@ def _reach(state: BoardState, seat: int, terms: list) -> int:
     return reach
 
 
-def _bids(state: BoardState, seat: int, terms: list) -> list:
-    """The seat's bids as ``legal_actions`` lists them, and the pass."""
-    reach = _reach(state, seat, terms)
-    return [Bid(amount=x, beyond_reach=x > reach) for x in bid_steps(state, seat, reach)] + [_PASS]
-
-
 def _kept(known: dict, key, reads: tuple):
     """The value kept under ``key`` (``_keep``) if it was worked out from what ``reads`` holds now,
     else None. Lists are compared item by item: cheaper than hashing them into a memo key, for
@@ -215,7 +204,7 @@ def _keep(known: dict, key, reads: tuple, value):
     return value
 
 
-_FAST_STAGES = frozenset({"roll", "buy", "debt", "auction"})
+_FAST_STAGES = frozenset({"roll", "buy", "debt"})
 _PASS = PassAuction()
 
 
