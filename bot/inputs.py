@@ -15,7 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "t:")  # button data other than moves: signed by the service
+SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "t:", "v:")  # button data other than moves: signed by the service
 NAME_LIMIT = 32
 MAX_ID = 2**31 - 1  # ids are database integers
 _DIGITS = re.compile(r"[0-9]{1,10}")
@@ -28,7 +28,10 @@ _SHAPES = {
     "p": re.compile(r"p:(?P<table>[0-9]{1,10})"),  # a Deal table's discard pile (D-18)
     # the trade builder (``bot.trade_builder``: its ops)
     "t": re.compile(r"t:(?P<table>[0-9]{1,10}):"
-                    r"(?P<op>n|k[0-9]{1,6}|p[0-9]|[my][0-9]{1,2}|c[pm][0-9]{1,7}|z|j|i|x[ytm]|v[pmy]|s|q)"),
+                    r"(?P<op>n|k[0-9]{1,6}|p[0-9]|[my][0-9]{1,2}|c[pm][0-9]{1,7}|z|j|i|x[ytm]|s|q)"),
+    # a select menu of the trade builder (the partner, my deeds, their deeds): a kind of its own, so
+    # that no button's id can ever be read as a menu's (Discord runs every item whose id matches)
+    "v": re.compile(r"v:(?P<table>[0-9]{1,10}):(?P<menu>[pmy])"),
     "e": re.compile(r"e:(?P<table>[0-9]{1,10}):(?P<answer>[yn])"),
     "s": re.compile(r"s:(?P<schedule>[0-9]{1,10})"),
     "T": re.compile(r"T:(?P<tournament>[0-9]{1,10}):(?P<op>[swj])(?::(?P<team>[0-9]{1,10}))?"),

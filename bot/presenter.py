@@ -287,7 +287,7 @@ def table_of(data: str, secret: bytes) -> int | None:
     signed = tokens.unsign(secret, data)
     if signed is not None:
         table = signed.split(":")[1]
-        return int(table) if signed[0] in "lhbep" and table.isascii() and table.isdigit() else None
+        return int(table) if signed[0] in "lhbeptv" and table.isascii() and table.isdigit() else None
     try:
         return tokens.decode(secret, data[2:] if data.startswith("g:") else data).table
     except tokens.TokenError:

@@ -111,9 +111,15 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
                    telegram_request=None, heartbeat: str | None = None, retry_first: float = FIRST_RETRY,
                    webhook: Webhook | None = None, shard_count: int | None = None,
                    shards: list[int] | None = None, flood_limits: bool = True,
-                   web: tuple[str, int, str] | None = None) -> int:
+                   web: tuple[str, int, str] | None = None, discord_api_url: str | None = None) -> int:
     """Run until ``stop`` is set or something cannot go on; the process's exit status. ``web``:
-    (host, port, public URL) to serve the web table too (Mini App, spectators) on this service."""
+    (host, port, public URL) to serve the web table too (Mini App, spectators) on this service.
+    ``discord_api_url``: a Discord-compatible REST API instead of Discord's own (a shared
+    rate-limit proxy, or the tests' fake Discord); the gateway's address comes from it."""
+    if discord_token and discord_api_url:
+        import discord.http
+
+        discord.http.Route.BASE = discord_api_url.rstrip("/")
     stop = stop or asyncio.Event()
     heartbeat = HEARTBEAT if heartbeat is None else heartbeat
     service = await retrying("the database", lambda: GameService.open(database_url), store.DB_ERRORS, stop,
@@ -287,6 +293,7 @@ def main_from_env(lang: str | None = None) -> int:
                                     shard_count=count_n, shards=shards,
                                     # off only for a Bot API of one's own without Telegram's limits (tests)
                                     flood_limits=os.environ.get("TELEGRAM_FLOOD_LIMITS", "on") != "off",
-                                    web=web_from_env(os.environ)))
+                                    web=web_from_env(os.environ),
+                                    discord_api_url=os.environ.get("DISCORD_API_URL") or None))
     except KeyboardInterrupt:  # Ctrl-C or SIGINT from docker stop: a clean exit
         return OK

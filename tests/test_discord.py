@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import itertools
-import json
 import logging
 
 import discord
@@ -20,225 +17,25 @@ from bot.discord_app.app import TycoonBot
 from engine.games import GAMES, PLUGS
 from engine.service import store
 from engine.service.tables import GameService
+from tests.fakes.discord_api import CHANNEL, DM_BASE, GUILD, interaction_payload, member, message_payload
+from tests.fakes.discord_api import InProcess as FakeDiscord
 from words.deal_text import card_name
 from words.i18n import t
 
-CHANNEL, GUILD, DM_BASE = 10, 20, 900_000_000  # DM channels far above the ids the fake hands out
 MANAGE_GUILD, MANAGE_EVENTS = 1 << 5, 1 << 33
-_ids = itertools.count(1000)
+FAKES: dict[int, FakeDiscord] = {}  # the fake each running client talks to (``dispatch`` tells it what it delivers)
 
 
 def _message(channel: int = CHANNEL, components=None) -> dict:
-    return {"id": str(next(_ids)), "channel_id": str(channel), "content": "", "type": 0, "tts": False,
-            "author": {"id": "99", "username": "tycoon", "discriminator": "0", "avatar": None, "bot": True},
-            "attachments": [], "embeds": [], "mentions": [], "mention_roles": [], "pinned": False,
-            "mention_everyone": False, "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None,
-            "flags": 0, "components": components or []}
+    return message_payload(channel, components)
 
 
-class _Response:
-    status, reason = 403, "Forbidden"
-
-
-class _BadRequest:
-    status, reason = 400, "Bad Request"
-
-
-def check_message(payload: dict) -> None:
-    """What Discord refuses with a 400: too long a text, too many or duplicate buttons, long labels."""
-    data = payload.get("data") if isinstance(payload.get("data"), dict) else payload
-    problems = []
-    if len(data.get("content") or "") > 2000:
-        problems.append("content over 2000 characters")
-    rows = data.get("components") or []
-    if len(rows) > 5 or any(len(r.get("components", [])) > 5 for r in rows):
-        problems.append("more than 5 rows of 5 components")
-    ids = [c["custom_id"] for r in rows for c in r.get("components", []) if "custom_id" in c]
-    if len(ids) != len(set(ids)) or any(len(i) > 100 for i in ids):
-        problems.append("duplicate or long custom ids")
-    if any(len(c.get("label") or "") > 80 for r in rows for c in r.get("components", [])):
-        problems.append("label over 80 characters")
-    if problems:
-        raise discord.HTTPException(_BadRequest(), {"code": 50035, "message": "; ".join(problems)})
-
-
-class _Post:
-    """Where a message posted through an interaction's webhook lands, for ``FakeDiscord._keep``."""
-
-    method = "POST"
-
-    def __init__(self, channel: int) -> None:
-        self.channel_id, self.url = channel, f"/channels/{channel}/messages"
-
-
-class _Edit:
-    method = "PATCH"
-
-    def __init__(self, channel: int, message: int) -> None:
-        self.channel_id, self.url = channel, f"/channels/{channel}/messages/{message}"
-
-
-class FakeDiscord:
-    """Records every REST call and interaction response; answers like Discord would. It also keeps
-    what each channel message shows now (text, button ids, picture), and counts edits that change
-    nothing (``identical``) and pictures uploaded again unchanged (``reuploads``)."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, str, dict]] = []
-        self.closed_dms: set[int] = set()  # users whose DMs refuse the bot (error 50007)
-        self.events_forbidden = False  # the bot lacks Manage Events in the guild
-        self.messages: dict[tuple[int, int], dict] = {}
-        self.identical: list[tuple[str, dict]] = []
-        self.reuploads = 0
-
-    @staticmethod
-    def _ids(components) -> list[str]:
-        return [plain(c["custom_id"]) for row in components or [] for c in row.get("components", [])
-                if "custom_id" in c]
-
-    @staticmethod
-    def _picture(files) -> str | None:
-        for f in files or []:
-            return hashlib.sha1(f.fp.getvalue()).hexdigest()
-        return None
-
-    def _keep(self, route, payload: dict, files, answer: dict) -> None:
-        """What a channel message shows after a post or an edit."""
-        if route.channel_id is None or "/messages" not in route.url:
-            return
-        channel = int(route.channel_id)
-        if route.method == "POST" and route.url.endswith("/messages"):
-            self.messages[(channel, int(answer["id"]))] = {"content": payload.get("content") or "",
-                                                           "ids": self._ids(payload.get("components")),
-                                                           "picture": self._picture(files)}
-        elif route.method == "PATCH":
-            key = (channel, int(route.url.rsplit("/", 1)[1]))
-            old = self.messages.get(key, {"content": "", "ids": [], "picture": None})
-            new = dict(old)
-            if "content" in payload:
-                new["content"] = payload["content"] or ""
-            if "components" in payload:
-                new["ids"] = self._ids(payload["components"])
-            picture = self._picture(files)
-            if picture is not None:
-                self.reuploads += picture == old["picture"]
-                new["picture"] = picture
-            if new == old:
-                self.identical.append((route.url, payload))
-            self.messages[key] = new
-
-    def live(self, channel: int) -> dict[int, list[str]]:
-        """The messages of ``channel`` that have buttons now: message id -> their ids."""
-        return {mid: m["ids"] for (c, mid), m in self.messages.items() if c == channel and m["ids"]}
-
-    async def http(self, route, *args, **kwargs):
-        payload = kwargs.get("json") or {}
-        for part in kwargs.get("form") or []:  # multipart: the JSON part carries content and components
-            if part.get("name") == "payload_json":
-                payload = json.loads(part["value"])
-        if isinstance(payload, list):  # the command tree: the whole list at once
-            payload = {"commands": payload}
-        files = kwargs.get("files")
-        payload = {**payload, "files": [f.filename for f in files or []]}
-        self.calls.append((route.method, route.url, payload))
-        check_message(payload)
-        if route.url.endswith("/users/@me/channels"):
-            uid = int(payload["recipient_id"])
-            return {"id": str(DM_BASE + uid), "type": 1, "last_message_id": None,
-                    "recipients": [{"id": str(uid), "username": f"u{uid}", "discriminator": "0", "avatar": None}]}
-        if route.channel_id is not None and int(route.channel_id) - DM_BASE in self.closed_dms:
-            raise discord.Forbidden(_Response(), {"code": 50007, "message": "Cannot send messages to this user"})
-        if route.url.endswith("/commands"):
-            return []
-        if route.url.endswith("/scheduled-events"):
-            if self.events_forbidden:
-                raise discord.Forbidden(_Response(), {"code": 50013, "message": "Missing Permissions"})
-            return {"id": str(next(_ids)), **payload}
-        answer = _message(int(route.channel_id or CHANNEL), components=payload.get("components"))
-        self._keep(route, payload, files, answer)
-        return answer
-
-    async def webhook(self, route, *args, **kwargs):
-        payload = kwargs.get("payload") or {}
-        if kwargs.get("multipart"):
-            payload = next((json.loads(p["value"]) for p in kwargs["multipart"] if p.get("name") == "payload_json"),
-                           payload)
-        self.calls.append((route.method, route.url, payload))
-        check_message(payload)
-        data = payload.get("data") if isinstance(payload.get("data"), dict) else payload
-        message = _message(components=data.get("components"))
-        token = route.url.split("/interactions/")[-1].split("/")[1] if "/interactions/" in route.url else \
-            route.url.split("/webhooks/")[-1].split("/")[1]
-        public = not (data.get("flags") or 0) & 64
-        if route.url.endswith("/callback"):  # the interaction response
-            if payload.get("type") == 7 and token in ORIGINS:  # it edits the message pressed
-                self._keep(_Edit(*ORIGINS[token]), data, kwargs.get("files"), message)
-            elif payload.get("type") == 4 and public:
-                ORIGINS[token] = (CHANNEL, int(message["id"]))
-                self._keep(_Post(CHANNEL), data, kwargs.get("files"), message)
-            return {"interaction": {"id": "1", "type": 2, "response_message_id": message["id"],
-                                    "response_message_loading": False, "response_message_ephemeral": False},
-                    "resource": {"type": payload.get("type", 4), "message": message}}
-        if route.method == "PATCH" and route.url.endswith("/messages/@original") and token in ORIGINS:
-            self._keep(_Edit(*ORIGINS[token]), data, kwargs.get("files"), message)
-        elif route.method == "POST" and public:  # a public follow-up is a message of the channel
-            self._keep(_Post(CHANNEL), data, kwargs.get("files"), message)
-        return message
-
-    def custom_ids(self, calls=None) -> list[str]:
-        """Every button id the bot has shown (in ``calls``, default all), newest first."""
-        out: list[str] = []
-
-        def walk(node):
-            if isinstance(node, dict):
-                if "custom_id" in node:
-                    out.append(plain(node["custom_id"]))
-                for v in node.values():
-                    walk(v)
-            elif isinstance(node, list):
-                for v in node:
-                    walk(v)
-
-        for _, _, payload in reversed(self.calls if calls is None else calls):
-            walk(payload)
-        return out
-
-    def public(self) -> list[dict]:
-        """Messages the whole channel sees: posts and edits in it, and non-ephemeral interaction replies."""
-        out = [p for m, u, p in self.calls if f"/channels/{CHANNEL}/messages" in u]
-        for _, url, p in self.calls:
-            if "/interactions/" in url or "/webhooks/" in url:
-                data = p.get("data", p) if isinstance(p.get("data"), dict) else p
-                if not (data.get("flags") or 0) & 64:
-                    out.append(data)
-        return out
-
-    def dms(self, uid: int) -> list[dict]:
-        return [p for m, u, p in self.calls if f"/channels/{DM_BASE + uid}/messages" in u]
-
-    def last_reply(self, method: str | None = None) -> dict:
-        """The latest interaction response or followup (content, flags); ``method`` "POST" leaves
-        out the edits of earlier replies (an ephemeral "My hand" kept current)."""
-        url, p = next((u, p) for m, u, p in reversed(self.calls) if ("/interactions/" in u or "/webhooks/" in u)
-                      and method in (None, m))
-        return p["data"] if isinstance(p.get("data"), dict) else p
-
-
-def _member(uid: int, permissions: int = 0) -> dict:
-    return {"user": {"id": str(uid), "username": f"u{uid}", "global_name": {1: "Ann", 2: "Bob"}.get(uid, f"U{uid}"),
-                     "discriminator": "0", "avatar": None},
-            "roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0,
-            "permissions": str(permissions)}
+_member = member
 
 
 def _base(uid: int, kind: int, permissions: int = 0, app_permissions: int = MANAGE_EVENTS,
           locale: str = "en-US") -> dict:
-    return {"id": str(next(_ids)), "application_id": "42", "type": kind, "token": f"tok{next(_ids)}",
-            "version": 1, "channel_id": str(CHANNEL), "guild_id": str(GUILD), "locale": locale,
-            "guild_locale": locale, "member": _member(uid, permissions), "app_permissions": str(app_permissions),
-            "entitlements": [], "authorizing_integration_owners": {}, "attachment_size_limit": 1000000,
-            "channel": {"id": str(CHANNEL), "type": 0, "guild_id": str(GUILD), "name": "games", "position": 0,
-                        "permission_overwrites": [], "nsfw": False, "parent_id": None}}
+    return interaction_payload(uid, kind, permissions, app_permissions, locale)
 
 
 def slash(name: str, uid: int, permissions: int = 0, **options) -> dict:
@@ -247,7 +44,6 @@ def slash(name: str, uid: int, permissions: int = 0, **options) -> dict:
     return {**_base(uid, 2, permissions), "data": data}
 
 
-ORIGINS: dict[str, tuple[int, int]] = {}  # interaction token -> the message its button is on
 SIGNER: dict = {}  # the running bot's service signs what ``click`` carries, as the bot signs what it shows
 SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:")
 
@@ -269,30 +65,35 @@ def click(custom_id: str, uid: int, permissions: int = 0, message: int | None = 
                "message": _message(channel, components=[row])}
     if message is not None:
         payload["message"]["id"] = str(message)
-        ORIGINS[payload["token"]] = (channel, message)
     return payload
 
 
 class _Errors(logging.Handler):
-    """Exceptions inside handlers are logged by discord.py, not raised: the tests fail on them."""
+    """Exceptions inside handlers are logged (by discord.py, or by our error boundary after it
+    answered "something went wrong"), not raised: the tests fail on them."""
 
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
         self.records: list[logging.LogRecord] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
+        if record.name.startswith(("discord", "bot", "engine")):
+            self.records.append(record)
 
 
 @contextlib.asynccontextmanager
-async def running_bot(tmp_path, monkeypatch, fake: FakeDiscord | None = None):
+async def running_bot(tmp_path, monkeypatch, fake: FakeDiscord | None = None, errors_expected: bool = False):
+    """The bot on a fresh service, talking to ``fake``. On the way out: nothing logged as an error
+    (unless the test breaks something on purpose), no interaction answered twice, and nothing Discord
+    refuses as malformed (400)."""
     fake = fake or FakeDiscord()
     service = await GameService.open(f"sqlite:///{tmp_path / 'dc.db'}")
     SIGNER["sign"] = service.sign
     client = TycoonBot(service, lang="en", seed=0)
+    FAKES[id(client)] = fake
     monkeypatch.setattr(webhook_async.AsyncWebhookAdapter, "request", fake.webhook)
     errors = _Errors()
-    logging.getLogger("discord").addHandler(errors)
+    logging.getLogger().addHandler(errors)
     try:
         async with client:
             client._connection.user = discord.ClientUser(state=client._connection, data={
@@ -302,13 +103,17 @@ async def running_bot(tmp_path, monkeypatch, fake: FakeDiscord | None = None):
             await client.setup_hook()
             yield client, fake, service
     finally:
-        logging.getLogger("discord").removeHandler(errors)
+        logging.getLogger().removeHandler(errors)
+        FAKES.pop(id(client), None)
         await service.close()
-    assert not errors.records, [r.getMessage() + str(r.exc_info and r.exc_info[1]) for r in errors.records]
+    assert errors_expected or not errors.records, [r.getMessage() for r in errors.records]
+    malformed = [r for r in fake.refusals if r[2] == 400]
+    assert not malformed, malformed[:3]
 
 
 async def dispatch(client, payload: dict) -> None:
     before = set(asyncio.all_tasks())  # long-lived tasks of the client are not ours to wait for
+    FAKES[id(client)].issue(payload)  # Discord delivers it: its token is good for one answer
     client._connection.parse_interaction_create(payload)
     await asyncio.sleep(0)
     for _ in range(400):  # let the dispatched handler (and its database calls) finish
@@ -424,13 +229,17 @@ async def test_endgame_only_for_its_creator_or_manage_server(tmp_path, monkeypat
     for its creator or a moderator; a lobby ends at once."""
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         table = await open_table(client, fake, service, "deal", ai=False)
-        await dispatch(client, slash("endgame", 2))  # Bob joined but did not open it
+        await dispatch(client, slash("endgame", 2))  # Bob joined but did not open it: told at once
+        refusal = fake.last_reply()
+        assert refusal["flags"] == 64 and refusal["content"] == t("en", "service.not_creator")
+        assert not fake.custom_ids([("", "", refusal)]), "no question he may not answer"
+        await dispatch(client, click(f"e:{table}:y", 2))  # a "yes" pressed anyway (an old question)
+        assert fake.last_reply()["content"] == t("en", "service.not_creator")
+        assert service.table(table).status == "running"
+        await dispatch(client, slash("endgame", 1))  # the creator is asked
         question = fake.last_reply()
         assert question["flags"] == 64 and question["content"] == t("en", "dc.endgame_confirm")
         assert f"e:{table}:y" in fake.custom_ids([("", "", question)])
-        await dispatch(client, click(f"e:{table}:y", 2))
-        assert fake.last_reply()["content"] == t("en", "service.not_creator")
-        assert service.table(table).status == "running"
         await dispatch(client, slash("endgame", 1))  # the creator changes their mind
         await dispatch(client, click(f"e:{table}:n", 1))
         assert fake.last_reply()["content"] == t("en", "tg.game_goes_on")
@@ -607,7 +416,7 @@ async def test_the_clock_announces_and_starts_a_scheduled_match_in_the_channel(t
 async def test_a_press_that_breaks_is_still_answered_and_logged_with_its_table(tmp_path, monkeypatch, caplog):
     """discord.py only logs what a button's callback raises: without our boundary the user's press
     would stay "thinking" for ever. A slash command that breaks is answered the same way."""
-    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+    async with running_bot(tmp_path, monkeypatch, errors_expected=True) as (client, fake, service):
         table = await open_table(client, fake, service, "board", ai=False)
         move = next(c for c in fake.custom_ids() if c.startswith("g:"))
         real_act = service.act

@@ -42,8 +42,8 @@ async def test_b15_a_trade_built_in_ephemeral_messages_countered_and_accepted(tm
 
         await dispatch(client, click(f"h:{table}", ANN))  # My options: "Propose a trade" is there
         await dispatch(client, click(shown(fake, f"t:{table}:n"), ANN, signed=False))
-        await dispatch(client, choose(shown(fake, f"t:{table}:vm"), ANN, ann_deeds))
-        await dispatch(client, choose(shown(fake, f"t:{table}:vy"), ANN, bob_deeds[:1]))
+        await dispatch(client, choose(shown(fake, f"v:{table}:m"), ANN, ann_deeds))
+        await dispatch(client, choose(shown(fake, f"v:{table}:y"), ANN, bob_deeds[:1]))
         await dispatch(client, click(shown(fake, f"t:{table}:xy"), ANN, signed=False))
         assert any(p.get("type") == 9 for _, u, p in fake.calls if u.endswith("/callback")), "a form opened"
         await dispatch(client, form(client.front.service.sign(f"t:{table}:xm"), ANN, you="abc", them=""))

@@ -16,6 +16,7 @@ from telegram.request import BaseRequest
 from bot.telegram_app.app import build_application
 from engine.games import GAMES, PLUGS
 from engine.service.tables import GameService
+from tests.fakes import telegram_limits
 from words.i18n import t
 
 GROUP = -1001
@@ -33,6 +34,7 @@ class FakeBotAPI(BaseRequest):
         self.messages: dict[tuple[int, int], dict] = {}
         self.identical: list[tuple[str, dict]] = []
         self.reuploads = 0
+        self.refused: list[tuple[str, str]] = []  # calls over Telegram's limits: (method, description)
 
     @property
     def read_timeout(self) -> float:
@@ -89,6 +91,10 @@ class FakeBotAPI(BaseRequest):
         api = url.rsplit("/", 1)[-1]
         params = dict(request_data.parameters) if request_data else {}
         self.calls.append((api, params))
+        problem = telegram_limits.check_call(api, params)
+        if problem is not None:  # what Telegram refuses, refused as Telegram does
+            self.refused.append((api, problem))
+            return 400, json.dumps({"ok": False, "error_code": 400, "description": problem}).encode()
         if api == "getMe":
             result = {"id": 999, "is_bot": True, "first_name": "Tycoon", "username": "tycoon_bot"}
         elif api in ("sendMessage", "sendPhoto"):
@@ -256,6 +262,7 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
             assert all(table_text not in caption_of(p) for p in pictures if int(p["chat_id"]) != GROUP)
             answered = sum(1 for name, _ in api.calls if name == "answerCallbackQuery")
             assert answered >= presses  # every press answered
+            assert api.refused == [], api.refused[:5]  # nothing over Telegram's limits
     finally:
         await service.close()
 
@@ -369,6 +376,12 @@ async def test_commands_stats_lang_and_endgame(tmp_path):
             assert "Only the player who opened" in api.calls[-1][1]["text"]
             await _send(app, command("/endgame", 1))
             assert await service.lobby.table_in_chat(f"tg:{GROUP}") is None
+            table = await open_game(app, api, "deal")  # a running game: only its creator is asked
+            await _send(app, command("/endgame", 2))
+            name, params = api.calls[-1]
+            assert "Only the player who opened" in params["text"] and "reply_markup" not in params
+            await _send(app, command("/endgame", 1))
+            assert f"e:{table}:y" in api.keyboards(GROUP)[0] and service.table(table).status == "running"
             await _send(app, command("/help", 1))
             assert "/newgame" in api.calls[-1][1]["text"]
     finally:
@@ -868,6 +881,7 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
                 presses += 1
             assert service.table(table).status == "over" and left and back
             assert api.identical == [], api.identical[:3]
+            assert api.refused == [], api.refused[:5]  # nothing over Telegram's limits
             assert api.reuploads == 0
             photos = [p for name, p in api.calls if name == "sendPhoto" and int(p["chat_id"]) == GROUP]
             assert len(photos) == len(new_messages) <= service.state(table).turn_number + 2

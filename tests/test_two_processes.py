@@ -39,6 +39,7 @@ import pytest
 
 from engine.games import GAMES, PLUGS
 from engine.service import tokens
+from tests.fakes import telegram_limits
 from words.i18n import t
 
 DB_URL = os.environ.get("TEST_DATABASE_URL")
@@ -108,6 +109,7 @@ class BotAPIServer:
         self.twice: list[tuple[int, str, int, int]] = []
         self.touched: dict[int, float] = {}  # chat -> when the bot last sent or edited something there
         self.changed = asyncio.Event()
+        self.refused: list[tuple[str, str]] = []  # calls over Telegram's limits: (method, description)
         self._runner = None
         self.port = 0
 
@@ -181,6 +183,10 @@ class BotAPIServer:
 
     def _reply(self, call: Call):
         method, params = call.method, call.params
+        problem = telegram_limits.check_call(method, params)
+        if problem is not None:  # what Telegram refuses, refused as Telegram does
+            self.refused.append((method, problem))
+            return self._answer(error=problem)
         if "chat_id" in params:
             self.touched[int(params["chat_id"])] = call.at
         if method == "getMe":
@@ -607,6 +613,7 @@ def test_no_message_is_edited_to_what_it_already_shows(played):
     identical = [(c.process, c.method, c.params.get("chat_id"), c.params.get("message_id")) for c in
                  played.api.identical]
     assert identical == [] and played.api.reuploads == 0, (len(identical), identical[:5], played.api.reuploads)
+    assert played.api.refused == [], played.api.refused[:5]  # nothing over Telegram's limits
 
 
 def test_a_lobby_whose_updates_alternate_between_the_processes_seats_everyone(played):

@@ -3,6 +3,8 @@ server's language by a translator reading our catalogues) and the persistent but
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -17,11 +19,14 @@ from bot.discord_app.frontend import (
     TradeSelect,
     chat_key,
     guarded,
+    item_for,
 )
 from bot.discord_app.messages import md
 from bot.discord_app.tournaments import TournamentFront
 from engine.service.tables import GameService
 from words.i18n import CATALOGUES, t
+
+log = logging.getLogger(__name__)
 
 # Discord locales we translate into; any other locale sees the English default
 LOCALES = {discord.Locale.chinese: "zh-Hans", discord.Locale.taiwan_chinese: "zh-Hant"}
@@ -30,6 +35,12 @@ LOCALES = {discord.Locale.chinese: "zh-Hans", discord.Locale.taiwan_chinese: "zh
 def _(key: str) -> app_commands.locale_str:
     """A command's name or description: English by default, the other languages at sync time."""
     return app_commands.locale_str(t("en", key), key=key)
+
+
+def named(*params: str):
+    """Options named in the server's language (``/开局 游戏:…``); Discord still sends each option
+    under its English name, so the handlers' parameters stay as they are."""
+    return app_commands.rename(**{p: _(f"dc.optname.{p}") for p in params})
 
 
 class CatalogueTranslator(app_commands.Translator):
@@ -63,9 +74,14 @@ class TycoonBot(commands.AutoShardedBot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A submitted form (the trade builder's cash): taken from its signed id in any process,
-        whether or not this process showed the form."""
+        whether or not this process showed the form. A component whose id no item reads (made up,
+        or from a version of the bot that named its buttons otherwise) still gets an answer."""
         if interaction.type == discord.InteractionType.modal_submit:
             await guarded(interaction, self.front.form_submitted(interaction))
+        elif interaction.type == discord.InteractionType.component:
+            custom_id = str((interaction.data or {}).get("custom_id", ""))
+            if item_for(custom_id) is None:
+                await guarded(interaction, self.front.refuse(interaction))
 
     async def setup_hook(self) -> None:
         if self._set_up:  # a login tried again: the buttons and commands are there already
@@ -82,6 +98,7 @@ class TycoonBot(commands.AutoShardedBot):
             await front.on_error(interaction, getattr(error, "original", error))
 
         @tree.command(name=_("dc.cmd.newgame"), description=_("dc.cmd.newgame.desc"))
+        @named("game", "ruleset", "thread", "options")
         @app_commands.describe(game=_("dc.opt.game"), ruleset=_("dc.opt.ruleset"), thread=_("dc.opt.thread"),
                                options=_("dc.opt.options"))
         @app_commands.choices(game=GAME_CHOICES, ruleset=RULESET_CHOICES)
@@ -118,6 +135,7 @@ class TycoonBot(commands.AutoShardedBot):
             await interaction.response.send_message(front.rules_text(row, lang), ephemeral=True)
 
         @tree.command(name=_("dc.cmd.lang"), description=_("dc.cmd.lang.desc"))
+        @named("language")
         @app_commands.describe(language=_("dc.opt.language"))
         @app_commands.choices(language=LANG_CHOICES)
         async def lang(interaction: discord.Interaction, language: app_commands.Choice[str]) -> None:
@@ -129,9 +147,10 @@ class TycoonBot(commands.AutoShardedBot):
             table = await front.service.chats.standings(chat_key(interaction))
             lines = [f"{i + 1}. {e['name']}: {e['wins']}/{e['games']}" for i, e in enumerate(table[:20])]
             await interaction.response.send_message(md("\n".join([t(lang, "tg.standings"), *lines])) if lines
-                                                    else t(lang, "tg.no_results"))
+                                                    else t(lang, "tg.no_results"), ephemeral=True)
 
         @tree.command(name=_("dc.cmd.schedule"), description=_("dc.cmd.schedule.desc"))
+        @named("game", "start", "minutes", "ruleset", "ai")
         @app_commands.describe(game=_("dc.opt.game"), start=_("dc.opt.start"), minutes=_("dc.opt.minutes"),
                                ruleset=_("dc.opt.ruleset"), ai=_("dc.opt.ai"))
         @app_commands.choices(game=GAME_CHOICES, ruleset=RULESET_CHOICES)
@@ -148,11 +167,13 @@ class TycoonBot(commands.AutoShardedBot):
             await tours.standings(interaction)
 
         @tree.command(name=_("dc.cmd.team"), description=_("dc.cmd.team.desc"))
+        @named("name")
         @app_commands.describe(name=_("dc.opt.team_name"))
         async def team(interaction: discord.Interaction, name: app_commands.Range[str, 1, 40]) -> None:
             await tours.team(interaction, name)
 
         @tree.command(name=_("dc.cmd.rep"), description=_("dc.cmd.rep.desc"))
+        @named("match", "player")
         @app_commands.describe(match=_("dc.opt.round"), player=_("dc.opt.player"))
         async def rep(interaction: discord.Interaction, match: app_commands.Range[int, 1, 50],
                       player: discord.User) -> None:
@@ -165,9 +186,32 @@ class TycoonBot(commands.AutoShardedBot):
 
     async def sync_tree(self) -> bool:
         """Send the slash commands to Discord (``tycoon run`` does it after logging in, with
-        retries of its own; tests read the payload instead)."""
-        if self.sync_commands:
+        retries of its own for a network that fails).
+
+        Discord refuses the whole list when one command breaks one of its limits. That is a mistake
+        in our catalogue, not a reason to stop: the refusal is one line naming the command, option
+        and limit, the commands Discord named are left out, and the rest are sent again, so the
+        server gets every command that is valid (and the bot answers them)."""
+        if not self.sync_commands:
+            return True
+        names = [c.name for c in self.tree.get_commands()]
+        try:
             await self.tree.sync()
+            return True
+        except app_commands.CommandSyncFailure as e:
+            refused = sorted({names[int(i)] for i in (e._errors or {}) if str(i).isdigit() and int(i) < len(names)})
+            log.error("Discord refused the slash commands: %s", " ".join(line.strip() for line in str(e).splitlines()))
+        if not refused or len(refused) == len(names):
+            log.error("no slash command was updated; the ones Discord had before stay in use")
+            return True
+        for name in refused:
+            self.tree.remove_command(name)
+        try:
+            await self.tree.sync()
+            log.error("slash commands synced without /%s (fix the catalogue in data/locale)", ", /".join(refused))
+        except app_commands.CommandSyncFailure as e:
+            log.error("Discord refused the slash commands again: %s; the ones it had before stay in use",
+                      " ".join(line.strip() for line in str(e).splitlines()))
         return True
 
 
@@ -182,6 +226,8 @@ def tournament_group(tours: TournamentFront) -> app_commands.Group:
                                guild_only=True)
 
     @group.command(name=_("dc.cmd.tour_create"), description=_("dc.cmd.tour_create.desc"))
+    @named("game", "rounds", "start", "entry", "minutes", "ruleset", "no_trading", "signup", "every", "turn_seconds",
+           "card_seconds", "name")
     @app_commands.describe(game=_("dc.opt.game"), rounds=_("dc.opt.rounds"), start=_("dc.opt.start"),
                            entry=_("dc.opt.entry"), minutes=_("dc.opt.minutes"), ruleset=_("dc.opt.ruleset"),
                            no_trading=_("dc.opt.no_trading"), signup=_("dc.opt.signup"), every=_("dc.opt.every"),
@@ -211,11 +257,13 @@ def tournament_group(tours: TournamentFront) -> app_commands.Group:
         await tours.admin(interaction, ["resume"])
 
     @group.command(name=_("dc.cmd.tour_cancel"), description=_("dc.cmd.tour_cancel.desc"))
+    @named("match", "reason")
     @app_commands.describe(match=_("dc.opt.match"), reason=_("dc.opt.reason"))
     async def cancel(interaction: discord.Interaction, match: int | None = None, reason: str = "") -> None:
         await tours.admin(interaction, ["cancel"] + ([str(match)] if match else []) + reason.split())
 
     @group.command(name=_("dc.cmd.tour_replace"), description=_("dc.cmd.tour_replace.desc"))
+    @named("match", "seat", "player")
     @app_commands.describe(match=_("dc.opt.match"), seat=_("dc.opt.seat"), player=_("dc.opt.substitute"))
     async def replace(interaction: discord.Interaction, match: int, seat: app_commands.Range[int, 1, 8],
                       player: discord.User | None = None) -> None:
@@ -223,6 +271,7 @@ def tournament_group(tours: TournamentFront) -> app_commands.Group:
         await tours.admin(interaction, args, player)
 
     @group.command(name=_("dc.cmd.tour_correct"), description=_("dc.cmd.tour_correct.desc"))
+    @named("match", "winners", "reason")
     @app_commands.describe(match=_("dc.opt.match"), winners=_("dc.opt.winners"), reason=_("dc.opt.reason"))
     async def correct(interaction: discord.Interaction, match: int, winners: str, reason: str) -> None:
         await tours.admin(interaction, ["correct", str(match), winners.replace(" ", ""), *reason.split()])

@@ -22,7 +22,7 @@ from collections.abc import Awaitable
 import discord
 from discord import app_commands
 
-from bot import option_screens, trade_builder
+from bot import option_screens, signups, trade_builder
 from bot.discord_app.messages import NOBODY, PAGE, TEXT, DiscordMessages, md
 from bot.inputs import SIGNED, clean_name, parse_press
 from bot.presenter import (
@@ -147,6 +147,12 @@ class Front:
             await interaction.followup.send(text, ephemeral=ephemeral, **kwargs)
         else:
             await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
+
+    async def refuse(self, interaction: discord.Interaction) -> None:
+        """A press or form this bot cannot read: "this button is not valid", to the presser alone."""
+        log.info("Discord component with an unknown id refused (channel %s): %.100s", interaction.channel_id,
+                 (interaction.data or {}).get("custom_id"))
+        await self._reply(interaction, t(lang_of(interaction, self.lang), "service.bad_token"))
 
     async def on_error(self, interaction: discord.Interaction, error: BaseException) -> None:
         """Every press and command gets an answer, also when handling it broke: a short "something
@@ -280,6 +286,10 @@ class Front:
             return
         user, name = user_of(interaction)
         if op == "cancel" and row.status == "running":  # a running game ends only when asked twice
+            allowed = await self.service.lobby.may_cancel(row.id, user, is_admin=can_manage(interaction))
+            if not allowed.ok:  # told now, not after answering "yes"
+                await self._reply(interaction, t(lang, allowed.key, **allowed.params))
+                return
             confirm = [Button(t(lang, "tg.btn.endgame_yes"), f"e:{row.id}:y", -1),
                        Button(t(lang, "tg.btn.endgame_no"), f"e:{row.id}:n", -1)]
             await self._reply(interaction, t(lang, "dc.endgame_confirm"), view=self.view_of(confirm))
@@ -463,15 +473,15 @@ class Front:
         the form and send (five rows at most, as Discord allows)."""
         sign = self.service.sign
         view = discord.ui.View(timeout=None)
-        selects = [("vp", "trade.pick_partner", [(label, str(seat), on) for label, seat, on in controls.partners], 1),
-                   ("vm", "trade.pick_give", [(label, str(sq), on) for label, sq, on in controls.mine], 0),
-                   ("vy", "trade.pick_get", [(label, str(sq), on) for label, sq, on in controls.theirs], 0)]
+        selects = [("p", "trade.pick_partner", [(label, str(seat), on) for label, seat, on in controls.partners], 1),
+                   ("m", "trade.pick_give", [(label, str(sq), on) for label, sq, on in controls.mine], 0),
+                   ("y", "trade.pick_get", [(label, str(sq), on) for label, sq, on in controls.theirs], 0)]
         row = 0
         for op, key, options, least in selects:
             if not options:
                 continue
             options = options[:25]  # Discord's limit; nobody holds 25 tradable deeds
-            view.add_item(TradeSelect(sign(f"t:{table_id}:{op}"), t(lang, key), options, least, row))
+            view.add_item(TradeSelect(sign(f"v:{table_id}:{op}"), t(lang, key), options, least, row))
             row += 1
         buttons = [*controls.cash[:4], (t(lang, "trade.btn.type_you"), "xy")]
         rest = [*controls.cards, *[b for b in controls.typing if b[1] == "z"], *controls.finish]
@@ -501,6 +511,7 @@ class Front:
         data = interaction.data or {}
         press = parse_press(self.service.unsign(str(data.get("custom_id", ""))) or "")
         if press is None or press.kind != "t" or press.fields.get("op") != "xm":
+            await self.refuse(interaction)
             return
         values = {c.get("custom_id"): c.get("value", "") for row in data.get("components", [])
                   for c in row.get("components", [])}
@@ -524,13 +535,26 @@ class Front:
         chat = (outcome.params or {}).get("chat")
         if self.client is None or not chat or not chat.startswith("dc:"):
             return
+        closed = signups.of_outcome(outcome)
+        if closed is not None:  # sign-up is over: its messages lose the button
+            await self.close_signup(closed)
         if outcome.key == "service.schedule_too_few":
             await self.channel(chat).send(content=t(await self.key_lang(chat), outcome.key, **outcome.params))
             await self._drop_calendar_event(outcome.params["schedule"])
         elif outcome.key == "service.match_announced":
             lang = await self.key_lang(chat)
             view = self.view_of([Button(t(lang, "tg.btn.sign_up"), f"s:{outcome.params['schedule']}", -1)])
-            await self.channel(chat).send(content=t(lang, "service.match_announced"), view=view)
+            sent = await self.channel(chat).send(content=t(lang, "service.match_announced"), view=view)
+            await signups.remember(self.service, "dc", f"s{outcome.params['schedule']}", f"{sent.channel.id}:{sent.id}")
+
+    async def close_signup(self, what: str) -> None:
+        """The sign-up messages of a match or tournament lose their buttons (``bot.signups``)."""
+        for ref in await signups.take(self.service, "dc", what):
+            channel, message = (int(x) for x in ref.split(":"))
+            try:
+                await self.client.get_partial_messageable(channel).get_partial_message(message).edit(view=None)
+            except discord.HTTPException as e:  # deleted by someone, or no longer ours to edit
+                log.info("sign-up message %s not closed: %s", ref, e)
 
     # -- settings and scheduled matches ------------------------------------------------------------
 
@@ -566,7 +590,8 @@ class Front:
         if not await self._calendar_event(interaction, lang, game, begins, minutes, out.params["schedule"]):
             text += "\n" + t(lang, "dc.no_event")
         view = self.view_of([Button(t(lang, "tg.btn.sign_up"), f"s:{out.params['schedule']}", -1)])
-        await interaction.followup.send(text, view=view)
+        sent = await interaction.followup.send(text, view=view, wait=True)
+        await signups.remember(self.service, "dc", f"s{out.params['schedule']}", f"{interaction.channel_id}:{sent.id}")
 
     async def _calendar_event(self, interaction: discord.Interaction, lang: str, game: str, begins: float,
                               minutes: int, schedule_id: int) -> bool:
@@ -626,7 +651,14 @@ async def guarded(interaction: discord.Interaction, work: Awaitable) -> None:
         await interaction.client.front.on_error(interaction, e)
 
 
+# One grammar for every component id: the first letter says which item it is, and no two items
+# share a letter (discord.py runs *every* item whose template matches an id, so two matches would
+# answer one press twice). ``tests/test_discord_ids.py`` checks that the letters stay apart.
+
+
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<token>[0-9a-z.]+)"):
+    KINDS = "g"
+
     def __init__(self, token: str, label: str = "·") -> None:
         super().__init__(discord.ui.Button(label=label[:80], custom_id=f"g:{token}",
                                            style=discord.ButtonStyle.primary))
@@ -643,10 +675,11 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<tok
 class ServiceButton(discord.ui.DynamicItem[discord.ui.Button],
                     template=r"(?P<data>[lhbespTt]:[0-9a-z:]{1,40})(?:\.(?P<mac>[0-9a-f]{8}))?"):
     """Every button that is not a move: lobby, my hand, seat back, end game, sign-up, tournament,
-    the discard pile.
+    the discard pile, the trade builder's buttons.
     Its id is the signed data (``GameService.sign``); an id without a valid signature is refused
     when pressed, never trusted."""
 
+    KINDS = "lhbespTt"
     STYLES = {"l": discord.ButtonStyle.secondary, "e": discord.ButtonStyle.danger}
 
     def __init__(self, custom_id: str, label: str = "·", row: int | None = None) -> None:
@@ -664,10 +697,11 @@ class ServiceButton(discord.ui.DynamicItem[discord.ui.Button],
         await guarded(interaction, interaction.client.front.service_press(interaction, self.data))
 
 
-class TradeSelect(discord.ui.DynamicItem[discord.ui.Select],
-                  template=r"t:[0-9]{1,10}:v[pmy]\.[0-9a-f]{8}"):
+class TradeSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"v:[0-9]{1,10}:[pmy]\.[0-9a-f]{8}"):
     """A select menu of the trade builder (the partner, my deeds, their deeds); its id is signed
     data like a service button's, its choice arrives as the interaction's values."""
+
+    KINDS = "v"
 
     def __init__(self, custom_id: str, placeholder: str = "·", options=(), least: int = 0, row: int | None = None):
         choices = [discord.SelectOption(label=label[:100], value=value, default=on) for label, value, on in options]
@@ -684,11 +718,21 @@ class TradeSelect(discord.ui.DynamicItem[discord.ui.Select],
     async def callback(self, interaction: discord.Interaction) -> None:
         front = interaction.client.front
         press = parse_press(front.service.unsign(self.data) or "")
-        if press is None:
+        if press is None or press.kind != "v":
             await guarded(interaction, front._reply(interaction, t(front.lang, "service.bad_token")))
             return
         values = [str(v) for v in (interaction.data or {}).get("values", [])]
-        await guarded(interaction, front.trade_press(interaction, press.id("table"), press.fields["op"], values))
+        await guarded(interaction, front.trade_press(interaction, press.id("table"), f"v{press.fields['menu']}",
+                                                     values))
+
+
+DYNAMIC_ITEMS = (MoveButton, ServiceButton, TradeSelect)
+
+
+def item_for(custom_id: str) -> type[discord.ui.DynamicItem] | None:
+    """The one item whose template reads this id, or None (a made-up or outdated id)."""
+    return next((item for item in DYNAMIC_ITEMS if item.__discord_ui_compiled_template__.fullmatch(custom_id)),
+                None)
 
 
 # the choices of /newgame; their names are translated by the tree's translator (``key``)

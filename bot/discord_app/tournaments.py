@@ -14,6 +14,7 @@ import io
 
 import discord
 
+from bot import signups
 from bot import tournament_screens as tour_screens
 from bot.discord_app.frontend import TEXT, Front, ServiceButton, can_manage, user_of
 from bot.discord_app.messages import md
@@ -49,6 +50,13 @@ class TournamentFront:
         """An answer shown as it is: entrants' and teams' names never turn into markdown."""
         await interaction.response.send_message(md(text)[:TEXT], ephemeral=ephemeral, **kwargs)
 
+    async def _say_signup(self, interaction: discord.Interaction, text: str, screen, tid: int) -> None:
+        """A public answer with the tournament's sign-up buttons, remembered so that it loses them
+        when sign-up is over (``bot.signups``)."""
+        answer = await interaction.response.send_message(md(text)[:TEXT], view=self.signup_view(screen))
+        if answer.message_id is not None:
+            await signups.remember(self.service, "dc", f"T{tid}", f"{interaction.channel_id}:{answer.message_id}")
+
     def signup_view(self, screen) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
         for button in screen.buttons[:25]:
@@ -83,7 +91,7 @@ class TournamentFront:
             return
         screen = await tour_screens.signup_screen(self.tours, out.params["tournament"], lang, now)
         text = screen.text + f"\n<t:{int(begins)}:f> (<t:{int(begins)}:R>)"  # in each reader's time zone
-        await self._say(interaction, text, ephemeral=False, view=self.signup_view(screen))
+        await self._say_signup(interaction, text, screen, out.params["tournament"])
 
     async def admin(self, interaction: discord.Interaction, args: list[str],
                     substitute: discord.abc.User | None = None) -> None:
@@ -93,8 +101,11 @@ class TournamentFront:
         if substitute is not None:
             sub = (f"dc:{substitute.id}", getattr(substitute, "display_name", None) or substitute.name)
         user, _ = user_of(interaction)
+        before = await tour_screens.current(self.tours, tour_key(interaction))
         out, text = await tour_screens.admin_command(self.tours, tour_key(interaction), user,
                                                      can_manage(interaction, events=True), args, lang, sub)
+        if before is not None and (await self.tours.get(before.id)).status == "cancelled":
+            await self.front.close_signup(f"T{before.id}")  # called off: its sign-up buttons go
         # the tables it touched are shown again by their own updates (paused, resumed, a new seat)
         await self._say(interaction, text, ephemeral=out.ok is False)
 
@@ -124,7 +135,7 @@ class TournamentFront:
             await self._say(interaction, text)
             return
         screen = await tour_screens.signup_screen(self.tours, row.id, lang, self.service.clock())
-        await self._say(interaction, f"{text}\n\n{screen.text}", ephemeral=False, view=self.signup_view(screen))
+        await self._say_signup(interaction, f"{text}\n\n{screen.text}", screen, row.id)
 
     async def _teams(self, row) -> int:
         return 0 if row is None else sum(e.status == "active" for e in await self.tours.entrants(row.id))

@@ -15,27 +15,24 @@ from telegram.ext import (
 
 from bot.telegram_app.frontend import TelegramFrontEnd
 from engine.service.tables import GameService
+from words.i18n import t
 
-COMMANDS = {  # set_my_commands per language (Telegram shows the user's)
-    "en": [("newgame", "Open a game"), ("join", "Join the open game"), ("leave", "Leave the game"),
-           ("endgame", "End the game (creator or admin)"), ("stats", "Standings in this chat"),
-           ("lang", "Language of this chat"), ("schedule", "Schedule a timed match (admins)"),
-           ("tournament", "Set up or run a tournament (admins)"),
-           ("team", "Sign a team up for the tournament"), ("rep", "Name your team's player for a match"),
-           ("standings", "Tournament standings"), ("help", "How to play")],
-    "zh": [("newgame", "开一局游戏"), ("join", "加入游戏"), ("leave", "离开游戏"),
-           ("endgame", "结束游戏（开局者或管理员）"), ("stats", "本群战绩"), ("lang", "本群语言"),
-           ("schedule", "安排限时比赛（管理员）"),
-           ("tournament", "设立或管理比赛（管理员）"), ("team", "为比赛报名队伍"), ("rep", "指派本队出赛队员"),
-           ("standings", "比赛排名"), ("help", "玩法说明")],
-}
+# the command menu (Telegram shows the user's language): names, and descriptions from data/locale
+COMMANDS = ("newgame", "join", "leave", "endgame", "stats", "lang", "schedule", "tournament", "team", "rep",
+            "standings", "help")
+# Telegram tells menus apart by a two-letter language code only: "zh" gets simplified Chinese
+MENU_LANGUAGES = {None: "en", "zh": "zh-Hans"}
+
+
+def command_menu(lang: str) -> list[tuple[str, str]]:
+    """The menu of commands with their descriptions in ``lang``."""
+    return [(c, t(lang, f"tg.cmd.{c}")) for c in COMMANDS]
 
 
 async def register_commands(bot) -> None:
     """The command menu in English (the default) and Chinese."""
-    for language, commands in COMMANDS.items():
-        await bot.set_my_commands([BotCommand(c, d) for c, d in commands],
-                                  language_code=None if language == "en" else language)
+    for code, lang in MENU_LANGUAGES.items():
+        await bot.set_my_commands([BotCommand(c, d) for c, d in command_menu(lang)], language_code=code)
 
 
 def build_application(service: GameService, token: str, base_url: str | None = None, request=None,

@@ -20,7 +20,7 @@ from telegram import ForceReply, InlineKeyboardButton, InlineKeyboardMarkup, Upd
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
-from bot import option_screens, trade_builder
+from bot import option_screens, signups, trade_builder
 from bot import tournament_screens as tour_screens
 from bot.inputs import clean_name, number, parse_press
 from bot.presenter import (
@@ -401,6 +401,10 @@ class TelegramFrontEnd:
             return
         user, name = _user(update)
         if op == "cancel" and row.status == "running":  # a running game ends only when asked twice
+            allowed = await self.service.lobby.may_cancel(row.id, user, is_admin=await self._is_admin(update))
+            if not allowed.ok:  # told now, not after answering "yes"
+                await update.effective_message.reply_text(t(lang, allowed.key, **allowed.params))
+                return
             answers = [(t(lang, "tg.btn.endgame_yes"), f"e:{row.id}:y"),
                        (t(lang, "tg.btn.endgame_no"), f"e:{row.id}:n")]
             await update.effective_message.reply_text(t(lang, "tg.endgame_confirm"),
@@ -484,9 +488,22 @@ class TelegramFrontEnd:
             return
         sid = out.params["schedule"]
         minutes = max(0, int(start - self.service.clock()) // 60)
-        await update.effective_message.reply_text(
+        sent = await update.effective_message.reply_text(
             t(lang, "tg.scheduled", game=game_name(args[0], lang), minutes=minutes, length=args[2]),
             reply_markup=self.messages.keyboard([(t(lang, "tg.btn.sign_up"), f"s:{sid}")]))
+        await self._remember_signup(f"s{sid}", sent)
+
+    async def _remember_signup(self, what: str, sent) -> None:
+        """A message with sign-up buttons, to be closed when sign-up is over (``bot.signups``)."""
+        await signups.remember(self.service, "tg", what, f"{sent.chat_id}:{sent.message_id}")
+
+    async def _close_signup(self, bot, what: str) -> None:
+        for ref in await signups.take(self.service, "tg", what):
+            chat_id, message_id = (int(x) for x in ref.split(":"))
+            try:
+                await bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=None)
+            except TelegramError as e:  # deleted meanwhile, or already without buttons
+                log.info("sign-up message %s not closed: %s", ref, e)
 
     # -- tournaments (the screens are shared with the other adapters: bot/tournament_screens.py) --
 
@@ -514,8 +531,11 @@ class TelegramFrontEnd:
             if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
                 u = replied.from_user
                 substitute = (f"tg:{u.id}", u.full_name or u.username or str(u.id))
+            before = await tour_screens.current(self.tours, key)
             out, text = await tour_screens.admin_command(self.tours, key, user, await self._is_admin(update), args,
                                                          lang, substitute)
+            if before is not None and (await self.tours.get(before.id)).status == "cancelled":
+                await self._close_signup(context.bot, f"T{before.id}")  # called off: its sign-up buttons go
             await reply(text)  # the tables it touched are shown again by their own updates
             return
         if not await self._is_admin(update):
@@ -531,7 +551,9 @@ class TelegramFrontEnd:
             await reply(t(lang, out.key, **out.params))
             return
         screen = await tour_screens.signup_screen(self.tours, out.params["tournament"], lang, self.service.clock())
-        await reply(screen.text, reply_markup=self.messages.keyboard([(b.label, b.token) for b in screen.buttons]))
+        sent = await reply(screen.text, reply_markup=self.messages.keyboard([(b.label, b.token)
+                                                                             for b in screen.buttons]))
+        await self._remember_signup(f"T{out.params['tournament']}", sent)
 
     async def _tournament_press(self, update: Update, press, user: str, name: str, lang: str) -> None:
         query = update.callback_query
@@ -557,8 +579,9 @@ class TelegramFrontEnd:
         row = await tour_screens.current(self.tours, key)
         if row is not None and row.mode == "team" and row.status == "signup":
             screen = await tour_screens.signup_screen(self.tours, row.id, lang, self.service.clock())
-            await update.effective_message.reply_text(screen.text, reply_markup=self.messages.keyboard(
+            sent = await update.effective_message.reply_text(screen.text, reply_markup=self.messages.keyboard(
                 [(b.label, b.token) for b in screen.buttons]))
+            await self._remember_signup(f"T{row.id}", sent)
 
     async def rep_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/rep <match> <member number>: the captain names the team's player for that match."""
@@ -605,6 +628,9 @@ class TelegramFrontEnd:
         bot = self.bot
         lang = await self._chat_lang(chat)
         chat_id, thread = where(chat)
+        closed = signups.of_outcome(outcome)
+        if closed is not None:  # sign-up is over: its messages lose the button
+            await self._close_signup(bot, closed)
         if outcome.key == "tour.round_started":
             await self._round_started(bot, outcome)
         elif outcome.key == "tour.round_over":
@@ -612,9 +638,10 @@ class TelegramFrontEnd:
             if screen is not None:
                 await bot.send_photo(chat_id, screen.picture, caption=screen.text[:CAPTION], message_thread_id=thread)
         elif outcome.key == "service.match_announced":
-            await bot.send_message(chat_id, t(lang, "service.match_announced"), message_thread_id=thread,
-                                   reply_markup=self.messages.keyboard([(t(lang, "tg.btn.sign_up"),
-                                                            f"s:{outcome.params['schedule']}")]))
+            sent = await bot.send_message(chat_id, t(lang, "service.match_announced"), message_thread_id=thread,
+                                          reply_markup=self.messages.keyboard([(t(lang, "tg.btn.sign_up"),
+                                                                   f"s:{outcome.params['schedule']}")]))
+            await self._remember_signup(f"s{outcome.params['schedule']}", sent)
         elif outcome.key and (outcome.key.startswith("tour.") or outcome.key == "service.schedule_too_few"):
             # called off for too few entrants, or a round waiting for the last one
             await bot.send_message(chat_id, t(lang, outcome.key, **outcome.params), message_thread_id=thread)

@@ -25,6 +25,7 @@ import contextlib
 import html
 import logging
 import os
+import re
 from collections.abc import AsyncIterator
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, WebAppInfo
@@ -50,6 +51,7 @@ from words.i18n import t
 log = logging.getLogger(__name__)
 CAPTION = 1000  # Telegram allows 1024 characters under a photo
 TEXT = 4000  # and 4096 in a message
+CAPTION_LIMIT, TEXT_LIMIT = 1024, 4096  # Telegram's own, counted in UTF-16 units of what the HTML shows
 PAGE = 40  # buttons in one message; Telegram refuses keyboards much past a hundred
 HTML = "HTML"
 
@@ -64,6 +66,26 @@ def keyboard(buttons: list[tuple[str, str]], per_row: int = 2, sign=None) -> Inl
     rows = [buttons[i:i + per_row] for i in range(0, len(buttons), per_row)]
     return InlineKeyboardMarkup([[InlineKeyboardButton(label[:60], callback_data=data) for label, data in row]
                                  for row in rows])
+
+
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def fit(text: str, limit: int, after: str = "") -> str:
+    """``text`` escaped for HTML, its end kept (a table's newest lines are at the end), with the HTML
+    line ``after`` appended (a mention), within Telegram's ``limit`` as Telegram counts it: UTF-16
+    units of what the message shows, tags left out."""
+    shown_after = html.unescape(re.sub(r"<[^>]*>", "", after))
+    budget = limit - _units(shown_after) - (1 if after else 0)
+    while text and _units(text) > budget:
+        cut = max(1, _units(text) - budget)
+        text = text[cut:]
+        newline = text.find("\n")
+        if 0 <= newline < 80:  # start at a whole line where one is close
+            text = text[newline + 1:]
+    body = html.escape(text, quote=False)
+    return f"{body}\n{after}" if after else body
 
 
 def where(key: str) -> tuple[int, int | None]:
@@ -211,13 +233,14 @@ class TelegramMessages:
         seats = row.seats
         chat_id, thread = where(row.chat_key)
         thread = record.get("tg_thread", thread)
-        caption = html.escape(public.text[-CAPTION:], quote=False)
+        mention = ""
         if screens.ping and not update.over:
             due = next((w.due_at for w in update.waiting if w.seat == screens.ping[0]), None)
-            caption += "\n" + with_mentions(lang, "tg.your_turn", [seats[screens.ping[0]]],
-                                            seconds=seconds_left(due, self.service.clock(), 60))
+            mention = with_mentions(lang, "tg.your_turn", [seats[screens.ping[0]]],
+                                    seconds=seconds_left(due, self.service.clock(), 60))
         elif screens.ping:
-            caption += "\n" + with_mentions(lang, "tg.result_players", [seats[s] for s in screens.ping])
+            mention = with_mentions(lang, "tg.result_players", [seats[s] for s in screens.ping])
+        caption = fit(public.text, CAPTION_LIMIT, mention)
         markup = self.keyboard([(b.label, b.token) for b in public.buttons] + ([] if screens.ended else extra))
         current = record.get("tg")
         if current and not screens.new_message and await self.edit_photo(bot, chat_id, current, caption, markup,
@@ -301,7 +324,7 @@ class TelegramMessages:
             for old in ids:
                 await self.strip(bot, user_id, old)
             ids = []
-        text = html.escape(screen.text[-(CAPTION if screen.picture else TEXT):], quote=False)
+        text = fit(screen.text, CAPTION_LIMIT if screen.picture else TEXT_LIMIT)
         try:
             new_ids = [await self._page(bot, user_id, ids[0] if ids else None, text,
                                         self._with_web_app(self.keyboard(pages[0]), table_id), screen.picture)]

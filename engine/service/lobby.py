@@ -289,6 +289,16 @@ class Lobby:
                 self.service.loop.kick(table_id, kind="started")
             return Outcome(True, table=table_id, version=live.row.version)
 
+    async def may_cancel(self, table_id: int, user: str, is_admin: bool = False) -> Outcome:
+        """Whether ``user`` may end this table (asked before the "are you sure?" question, so that
+        someone who may not is told at once instead of after answering yes)."""
+        live = await self.cache.get(table_id)
+        if live is None or live.row.status not in ACTIVE:
+            return Outcome(False, "service.no_table", table=table_id)
+        if user != live.row.creator and not is_admin:
+            return Outcome(False, "service.not_creator", table=table_id)
+        return Outcome(True, table=table_id)
+
     async def cancel(self, table_id: int, user: str, is_admin: bool = False, name: str = "") -> Outcome:
         """End a lobby or a running game: its creator or a chat admin (the adapter checks who is;
         ``name`` is who they are, for the table's last message)."""

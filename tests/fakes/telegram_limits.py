@@ -1,0 +1,142 @@
+"""The Bot API's documented limits, checked the way Telegram checks them: a call Telegram would
+refuse gets Telegram's answer (status 400, ``{"ok": false, "error_code": 400, "description":
+"Bad Request: …"}``), so python-telegram-bot raises exactly what it raises in production.
+
+Written from the Bot API's documentation (setMyCommands, sendMessage, sendPhoto, the edit methods,
+inline keyboards, answerCallbackQuery, HTML formatting), independently of the bot's code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+COMMANDS_MAX, COMMAND_MAX, COMMAND_DESCRIPTION_MAX = 100, 32, 256
+TEXT_MAX, CAPTION_MAX, ALERT_MAX = 4096, 1024, 200
+CALLBACK_DATA_MAX = 64  # bytes
+BUTTONS_PER_ROW, BUTTONS_MAX = 8, 100
+_COMMAND = re.compile(r"[a-z0-9_]{1,32}")
+# what HTML parse mode accepts: these tags, and &lt; &gt; &amp; &quot; or numeric entities
+_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler", "a", "tg-emoji",
+         "code", "pre", "blockquote"}
+_TAG = re.compile(r"<(/?)([a-z-]+)((?:\s+[a-z-]+(?:=\"[^\"<>]*\"|='[^'<>]*')?)*)\s*>")
+_ENTITY = re.compile(r"&(?:lt|gt|amp|quot|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});")
+
+
+def _units(text: str) -> int:
+    """Telegram counts lengths in UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def visible_html(text: str) -> str | None:
+    """The text an HTML-formatted message shows (tags gone, entities decoded), or None when
+    Telegram cannot parse it ("can't parse entities")."""
+    out, i, stack = [], 0, []
+    while i < len(text):
+        ch = text[i]
+        if ch == "<":
+            match = _TAG.match(text, i)
+            if match is None or match[2] not in _TAGS:
+                return None
+            closing, name = match[1] == "/", match[2]
+            if closing:
+                if not stack or stack.pop() != name:
+                    return None
+            else:
+                stack.append(name)
+            i = match.end()
+        elif ch == "&":
+            match = _ENTITY.match(text, i)
+            if match is None:
+                return None
+            entity = match[0]
+            out.append({"&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"'}.get(entity, "?"))
+            i = match.end()
+        elif ch == ">":
+            return None
+        else:
+            out.append(ch)
+            i += 1
+    return None if stack else "".join(out)
+
+
+def _shown(params: dict, field: str) -> tuple[str, str | None]:
+    """A text or caption as sent, and what it shows (None: not parseable)."""
+    text = str(params.get(field) or "")
+    if str(params.get("parse_mode") or "").upper() == "HTML":
+        return text, visible_html(text)
+    return text, text
+
+
+def _check_text(params: dict, field: str, most: int, required: bool) -> str | None:
+    raw, shown = _shown(params, field)
+    if shown is None:
+        return "Bad Request: can't parse entities: unsupported start tag or unmatched end tag"
+    if required and not shown.strip():
+        return "Bad Request: message text is empty"
+    if _units(shown) > most:
+        return "Bad Request: message is too long" if field == "text" else "Bad Request: message caption is too long"
+    return None
+
+
+def _check_keyboard(markup: Any) -> str | None:
+    if not markup:
+        return None
+    markup = _json(markup)
+    rows = markup.get("inline_keyboard")
+    if rows is None:
+        return None  # a reply keyboard or its removal: not used by the bot
+    buttons = [b for row in rows for b in row]
+    if any(len(row) > BUTTONS_PER_ROW for row in rows) or len(buttons) > BUTTONS_MAX:
+        return "Bad Request: reply markup is too long"
+    for b in buttons:
+        if not str(b.get("text") or "").strip():
+            return "Bad Request: BUTTON_TEXT_EMPTY"
+        kinds = [k for k in ("callback_data", "url", "web_app", "switch_inline_query", "login_url", "pay",
+                             "copy_text", "callback_game", "switch_inline_query_current_chat") if k in b]
+        if len(kinds) != 1:
+            return "Bad Request: can't parse inline keyboard button: exactly one of the optional fields must be used"
+        if "callback_data" in b and not 1 <= len(str(b["callback_data"]).encode()) <= CALLBACK_DATA_MAX:
+            return "Bad Request: BUTTON_DATA_INVALID"
+        if "url" in b and not re.match(r"(https?|tg)://", str(b["url"])):
+            return "Bad Request: BUTTON_URL_INVALID"
+        if "web_app" in b and not str(_json(b["web_app"]).get("url", "")).startswith("https://"):
+            return "Bad Request: BUTTON_URL_INVALID"
+    return None
+
+
+def check_commands(params: dict) -> str | None:
+    commands = _json(params.get("commands")) or []
+    if len(commands) > COMMANDS_MAX:
+        return "Bad Request: too many commands"
+    for c in commands:
+        if not _COMMAND.fullmatch(str(c.get("command", ""))):
+            return "Bad Request: BOT_COMMAND_INVALID"
+        if not 1 <= len(str(c.get("description", "")).strip()) <= COMMAND_DESCRIPTION_MAX:
+            return "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID"
+    language = params.get("language_code")
+    if language and not re.fullmatch(r"[a-z]{2}", str(language)):
+        return "Bad Request: LANG_CODE_INVALID"
+    return None
+
+
+def check_call(method: str, params: dict) -> str | None:
+    """Telegram's "Bad Request: …" description for a call it refuses, else None."""
+    if method == "setMyCommands":
+        return check_commands(params)
+    problem = None
+    if method in ("sendMessage", "editMessageText"):
+        problem = _check_text(params, "text", TEXT_MAX, required=True)
+    elif method in ("sendPhoto", "sendDocument", "editMessageCaption"):
+        problem = _check_text(params, "caption", CAPTION_MAX, required=False)
+    elif method == "editMessageMedia":
+        media = _json(params.get("media")) or {}
+        problem = _check_text(media, "caption", CAPTION_MAX, required=False)
+    elif method == "answerCallbackQuery" and _units(str(params.get("text") or "")) > ALERT_MAX:
+        problem = "Bad Request: MESSAGE_TOO_LONG"
+    return problem or _check_keyboard(params.get("reply_markup"))
