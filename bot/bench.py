@@ -492,15 +492,7 @@ def bench_crowds(pg_url: str | None, pressers: int = 32, seconds: float = 4.0) -
     return {**bench_crowd(None, pressers, seconds), **pg}
 
 
-def engine_build() -> dict:
-    """Whether the rules and AI ran compiled (``tycoon compile``): the game figures depend on it."""
-    from engine import compiled
-    status = compiled.status()
-    return {"engine_modules_compiled": len(status["compiled"]), "engine_modules_built": status["built"],
-            "engine_modules_stale": status["stale"] + status["failed"]}
-
-
 def run_all() -> dict:
-    return {**engine_build(), **bench_deal(), **bench_board(), **bench_service(), **bench_clocks(),
+    return {**bench_deal(), **bench_board(), **bench_service(), **bench_clocks(),
             **bench_finished_memory(), **bench_render(),
             **bench_two_processes(bench_database_url()), **bench_crowds(bench_database_url())}

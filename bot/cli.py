@@ -213,7 +213,7 @@ def _cmd_web(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
-    from bot.run import log_engine_build
+    from bot.run import HEARTBEAT
     from bot.web.server import serve
 
     port = _web_port(str(args.port) if args.port is not None else os.environ.get("TYCOON_WEB_PORT"))
@@ -221,11 +221,10 @@ def _cmd_web(args: argparse.Namespace) -> int:
         print("tycoon: TYCOON_WEB_PORT (or --port) is a port number such as 8080", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    log_engine_build()
     try:
         return asyncio.run(serve(args.host, port, os.environ.get("DATABASE_URL"), args.lang,
                                  bot_token=os.environ.get("TELEGRAM_TOKEN") or None,
-                                 public_url=os.environ.get("TYCOON_WEB_URL") or None))
+                                 public_url=os.environ.get("TYCOON_WEB_URL") or None, heartbeat=HEARTBEAT))
     except KeyboardInterrupt:
         return 0
     except OSError as e:  # the port is taken, or the address is not this machine's
@@ -251,11 +250,6 @@ def _cmd_rotate_secret(args: argparse.Namespace) -> int:
     asyncio.run(rotate())
     print("tycoon: a new button secret is stored; restart every bot process so that it reads it")
     return 0
-
-
-def _cmd_compile(args: argparse.Namespace) -> int:
-    from bot.compile import compile_engine
-    return compile_engine(jobs=args.jobs)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -310,11 +304,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--view", default="public", help="'public' or 'seat:N'")
     p.add_argument("--out", required=True)
     p.set_defaults(func=_cmd_render)
-
-    p = sub.add_parser("compile", help="compile the rules and AI with Cython (what changed only; "
-                                       "plain Python without it)")
-    p.add_argument("--jobs", type=int, default=None, help="compiler processes (default: the cores, at most 4)")
-    p.set_defaults(func=_cmd_compile)
 
     p = sub.add_parser("rotate-secret", help="a new secret for buttons (DATABASE_URL's database); then restart")
     p.set_defaults(func=_cmd_rotate_secret)

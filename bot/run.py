@@ -1,26 +1,24 @@
-"""``tycoon run`` with chat tokens: the Telegram bot, the Discord bot or both in one process,
-around one ``GameService`` and its one supervised clock task.
+"""``tycoon run``: the chat bots whose tokens are set, the web table when asked, and health and
+metrics, in one process around one ``GameService`` and its one supervised clock task.
 
-Each front end subscribes to the service's table updates and notices and shows those of its own
-chats (``tg:`` or ``dc:`` chat keys).
+Every part is a task of its own (``bot/platforms.py``): Telegram and Discord are each started and
+retried on their own, so one that cannot be reached never keeps the other (or the clocks) waiting.
+Each front end subscribes to the service's table updates and shows those of its own chats.
 
-Start-up speaks plainly: a database, Bot API or Discord that cannot be reached is tried again with
-back-off, one log line per attempt; a token the platform refuses ends the process at once with one
-line naming the variable to fix. Exit status: 0 after a requested stop, 1 when the clock task or
-the Discord gateway gave up (the supervisor should start the process again), 2 for a refused token.
+Exit status: 0 after a requested stop (SIGINT, Ctrl-C); 1 when the process should be started again
+(the database gone too long, the Discord client closed by itself); 2 for a refused token or a
+setting the process cannot start with, with one line naming the variable to fix.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import os
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
+from bot.platforms import FIRST_RETRY, GatewayGone, TokenRefused, Webhook, keep_discord, keep_telegram, retrying
 from engine.service import store
 from engine.service.runner import ServiceDown, describe
 from engine.service.tables import GameService
@@ -28,71 +26,17 @@ from engine.service.tables import GameService
 log = logging.getLogger(__name__)
 
 HEARTBEAT = os.environ.get("TYCOON_HEARTBEAT", "/tmp/tycoon-heartbeat")
-FIRST_RETRY, MAX_RETRY = 1.0, 60.0
-OK, GAVE_UP, BAD_TOKEN = 0, 1, 2  # BAD_TOKEN: also any setting the process cannot start with
+OK, GAVE_UP, BAD_SETTING = 0, 1, 2
+BAD_TOKEN = BAD_SETTING  # the name older callers use
 
 
-class TokenRefused(Exception):
-    """The platform refused a token: nothing to retry, the admin must fix the variable."""
+class SettingError(ValueError):
+    """An environment variable the process cannot start with: the message names it."""
 
 
 def choose_bots(environ) -> tuple[str | None, str | None]:
-    """The tokens that are set: (Telegram, Discord); both ``None`` means the local game."""
+    """The tokens that are set: (Telegram, Discord); both ``None`` means the web table."""
     return environ.get("TELEGRAM_TOKEN") or None, environ.get("DISCORD_TOKEN") or None
-
-
-async def retrying(what: str, attempt: Callable[[], Awaitable], transient: tuple[type[BaseException], ...],
-                   stop: asyncio.Event, first: float = FIRST_RETRY, cap: float = MAX_RETRY):
-    """``attempt()`` until it works: each failure of a ``transient`` kind is one log line and a
-    longer wait (up to ``cap``); anything else is raised. None when ``stop`` is set meanwhile."""
-    delay = first
-    while not stop.is_set():
-        try:
-            return await attempt()
-        except transient as e:
-            log.warning("%s cannot be reached (%s); trying again in %.0f s", what, describe(e), delay)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), timeout=delay)
-        delay = min(delay * 2, cap)
-    return None
-
-
-def telegram_errors():
-    from telegram.error import InvalidToken, NetworkError
-
-    return InvalidToken, NetworkError
-
-
-def discord_errors():
-    import aiohttp
-    import discord
-
-    return discord.LoginFailure, (aiohttp.ClientError, OSError, asyncio.TimeoutError, discord.DiscordServerError)
-
-
-@dataclass(frozen=True)
-class Webhook:
-    """Telegram updates by webhook (several processes behind one load balancer) instead of polling:
-    ``url`` is the public address Telegram posts to; this process listens on ``listen``:``port``
-    at the same path, and takes only requests carrying ``secret`` (Telegram's secret-token header)."""
-
-    url: str
-    listen: str = "0.0.0.0"
-    port: int = 8443
-    secret: str = ""
-
-    @property
-    def path(self) -> str:
-        return urlsplit(self.url).path.lstrip("/")
-
-    @classmethod
-    def from_env(cls, environ, token: str | None) -> Webhook | None:
-        url = environ.get("TELEGRAM_WEBHOOK_URL")
-        if not url or not token:
-            return None
-        # the secret-token header allows 1-256 of A-Z a-z 0-9 _ -: by default one derived from the token
-        secret = environ.get("TELEGRAM_WEBHOOK_SECRET") or hashlib.sha256(f"webhook:{token}".encode()).hexdigest()
-        return cls(url, environ.get("TELEGRAM_WEBHOOK_LISTEN", "0.0.0.0"), int(environ.get("PORT", "8443")), secret)
 
 
 def shard_ids(text: str | None) -> list[int] | None:
@@ -106,194 +50,180 @@ def shard_ids(text: str | None) -> list[int] | None:
     return out
 
 
+def _port(environ, name: str, default: str | None) -> int | None:
+    text = environ.get(name) or default
+    if text is None:
+        return None
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise SettingError(f"{name} is a port number such as 8080, not {text!r}")
+    return int(text)
+
+
+def web_from_env(environ) -> tuple[str, int, str] | None:
+    """With ``TYCOON_WEB_URL`` (the web table's public address) the bots' process serves it too,
+    on ``TYCOON_WEB_HOST``:``TYCOON_WEB_PORT`` (default 0.0.0.0:8080, behind the proxy that URL names),
+    unless ``TYCOON_SERVE_WEB=off`` (another process serves it; the bots only link to it)."""
+    url = environ.get("TYCOON_WEB_URL")
+    if not url or environ.get("TYCOON_SERVE_WEB", "on").lower() in ("off", "0", "no", "false"):
+        return None
+    return environ.get("TYCOON_WEB_HOST", "0.0.0.0"), _port(environ, "TYCOON_WEB_PORT", "8080"), url.rstrip("/")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What ``tycoon run`` reads from the environment (the README's table lists each variable)."""
+
+    telegram: str | None
+    discord: str | None
+    database_url: str | None
+    lang: str
+    telegram_api_url: str | None
+    webhook: Webhook | None
+    shard_count: int | None
+    shards: list[int] | None
+    flood_limits: bool
+    web: tuple[str, int, str] | None
+    discord_api_url: str | None
+    metrics: tuple[str, int] | None
+
+    @classmethod
+    def from_env(cls, environ, lang: str | None = None) -> Settings:
+        telegram, discord = choose_bots(environ)
+        count = environ.get("DISCORD_SHARD_COUNT")
+        try:
+            shards = shard_ids(environ.get("DISCORD_SHARD_IDS"))
+            count_n = int(count) if count else None
+        except ValueError:
+            raise SettingError("DISCORD_SHARD_COUNT and DISCORD_SHARD_IDS are numbers: a count, and ids like 0-3 "
+                               "or 0,2,5") from None
+        if shards and (count_n is None or max(shards) >= count_n):
+            raise SettingError(f"DISCORD_SHARD_IDS {shards} needs DISCORD_SHARD_COUNT above its largest id")
+        metrics_port = _port(environ, "TYCOON_METRICS_PORT", None)
+        return cls(telegram, discord, environ.get("DATABASE_URL"), lang or environ.get("TYCOON_LANG", "zh-Hans"),
+                   environ.get("TELEGRAM_API_URL"), Webhook.from_env(environ, telegram), count_n, shards,
+                   # off only for a Bot API of one's own without Telegram's limits (tests)
+                   environ.get("TELEGRAM_FLOOD_LIMITS", "on") != "off", web_from_env(environ),
+                   environ.get("DISCORD_API_URL") or None,
+                   (environ.get("TYCOON_METRICS_HOST", "0.0.0.0"), metrics_port) if metrics_port else None)
+
+
 async def run_bots(telegram_token: str | None, discord_token: str | None, database_url: str | None,
                    lang: str = "zh-Hans", api_url: str | None = None, stop: asyncio.Event | None = None,
                    telegram_request=None, heartbeat: str | None = None, retry_first: float = FIRST_RETRY,
                    webhook: Webhook | None = None, shard_count: int | None = None,
                    shards: list[int] | None = None, flood_limits: bool = True,
-                   web: tuple[str, int, str] | None = None, discord_api_url: str | None = None) -> int:
+                   web: tuple[str, int, str] | None = None, discord_api_url: str | None = None,
+                   metrics: tuple[str, int] | None = None) -> int:
     """Run until ``stop`` is set or something cannot go on; the process's exit status. ``web``:
-    (host, port, public URL) to serve the web table too (Mini App, spectators) on this service.
+    (host, port, public URL) to serve the web table too (Mini App, spectators) on this service;
+    ``metrics``: (host, port) for ``/healthz`` and ``/metrics`` when the web table is not served.
     ``discord_api_url``: a Discord-compatible REST API instead of Discord's own (a shared
     rate-limit proxy, or the tests' fake Discord); the gateway's address comes from it."""
-    if discord_token and discord_api_url:
-        import discord.http
-
-        discord.http.Route.BASE = discord_api_url.rstrip("/")
     stop = stop or asyncio.Event()
     heartbeat = HEARTBEAT if heartbeat is None else heartbeat
     service = await retrying("the database", lambda: GameService.open(database_url), store.DB_ERRORS, stop,
                              first=retry_first)
     if service is None:
         return OK
-    app = discord_bot = None
-    if telegram_token:
-        from bot.telegram_app.app import build_application
-
-        base_url = f"{api_url.rstrip('/')}/bot" if api_url else None
-        app = build_application(service, telegram_token, base_url=base_url, request=telegram_request, lang=lang,
-                                rate_limit=flood_limits)
-    if discord_token:
-        from bot.discord_app.app import TycoonBot
-
-        discord_bot = TycoonBot(service, lang, sync_commands=True, shard_count=shard_count, shard_ids=shards)
-
     tasks: list[asyncio.Task] = []
-    status = OK
-    async with contextlib.AsyncExitStack() as stack:
-        stack.push_async_callback(service.close)
-        try:
-            if app is not None:
-                await _start_telegram(app, stack, stop, retry_first, webhook)
-            if discord_bot is not None:
-                await stack.enter_async_context(discord_bot)  # closes the gateway and the HTTP session on exit
-                await _login_discord(discord_bot, discord_token, stop, retry_first)
-                if not stop.is_set():
-                    tasks.append(asyncio.create_task(discord_bot.connect(), name="discord-gateway"))
-        except TokenRefused as e:
-            log.error("%s", e)
-            return BAD_TOKEN
-        if stop.is_set():
-            return OK
-        if web is not None:  # in this process: the pages follow the moves of this service at once
-            from bot.web.server import make_app, start_site
+    runners = []
+    try:
+        if telegram_token:
+            from bot.telegram_app.app import build_application
 
-            runner, address = await start_site(make_app(service, lang=lang, bot_token=telegram_token,
-                                                        public_url=web[2]), web[0], web[1])
-            stack.push_async_callback(runner.cleanup)
-            log.info("the web table on %s (public address %s)", address, web[2])
+            base_url = f"{api_url.rstrip('/')}/bot" if api_url else None
+            app = build_application(service, telegram_token, base_url=base_url, request=telegram_request, lang=lang,
+                                    rate_limit=flood_limits)
+            tasks.append(asyncio.create_task(keep_telegram(app, stop, retry_first, webhook), name="telegram"))
+        if discord_token:
+            import discord.http
+
+            from bot.discord_app.app import TycoonBot
+
+            if discord_api_url:
+                discord.http.Route.BASE = discord_api_url.rstrip("/")
+            bot = TycoonBot(service, lang, sync_commands=True, shard_count=shard_count, shard_ids=shards)
+            tasks.append(asyncio.create_task(keep_discord(bot, discord_token, stop, retry_first), name="discord"))
+        try:
+            runners += await _serve_http(service, lang, telegram_token, web, metrics)
+        except OSError as e:  # the port is taken, or the address is not this machine's
+            log.error("cannot serve HTTP (%s); set TYCOON_WEB_PORT or TYCOON_METRICS_PORT to a free port",
+                      e.strerror or e)
+            return BAD_SETTING
         tasks.append(asyncio.create_task(service.run(stop=stop, every=1.0, heartbeat=heartbeat or None),
                                          name="clock"))
-        waiter = asyncio.create_task(stop.wait(), name="stop")
-        try:
-            done, _ = await asyncio.wait([*tasks, waiter], return_when=asyncio.FIRST_COMPLETED)
+        return await _until_done(tasks, stop)
+    finally:
+        stop.set()
+        for task in tasks:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await task
+        for runner in runners:
+            await runner.cleanup()
+        await service.idle()
+        await service.close()
+
+
+async def _serve_http(service, lang: str, bot_token: str | None, web, metrics) -> list:
+    """The web table (with /healthz and /metrics), or only those two on the metrics port."""
+    from bot import health
+
+    runners = []
+    if web is not None:  # in this process: the pages follow the moves of this service at once
+        from bot.web.server import make_app, start_site
+
+        runner, address = await start_site(make_app(service, lang=lang, bot_token=bot_token, public_url=web[2]),
+                                           web[0], web[1])
+        runners.append(runner)
+        log.info("the web table on %s (public address %s)", address, web[2])
+    if metrics is not None and (web is None or metrics[1] != web[1]):
+        runners.append(await health.start(service, *metrics))
+        log.info("/healthz and /metrics on %s:%s", *metrics)
+    return runners
+
+
+async def _until_done(tasks: list[asyncio.Task], stop: asyncio.Event) -> int:
+    """Wait for a stop, or for a part that cannot go on; the exit status."""
+    waiter = asyncio.create_task(stop.wait(), name="stop")
+    running = [*tasks, waiter]
+    try:
+        while running:
+            done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
+                running.remove(task)
                 if task is waiter or task.cancelled():
-                    continue
+                    return OK
                 error = task.exception()
+                if error is None:  # a platform that ended because the stop came
+                    if stop.is_set():
+                        return OK
+                    continue
+                if isinstance(error, TokenRefused):
+                    log.error("%s", error)
+                    return BAD_SETTING
                 if isinstance(error, ServiceDown):
                     log.error("the clock task gave up: %s; exiting so that the process is started again", error)
-                    status = GAVE_UP
-                elif task.get_name() == "discord-gateway":
-                    log.error("the Discord gateway closed (%s); exiting so that the process is started again",
-                              describe(error) if error else "no error")
-                    status = GAVE_UP
-                elif error is not None:
+                elif isinstance(error, GatewayGone):
+                    log.error("%s; exiting so that the process is started again", error)
+                else:
                     log.error("%s ended: %s", task.get_name(), describe(error), exc_info=error)
-                    status = GAVE_UP
-        finally:
-            stop.set()
-            waiter.cancel()
-            if discord_bot is not None:
-                await discord_bot.close()
-            for task in tasks:
-                with contextlib.suppress(Exception, asyncio.CancelledError):
-                    await task
-            await service.idle()
-    return status
-
-
-async def _start_telegram(app, stack: contextlib.AsyncExitStack, stop: asyncio.Event, retry_first: float,
-                          webhook: Webhook | None = None) -> None:
-    from bot.telegram_app.app import register_commands
-
-    invalid, network = telegram_errors()
-    token = app.bot.token
-
-    async def initialize():
-        try:
-            await app.initialize()  # getMe: is the token good, is the Bot API there
-        except invalid as e:
-            said = str(e).replace(token, "…")  # never the token in a log
-            raise TokenRefused(f"TELEGRAM_TOKEN was refused by Telegram ({said}); set it to the token @BotFather "
-                               f"gave the bot (or fix TELEGRAM_API_URL when it is set)") from None
-        return True
-
-    if await retrying("the Telegram Bot API", initialize, (network,), stop, first=retry_first) is None:
-        return
-    stack.push_async_callback(app.shutdown)
-
-    async def begin():
-        await register_commands(app.bot)
-        if webhook is None:
-            await app.bot.delete_webhook()  # what start_polling does first, here with our own retries
-        else:  # several processes may call this: they all set the same address and secret
-            await app.bot.set_webhook(webhook.url, secret_token=webhook.secret)
-        if not app.running:
-            await app.start()
-            stack.push_async_callback(app.stop)
-        if webhook is None:
-            await app.updater.start_polling()
-        else:
-            await app.updater.start_webhook(listen=webhook.listen, port=webhook.port, url_path=webhook.path,
-                                            webhook_url=webhook.url, secret_token=webhook.secret)
-            log.info("Telegram updates by webhook on %s:%s/%s", webhook.listen, webhook.port, webhook.path)
-        stack.push_async_callback(app.updater.stop)
-        return True
-
-    await retrying("the Telegram Bot API", begin, (network,), stop, first=retry_first)
-
-
-async def _login_discord(bot, token: str, stop: asyncio.Event, retry_first: float) -> None:
-    refused, transient = discord_errors()
-
-    async def login():
-        try:
-            await bot.login(token)  # runs setup_hook: buttons, translator, commands
-        except refused as e:
-            raise TokenRefused(f"DISCORD_TOKEN was refused by Discord ({e}); set it to the bot token from the "
-                               f"Discord developer portal") from None
-        except transient:
-            await bot.http.close()  # the next attempt opens a session of its own
-            raise
-        return True
-
-    if await retrying("Discord", login, transient, stop, first=retry_first) is None:
-        return
-    await retrying("Discord (slash commands)", bot.sync_tree, transient, stop, first=retry_first)
-
-
-def web_from_env(environ) -> tuple[str, int, str] | None:
-    """With ``TYCOON_WEB_URL`` (the web table's public address) the bots' process serves it too,
-    on ``TYCOON_WEB_HOST``:``TYCOON_WEB_PORT`` (default 0.0.0.0:8080, behind the proxy that URL names)."""
-    url = environ.get("TYCOON_WEB_URL")
-    port = environ.get("TYCOON_WEB_PORT") or "8080"
-    if not url or not port.isdigit():
-        return None
-    return environ.get("TYCOON_WEB_HOST", "0.0.0.0"), int(port), url.rstrip("/")
-
-
-def log_engine_build() -> None:
-    """The start-up line that says whether the rules run compiled (``engine/compiled.py``)."""
-    import engine.games  # noqa: F401  (the rules, so that the line counts them)
-    from engine import compiled
-
-    logging.getLogger("tycoon").info("%s", compiled.summary())
+                return GAVE_UP
+        return OK
+    finally:
+        waiter.cancel()
 
 
 def main_from_env(lang: str | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    log_engine_build()
-    telegram, discord = choose_bots(os.environ)
-    count = os.environ.get("DISCORD_SHARD_COUNT")
     try:
-        shards = shard_ids(os.environ.get("DISCORD_SHARD_IDS"))
-        count_n = int(count) if count else None
-    except ValueError:
-        log.error("DISCORD_SHARD_COUNT and DISCORD_SHARD_IDS are numbers: a count, and ids like 0-3 or 0,2,5")
-        return BAD_TOKEN
-    if shards and (count_n is None or max(shards) >= count_n):
-        log.error("DISCORD_SHARD_IDS %s needs DISCORD_SHARD_COUNT above its largest id", shards)
-        return BAD_TOKEN
+        s = Settings.from_env(os.environ, lang)
+    except SettingError as e:
+        log.error("%s", e)
+        return BAD_SETTING
     try:
-        return asyncio.run(run_bots(telegram, discord, os.environ.get("DATABASE_URL"),
-                                    lang or os.environ.get("TYCOON_LANG", "zh-Hans"),
-                                    os.environ.get("TELEGRAM_API_URL"),
-                                    webhook=Webhook.from_env(os.environ, telegram),
-                                    shard_count=count_n, shards=shards,
-                                    # off only for a Bot API of one's own without Telegram's limits (tests)
-                                    flood_limits=os.environ.get("TELEGRAM_FLOOD_LIMITS", "on") != "off",
-                                    web=web_from_env(os.environ),
-                                    discord_api_url=os.environ.get("DISCORD_API_URL") or None))
+        return asyncio.run(run_bots(s.telegram, s.discord, s.database_url, s.lang, s.telegram_api_url,
+                                    webhook=s.webhook, shard_count=s.shard_count, shards=s.shards,
+                                    flood_limits=s.flood_limits, web=s.web, discord_api_url=s.discord_api_url,
+                                    metrics=s.metrics))
     except KeyboardInterrupt:  # Ctrl-C or SIGINT from docker stop: a clean exit
         return OK

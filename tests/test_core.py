@@ -32,9 +32,8 @@ def test_rng_values_are_stable_across_versions():
 
 
 def test_rng_holds_its_values_at_the_ends_of_64_bits():
-    """Pinned from plain Python: the compiled generator (``rng.pxd``: 64-bit C arithmetic) must
-    give the same numbers at the largest seed, a counter past 2**32, and a bound just over 2**63,
-    where about half the draws are rejected."""
+    """Pinned values at the largest seed, a counter past 2**32, and a bound just over 2**63, where
+    about half the draws are rejected: a replay of any stored game depends on these numbers."""
     r = Rng(seed=(1 << 64) - 1, counter=1 << 40)
     assert [r.next64() for _ in range(2)] == [7550352060150933567, 4848638810840959809]
     assert [r.below(3) for _ in range(4)] == [1, 1, 1, 2]

@@ -357,7 +357,7 @@ async def test_a_process_that_dies_inside_start_leaves_a_lobby_that_starts_later
         await service.lobby.join(out.table, "u1", "Bob")
         real = store.start_table
 
-        async def dies(engine, table_id, values, clocks):
+        async def dies(engine, table_id, values, clocks, notify=None):
             async with AsyncSession(engine) as session:  # half the work, never committed
                 await session.exec(update(store.TableRow).where(store.TableRow.id == table_id).values(**values))
                 raise ConnectionError("killed inside start()")

@@ -84,7 +84,11 @@ async def test_both_bots_run_in_one_process_with_one_service_and_one_clock(tmp_p
     monkeypatch.setattr(telegram_app, "build_application", build_application)
 
     async def stop_when_running():
+        # each platform starts on its own: stop once both are up and the clock runs
         await clock_started.wait()
+        while not (any(name == "getUpdates" for name, _ in api.calls)
+                   and any(u.endswith("/applications/42/commands") for _, u, _ in fake.calls)):
+            await asyncio.sleep(0.01)
         stop.set()
 
     status, _ = await asyncio.gather(run_module.run_bots("123:TEST", "D", f"sqlite:///{tmp_path / 'both.db'}", "en",

@@ -23,8 +23,6 @@ promise of several processes on one database.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hashlib
 import json
 import os
 import signal
@@ -39,7 +37,7 @@ import pytest
 
 from engine.games import GAMES, PLUGS
 from engine.service import tokens
-from tests.fakes import telegram_limits
+from tests.fakes.telegram_server import BotAPIServer, Call, _caption, _json
 from words.i18n import t
 
 DB_URL = os.environ.get("TEST_DATABASE_URL")
@@ -69,193 +67,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def _json(value):
-    return json.loads(value) if isinstance(value, str) else value
-
-
-def _buttons(markup) -> list[str]:
-    markup = _json(markup) if markup else None
-    return [b["callback_data"] for row in markup["inline_keyboard"] for b in row] if markup else []
-
-
-def _caption(params: dict) -> str:
-    if "media" in params:
-        return str(_json(params["media"]).get("caption", ""))
-    return str(params.get("caption", params.get("text", "")))
-
-
-@dataclass
-class Call:
-    process: str  # "p0" or "p1": which bot process sent it
-    method: str
-    params: dict
-    picture: str | None  # sha1 of the uploaded picture, if one came
-    at: float
-
-
-class BotAPIServer:
-    """A fake Telegram Bot API over HTTP for both processes (``/<process>/bot<token>/<method>``)."""
-
-    def __init__(self) -> None:
-        self.calls: list[Call] = []
-        self.messages: dict[tuple[int, int], dict] = {}
-        self.next_id = 1000
-        self.identical: list[Call] = []
-        self.reuploads = 0
-        self.answers: dict[str, dict] = {}  # callback query id -> answerCallbackQuery's parameters
-        # a message sent to a group with a button another message there still shows: (chat, data, old, new)
-        self.twice: list[tuple[int, str, int, int]] = []
-        self.touched: dict[int, float] = {}  # chat -> when the bot last sent or edited something there
-        self.changed = asyncio.Event()
-        self.refused: list[tuple[str, str]] = []  # calls over Telegram's limits: (method, description)
-        self._runner = None
-        self.port = 0
-
-    async def start(self) -> int:
-        from aiohttp import web
-
-        app = web.Application(client_max_size=64 * 2**20)
-        app.router.add_post("/{process}/{bot}/{method}", self._handle)
-        app.router.add_get("/{process}/{bot}/{method}", self._handle)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]
-        return self.port
-
-    async def stop(self) -> None:
-        if self._runner is not None:
-            await self._runner.cleanup()
-
-    async def wait_change(self, timeout: float) -> None:
-        self.changed.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.changed.wait(), timeout)
-
-    @staticmethod
-    async def _read(request) -> tuple[dict, dict]:
-        params, files = {}, {}
-        if request.content_type.startswith("multipart/"):
-            reader = await request.multipart()
-            async for part in reader:
-                if part.filename:
-                    files[part.name] = bytes(await part.read())
-                else:
-                    params[part.name] = await part.text()
-        elif request.can_read_body:
-            params = dict(await request.post())
-        return params, files
-
-    def _answer(self, result=None, error: str | None = None):
-        from aiohttp import web
-
-        if error is not None:
-            return web.json_response({"ok": False, "error_code": 400, "description": error}, status=400)
-        return web.json_response({"ok": True, "result": result})
-
-    @staticmethod
-    def _message(chat: int, message_id: int) -> dict:
-        return {"message_id": message_id, "date": int(time.time()),
-                "chat": {"id": chat, "type": "supergroup" if chat < 0 else "private"}}
-
-    async def _handle(self, request):
-        process, method = request.match_info["process"], request.match_info["method"]
-        if request.match_info["bot"] != f"bot{BOT_TOKEN}":
-            from aiohttp import web
-
-            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
-        params, files = await self._read(request)
-        picture = None
-        if method == "sendPhoto" and "photo" in files:
-            picture = hashlib.sha1(files["photo"]).hexdigest()
-        elif method == "editMessageMedia":
-            attached = str(_json(params.get("media", "{}")).get("media", "")).removeprefix("attach://")
-            picture = hashlib.sha1(files[attached]).hexdigest() if attached in files else None
-        call = Call(process, method, params, picture, time.monotonic())
-        self.calls.append(call)
-        try:
-            return self._reply(call)
-        finally:
-            self.changed.set()
-
-    def _reply(self, call: Call):
-        method, params = call.method, call.params
-        problem = telegram_limits.check_call(method, params)
-        if problem is not None:  # what Telegram refuses, refused as Telegram does
-            self.refused.append((method, problem))
-            return self._answer(error=problem)
-        if "chat_id" in params:
-            self.touched[int(params["chat_id"])] = call.at
-        if method == "getMe":
-            return self._answer({"id": 999, "is_bot": True, "first_name": "Tycoon", "username": "tycoon_bot"})
-        if method in ("sendMessage", "sendPhoto"):
-            self.next_id += 1
-            chat = int(params["chat_id"])
-            if chat < 0:
-                for data in _buttons(params.get("reply_markup")):
-                    self.twice += [(chat, data, mid, self.next_id) for mid, shown in self.live(chat).items()
-                                   if data in shown]
-            self.messages[(chat, self.next_id)] = {
-                "text": _caption(params), "buttons": _buttons(params.get("reply_markup")), "picture": call.picture}
-            return self._answer(self._message(chat, self.next_id))
-        if method in ("editMessageMedia", "editMessageText", "editMessageCaption", "editMessageReplyMarkup"):
-            key = (int(params["chat_id"]), int(params["message_id"]))
-            old = self.messages.get(key)
-            if old is None:
-                return self._answer(error="Bad Request: message to edit not found")
-            new = dict(old)
-            if method != "editMessageReplyMarkup":
-                new["text"] = _caption(params)
-            if method == "editMessageMedia":
-                if call.picture is not None and call.picture == old.get("picture"):
-                    self.reuploads += 1
-                new["picture"] = call.picture
-            new["buttons"] = _buttons(params.get("reply_markup"))
-            if new == old:
-                self.identical.append(call)
-                return self._answer(error="Bad Request: message is not modified: specified new message content "
-                                          "and reply markup are exactly the same as a current content and reply "
-                                          "markup of the message")
-            self.messages[key] = new
-            return self._answer(self._message(*key))
-        if method == "deleteMessage":
-            self.messages.pop((int(params["chat_id"]), int(params["message_id"])), None)
-            return self._answer(True)
-        if method == "answerCallbackQuery":
-            self.answers[params["callback_query_id"]] = params
-            return self._answer(True)
-        if method == "getUpdates":
-            return self._answer([])
-        if method == "getChatMember":
-            return self._answer({"status": "member", "user": {"id": int(params["user_id"]), "is_bot": False,
-                                                              "first_name": "x"}})
-        if method == "createForumTopic":
-            return self._answer(error="Bad Request: the chat is not a forum")
-        return self._answer(True)  # setMyCommands, setWebhook, deleteWebhook, …
-
-    # -- what the chats show --------------------------------------------------------------------
-
-    def live(self, chat: int) -> dict[int, list[str]]:
-        """The messages of ``chat`` that have buttons now: message id -> their callback data."""
-        return {mid: m["buttons"] for (c, mid), m in self.messages.items() if c == chat and m["buttons"]}
-
-    def find(self, data: str, chats) -> tuple[int, int] | None:
-        for chat in chats:
-            for mid, buttons in self.live(chat).items():
-                if data in buttons:
-                    return chat, mid
-        return None
-
-    def find_prefix(self, prefix: str, chat: int) -> tuple[str, int] | None:
-        """A button whose data (signed) is ``prefix`` and its MAC, newest message first."""
-        for mid, buttons in sorted(self.live(chat).items(), reverse=True):
-            for data in buttons:
-                if data.rsplit(".", 1)[0] == prefix:
-                    return data, mid
-        return None
 
 
 @dataclass

@@ -15,6 +15,7 @@ from bot import cli
 from bot.web import auth
 from bot.web.live import Hub, RateLimit, parse_message
 from bot.web.server import make_app, start_site, watch_path
+from engine.games import PLUGS
 from engine.service.tables import GameService
 from words.i18n import t
 
@@ -269,10 +270,11 @@ async def test_telegram_private_message_opens_the_mini_app_and_discord_links_the
 
 
 @pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"), reason="needs TEST_DATABASE_URL (PostgreSQL)")
-async def test_a_join_through_another_process_reaches_a_lobby_page(tmp_path):
+async def test_a_join_and_a_move_through_another_process_reach_the_page(tmp_path):
     """Two services on one PostgreSQL (two processes behind a load balancer): a page on the first
     shows a lobby, someone joins it through the second, and the page shows the new seat (the
-    second's NOTIFY; a lobby change makes no table update)."""
+    second's NOTIFY; a lobby change makes no table update); the game starts and a move is made
+    through the second (a chat button pressed there), and the page shows the table after it."""
     import asyncio
 
     from tests.conftest import drop_everything
@@ -296,6 +298,17 @@ async def test_a_join_through_another_process_reaches_a_lobby_page(tmp_path):
             assert (await second.lobby.join(table, "web:bob", "Bob")).ok
             shown = json.loads((await asyncio.wait_for(ws.receive(), 20)).data)
             assert shown["type"] == "lobby" and [s["name"] for s in shown["seats"]] == ["Ann", "Bob"]
+            creator = (await second.snapshot(table)).row.creator
+            assert (await second.lobby.start(table, creator, seed=1)).ok
+            while shown["type"] != "table":
+                shown = json.loads((await asyncio.wait_for(ws.receive(), 20)).data)
+            version = shown["version"]
+            seat = second.waiting_for(table)[0].seat
+            wanted = PLUGS["deal"].choose_listed(second.state(table), seat)
+            assert (await second.act_as(table, seat, wanted)).ok
+            while shown["version"] == version:
+                shown = json.loads((await asyncio.wait_for(ws.receive(), 20)).data)
+            assert shown["type"] == "table" and shown["version"] == version + 1
             await ws.close()
     finally:
         await runner.cleanup()

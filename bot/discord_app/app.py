@@ -23,10 +23,14 @@ from bot.discord_app.frontend import (
 )
 from bot.discord_app.messages import md
 from bot.discord_app.tournaments import TournamentFront
+from engine.service import metrics
 from engine.service.tables import GameService
 from words.i18n import CATALOGUES, t
 
 log = logging.getLogger(__name__)
+# the bot speaks in text channels only: discord.py's two warnings about missing voice libraries
+# would only worry an operator reading the start-up log
+discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 
 # Discord locales we translate into; any other locale sees the English default
 LOCALES = {discord.Locale.chinese: "zh-Hans", discord.Locale.taiwan_chinese: "zh-Hant"}
@@ -55,6 +59,21 @@ class CatalogueTranslator(app_commands.Translator):
         return CATALOGUES[lang].get(key)
 
 
+def _counted(request):
+    """discord.py's REST calls, counting the sends Discord did not take (an error status, or no
+    answer) in ``tycoon_send_failures{platform="discord"}``; reading calls are not sends."""
+
+    async def counted(route, *args, **kwargs):
+        try:
+            return await request(route, *args, **kwargs)
+        except (discord.HTTPException, OSError, TimeoutError):
+            if route.method != "GET":
+                metrics.SEND_FAILURES.labels("discord").inc()
+            raise
+
+    return counted
+
+
 class TycoonBot(commands.AutoShardedBot):
     """The Discord bot. Sharded when asked (``shard_count`` and this process's ``shard_ids``: a
     guild's interactions reach the process holding its shard; anything a process sends goes by REST,
@@ -71,6 +90,7 @@ class TycoonBot(commands.AutoShardedBot):
         self.tournaments = TournamentFront(self.front)
         self.sync_commands = sync_commands  # the real process syncs at start; tests read the payload
         self._set_up = False
+        self.http.request = _counted(self.http.request)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A submitted form (the trade builder's cash): taken from its signed id in any process,

@@ -12,8 +12,10 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
+from telegram.request import HTTPXRequest
 
 from bot.telegram_app.frontend import TelegramFrontEnd
+from engine.service import metrics
 from engine.service.tables import GameService
 from words.i18n import t
 
@@ -35,6 +37,21 @@ async def register_commands(bot) -> None:
         await bot.set_my_commands([BotCommand(c, d) for c, d in command_menu(lang)], language_code=code)
 
 
+class CountedRequest(HTTPXRequest):
+    """python-telegram-bot's own HTTP layer, counting the calls Telegram did not take (an error
+    status, or no answer) in ``tycoon_send_failures{platform="telegram"}``."""
+
+    async def do_request(self, url, method, request_data=None, *args, **kwargs):
+        try:
+            status, body = await super().do_request(url, method, request_data, *args, **kwargs)
+        except Exception:
+            metrics.SEND_FAILURES.labels("telegram").inc()
+            raise
+        if status >= 400:
+            metrics.SEND_FAILURES.labels("telegram").inc()
+        return status, body
+
+
 def build_application(service: GameService, token: str, base_url: str | None = None, request=None,
                       lang: str = "zh-Hans", seed: int | None = None, rate_limit: bool = True) -> Application:
     """``rate_limit`` keeps to Telegram's flood limits (20 messages a minute in a group) and retries
@@ -48,6 +65,8 @@ def build_application(service: GameService, token: str, base_url: str | None = N
         builder = builder.base_url(base_url)
     if request is not None:
         builder = builder.request(request).get_updates_request(request)
+    else:  # the size python-telegram-bot gives its own, and the failures counted
+        builder = builder.request(CountedRequest(connection_pool_size=256))
     front = TelegramFrontEnd(service, lang, seed)
     app = builder.build()
     app.add_handler(CommandHandler("newgame", front.newgame))

@@ -32,6 +32,7 @@ from bot import option_screens, trade_builder
 from bot.inputs import clean_name
 from bot.presenter import alert_text, clock_text, event_lines, note_lines, table_screens
 from engine import options as table_options
+from engine.service import metrics
 from engine.service.lobby import is_ai_user
 from engine.service.loop import Snapshot, TableUpdate
 from engine.service.outcome import Outcome
@@ -130,7 +131,7 @@ class Hub:
         self.logs: dict[tuple[int, str], deque] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         service.subscribe(self.on_update)
-        service.watch_seats(self.on_seats)
+        service.watch_elsewhere(self.on_elsewhere)
 
     # -- connections ---------------------------------------------------------------------------
 
@@ -148,14 +149,14 @@ class Hub:
     async def receive(self, client: Client, text) -> None:
         """One message from a browser: checked, then done; every refusal is answered."""
         if not client.limit.allow():
-            await self._send(client, {"type": "error", "message": t(client.lang, "web.err.too_fast")})
+            await self._refused(client, "web.err.too_fast")
             return
         data, problem = parse_message(text)
         if problem:
-            await self._send(client, {"type": "error", "message": t(client.lang, problem)})
+            await self._refused(client, problem)
             return
         if client.watch or client.user is None:
-            await self._send(client, {"type": "error", "message": t(client.lang, "web.err.watching")})
+            await self._refused(client, "web.err.watching")
             return
         if data["type"] == "trade":
             await self._trade(client, data)
@@ -174,6 +175,12 @@ class Hub:
             await self._send(client, {"type": "error", "message": text})
         elif data["type"] == "lobby":
             await self.show(client.table)  # the service publishes no update for lobby changes
+
+    async def _refused(self, client: Client, key: str) -> None:
+        """A browser message refused before it reached the game: told to the page, counted, logged."""
+        metrics.REFUSALS.labels(key).inc()
+        log.info("refused web message: reason=%s table=%s user=%s", key, client.table, client.user)
+        await self._send(client, {"type": "error", "message": t(client.lang, key)})
 
     async def _trade(self, client: Client, data: dict) -> None:
         """A press on the trade builder: the builder (its summary and structured controls) goes back
@@ -205,8 +212,9 @@ class Hub:
 
     # -- showing -------------------------------------------------------------------------------
 
-    async def on_seats(self, table: int) -> None:
-        """Another process changed a table's seats (someone joined its lobby there): show it."""
+    async def on_elsewhere(self, table: int) -> None:
+        """Another process changed a table (a move there, someone joined its lobby there): show it
+        as it is now, so that a page follows the table whichever process took the press."""
         if table in self.clients:
             with contextlib.suppress(Exception):  # a page that cannot be drawn now is drawn at the next change
                 await self.show(table)

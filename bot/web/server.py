@@ -35,11 +35,12 @@ from aiohttp import WSMsgType, web
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot import health
 from bot.inputs import clean_name, number
 from bot.web import auth
 from bot.web.live import Client, Hub, RateLimit
 from engine.games import GAMES
-from engine.service import store
+from engine.service import metrics, store
 from engine.service.tables import GameService
 from words.i18n import CATALOGUES, LANGS, normalise_lang, t
 
@@ -91,6 +92,9 @@ def _user(request: web.Request) -> str | None:
 
 
 def _refuse(status: int, lang: str, key: str, **params) -> web.Response:
+    """A request refused: the page is told why; the operator gets a counted, structured line."""
+    metrics.REFUSALS.labels(key).inc()
+    log.info("refused web request: reason=%s status=%s", key, status)
     return web.json_response({"error": t(lang, key, **params)}, status=status)
 
 
@@ -341,12 +345,13 @@ def make_app(service: GameService, hub: Hub | None = None, lang: str = "zh-Hans"
     app.router.add_post("/api/tg/auth", telegram_auth)
     app.router.add_get("/ws/{table}", table_socket)
     app.router.add_static("/static", STATIC)
+    health.add_routes(app, service)
     return app
 
 
 async def start_site(app: web.Application, host: str, port: int) -> tuple[web.AppRunner, str]:
     """Serve ``app`` on host:port (0: any free port); the runner and the address it answers on."""
-    runner = web.AppRunner(app, access_log=None)
+    runner = web.AppRunner(app, access_log=health.ACCESS_LOGGER, access_log_class=health.AccessLog)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
@@ -356,7 +361,8 @@ async def start_site(app: web.Application, host: str, port: int) -> tuple[web.Ap
 
 
 async def serve(host: str, port: int, database_url: str | None, lang: str, stop: asyncio.Event | None = None,
-                bot_token: str | None = None, public_url: str | None = None, say=print) -> int:
+                bot_token: str | None = None, public_url: str | None = None, say=print,
+                heartbeat: str | None = None) -> int:
     """``tycoon web``: the service, its clock task and the web server, until ``stop`` (or Ctrl-C)."""
     stop = stop or asyncio.Event()
     service = await GameService.open(database_url)
@@ -366,7 +372,8 @@ async def serve(host: str, port: int, database_url: str | None, lang: str, stop:
         await service.startup()
         runner, address = await start_site(make_app(service, hub, lang, bot_token, public_url), host, port)
         say(f"Tycoon web table: {address}  (Ctrl-C stops it)")
-        clock = asyncio.create_task(service.run(stop=stop, heartbeat=None), name="clock")
+        # the same heartbeat as the bots': the image's health check reads it in every mode
+        clock = asyncio.create_task(service.run(stop=stop, heartbeat=heartbeat), name="clock")
         waiter = asyncio.create_task(stop.wait())
         await asyncio.wait([clock, waiter], return_when=asyncio.FIRST_COMPLETED)
         stop.set()

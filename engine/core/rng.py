@@ -19,9 +19,8 @@ _M2 = 0x94D049BB133111EB
 def _draw(seed: int, counter: int) -> int:
     """The ``counter``-th number of the generator seeded with ``seed`` (both below 2**64).
 
-    Written so that ``rng.pxd`` can type it as 64-bit unsigned C arithmetic when compiled: there
-    every product wraps modulo 2**64, which is exactly what the ``& _MASK`` does here, so both give
-    the same numbers (``tests/test_core.py`` checks them against known values)."""
+    Every product is kept to 64 bits (``& _MASK``), the arithmetic of SplitMix64; ``tests/test_core.py``
+    pins known values."""
     z = (seed + counter * _GAMMA) & _MASK
     z = ((z ^ (z >> 30)) * _M1) & _MASK
     z = ((z ^ (z >> 27)) * _M2) & _MASK
@@ -60,8 +59,7 @@ class Rng(msgspec.Struct):
 
 def _draw_below(seed: int, counter: int, n: int) -> tuple[int, int]:
     """A uniform integer in ``[0, n)`` from the draws after ``counter``, and the last counter used.
-    A draw at or above ``2**64 - (2**64 % n)`` would bias it and is rejected; that bound is
-    written without leaving 64 bits (``rng.pxd``)."""
+    A draw at or above ``2**64 - (2**64 % n)`` would bias it and is rejected."""
     r = (_MASK % n + 1) % n  # 2**64 % n
     while True:
         counter += 1

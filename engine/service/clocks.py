@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.values import EndMatch
 from engine.games import PLUGS
-from engine.service import store
+from engine.service import metrics, store
 from engine.service.outcome import SYSTEM, Outcome
 
 if TYPE_CHECKING:
@@ -172,7 +172,9 @@ class Clocks:
 
     def note_fired(self, row: store.DeadlineRow) -> None:
         self.fired += 1
-        self.lateness.append(max(0.0, self.service.clock() - row.due_at))
+        late = max(0.0, self.service.clock() - row.due_at)
+        self.lateness.append(late)
+        metrics.CLOCK_LATENESS.observe(late)
 
     def action_for(self, live: LiveTable, row: store.DeadlineRow):
         """What a clock applies: the match's end, an AI seat's choice, or the rules' timeout action."""

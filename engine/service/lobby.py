@@ -277,7 +277,8 @@ class Lobby:
             minutes = getattr(state.options, "match_minutes", 0)
             match = [store.DeadlineRow(table_id=table_id, version=0, seat=SYSTEM, kind="match",
                                        due_at=now + 60 * minutes)] if minutes else []
-            if not await store.start_table(self.engine, table_id, values, match + wanted_clocks(trial, now)):
+            if not await store.start_table(self.engine, table_id, values, match + wanted_clocks(trial, now),
+                                           notify=self.service.clocks.owner):
                 self.cache.drop(table_id)  # another process started it first
                 return Outcome(False, "service.no_lobby", table=table_id)
             for key, value in values.items():
@@ -309,7 +310,7 @@ class Lobby:
             if user != live.row.creator and not is_admin:
                 return Outcome(False, "service.not_creator", table=table_id)
             was = live.row.status
-            await store.end_table(self.engine, table_id, "cancelled")
+            await store.end_table(self.engine, table_id, "cancelled", notify=self.service.clocks.owner)
             live.row.status = "cancelled"
             live.clocks = []
             if was == "running":

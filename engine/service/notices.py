@@ -73,10 +73,11 @@ class Listener:
             return
         self.heard += 1
         live = self.service.cache.peek(int(table))
-        if live is not None and (not version.isdigit() or int(version) > live.row.version):
+        moved = not version.isdigit() or live is None or int(version) > live.row.version
+        if live is not None and moved:
             self.service.cache.drop(int(table))  # read again at its next use
-        if not version.isdigit():  # seats changed (a lobby's joins): pages showing it follow
-            self.service.seats_changed(int(table))
+        if moved:  # pages of this process showing the table follow (a move, a lobby's joins)
+            self.service.changed_elsewhere(int(table))
 
     async def _listen(self) -> None:
         import asyncpg

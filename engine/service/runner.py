@@ -18,7 +18,7 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from engine.service import store
+from engine.service import metrics, store
 
 if TYPE_CHECKING:
     from engine.service.tables import GameService
@@ -29,6 +29,7 @@ FAILURES_BEFORE_EXIT = 5  # sweeps in a row failing for a reason other than the 
 PURGE_EVERY = 600.0  # seconds between two purges of spent clocks
 KEEP_SPENT = 3600.0  # a fired or retired clock is kept this long (for audits), then forgotten
 BEAT_EVERY = 5.0  # the heartbeat file is touched at most this often
+COUNT_EVERY = 15.0  # seconds between two counts of the open tables (a metric)
 MIN_WAIT = 0.02  # shortest pause between two sweeps
 
 
@@ -58,7 +59,7 @@ async def supervise(service: GameService, stop: asyncio.Event, every: float = 1.
     failing_since: float | None = None
     backoff = every
     errors = 0
-    last_purge = last_beat = 0.0
+    last_purge = last_beat = last_count = 0.0
     while not stop.is_set():
         try:
             if not started:
@@ -74,6 +75,7 @@ async def supervise(service: GameService, stop: asyncio.Event, every: float = 1.
                     log.info("purged %s spent clocks", purged)
                 last_purge = now
         except store.DB_ERRORS as e:
+            metrics.DATABASE_ERRORS.labels("sweep").inc()
             now = time.monotonic()
             failing_since = failing_since or now
             if now - failing_since > give_up:
@@ -93,6 +95,12 @@ async def supervise(service: GameService, stop: asyncio.Event, every: float = 1.
         if failing_since is not None:
             log.info("database reachable again after %.0f s; clocks resume", time.monotonic() - failing_since)
         failing_since, backoff, errors = None, every, 0
+        service.swept_at = time.time()
+        metrics.LAST_SWEEP.set(service.swept_at)
+        if time.monotonic() - last_count >= COUNT_EVERY:  # how many tables are open, for the operator
+            with contextlib.suppress(*store.DB_ERRORS):
+                metrics.TABLES_OPEN.set(await store.count_open(service.engine))
+                last_count = time.monotonic()
         if heartbeat and time.monotonic() - last_beat >= BEAT_EVERY:  # proof of a sweep that worked
             touch(heartbeat)
             last_beat = time.monotonic()

@@ -368,6 +368,14 @@ async def due(engine: AsyncEngine, now: float, limit: int = 500) -> list[Deadlin
         return list(rows)
 
 
+async def count_open(engine: AsyncEngine) -> int:
+    """Tables in a lobby, running or paused (a metric for the operator)."""
+    async with AsyncSession(engine) as session:
+        result = await session.exec(select(func.count()).select_from(TableRow).where(
+            TableRow.status.in_(("lobby", "running", "paused"))))
+        return int(result.one())
+
+
 async def next_due(engine: AsyncEngine) -> float | None:
     """When the next pending clock runs out (the sweeper sleeps until then)."""
     async with AsyncSession(engine) as session:
@@ -490,9 +498,11 @@ async def read_messages(engine: AsyncEngine, table_id: int) -> dict | None:
     return None if found is None else dict(found[1] or {})
 
 
-async def start_table(engine: AsyncEngine, table_id: int, values: dict, clocks: list[DeadlineRow]) -> bool:
+async def start_table(engine: AsyncEngine, table_id: int, values: dict, clocks: list[DeadlineRow],
+                      notify: str | None = None) -> bool:
     """A lobby becomes a running game with its first clocks, in one transaction; False when it is
-    no longer a lobby (someone started or cancelled it first)."""
+    no longer a lobby (someone started or cancelled it first). ``notify``: this process's name, to
+    tell the others (their pages of the lobby follow)."""
     async with AsyncSession(engine) as session:
         updated = await session.exec(update(TableRow).where(TableRow.id == table_id, TableRow.status == "lobby")
                                      .values(**values, updated_at=time.time()))
@@ -502,13 +512,17 @@ async def start_table(engine: AsyncEngine, table_id: int, values: dict, clocks: 
         await session.exec(_retire_clocks(table_id, keep_match=False))
         for row in clocks:
             session.add(row)
+        if notify is not None:
+            await notices.send(session, table_id, -1, notify)
         await session.commit()
         return True
 
 
-async def end_table(engine: AsyncEngine, table_id: int, status: str) -> None:
+async def end_table(engine: AsyncEngine, table_id: int, status: str, notify: str | None = None) -> None:
     """A table stops (cancelled, damaged): its status and the end of all its clocks, together."""
     async with AsyncSession(engine) as session:
+        if notify is not None:
+            await notices.send(session, table_id, -1, notify)
         await session.exec(update(TableRow).where(TableRow.id == table_id).values(status=status,
                                                                                  updated_at=time.time()))
         await session.exec(delete(DeadlineRow).where(DeadlineRow.table_id == table_id,

@@ -43,7 +43,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.core.contract import GameRules
 from engine.core.errors import RuleError
-from engine.service import migrate, store, tokens, writer
+from engine.service import metrics, migrate, store, tokens, writer
 from engine.service.cache import LiveTable, TableCache
 from engine.service.chats import Chats
 from engine.service.clocks import MISSES_BEFORE_AI, Clocks, wanted_infos
@@ -75,6 +75,7 @@ class GameService:
         self._seat_watchers: list = []
         self._seat_tasks: set = set()
         self.records = Records(self)
+        self.swept_at: float | None = None  # wall time of the clock task's last sweep that worked
 
     @classmethod
     async def open(cls, url: str | None, clock: Callable[[], float] = time.time) -> GameService:
@@ -167,14 +168,14 @@ class GameService:
     def subscribe(self, on_update=None, on_notice=None) -> None:
         self.loop.subscribe(on_update, on_notice)
 
-    def watch_seats(self, callback) -> None:
-        """``await callback(table)`` when another process changed a table's seats (a lobby's joins,
-        which make no table update): a web page showing that lobby follows."""
+    def watch_elsewhere(self, callback) -> None:
+        """``await callback(table)`` when another process changed a table (a move, a lobby's joins):
+        this process publishes no update for it, so a web page showing the table reads it again."""
         self._seat_watchers.append(callback)
 
-    def seats_changed(self, table_id: int) -> None:
+    def changed_elsewhere(self, table_id: int) -> None:
         for callback in self._seat_watchers:
-            task = asyncio.get_running_loop().create_task(callback(table_id), name=f"seats-{table_id}")
+            task = asyncio.get_running_loop().create_task(callback(table_id), name=f"elsewhere-{table_id}")
             self._seat_tasks.add(task)  # kept until done (a task nobody holds may be collected)
             task.add_done_callback(self._seat_tasks.discard)
 
@@ -206,7 +207,15 @@ class GameService:
         return list(zip(legal, tokens.encode_all(self._secret, table_id, version, seat, len(legal)), strict=True))
 
     async def act(self, user: str, token: str) -> Outcome:
-        """A button press: who pressed what. Refusals say why, privately; nothing changes then."""
+        """A button press: who pressed what. Refusals say why, privately; nothing changes then (and
+        are counted and logged, one line each, for the operator)."""
+        outcome = await self._act(user, token)
+        if not outcome.ok:
+            metrics.REFUSALS.labels(metrics.reason_of(outcome)).inc()
+            log.info("refused press: reason=%s table=%s user=%s", metrics.reason_of(outcome), outcome.table, user)
+        return outcome
+
+    async def _act(self, user: str, token: str) -> Outcome:
         try:
             tok = tokens.decode(self._secret, token)
         except tokens.TokenError:
@@ -317,8 +326,10 @@ class GameService:
             stored = await store.append_move(self.engine, row.id, old_version, seat,
                                              rules.encode_action(action).decode(), snapshot, status, infos, result,
                                              row_values=changed, fired=fired, notify=self.clocks.owner)
-        except BaseException:
+        except BaseException as e:
             self.cache.drop(row.id)  # not stored (or not known to be): the database is right, not our copy
+            if isinstance(e, store.DB_ERRORS):
+                metrics.DATABASE_ERRORS.labels("move").inc()
             raise
         if not stored:  # another process moved first, or took over this clock: the database is right
             self.cache.drop(row.id)
@@ -330,6 +341,8 @@ class GameService:
         live.clocks = [c for c in live.clocks if c.kind == "match" and status == "running"] + infos
         self.loop.record(row.id, events, notes, before=before)
         self.loop.kick(row.id)
+        by = "clock" if fired else "service" if seat < 0 else "ai" if seats[seat]["ai"] else "person"
+        metrics.MOVES.labels(row.game, by).inc()
         return Outcome(True, events=events, table=row.id, version=row.version)
 
     async def fire(self, deadline: store.DeadlineRow, owner: str) -> Outcome:
