@@ -44,7 +44,8 @@ from pathlib import Path
 from typing import Any
 
 from bot import console_help, console_keys, console_options, console_trade
-from bot.presenter import discard_pile_words, event_lines
+from bot.presenter import discard_pile_words
+from bot.screens import event_lines
 from engine.board import BOARD
 from engine.board import rules as board_rules
 from engine.board.model import AcceptTrade, AuctionPassed, BidMade, DiceRolled, LiftMortgage, PayJailFine
@@ -395,7 +396,10 @@ async def _settle(ctx: _Context, updates: asyncio.Queue) -> bool:
         return False
     while not updates.empty():  # what happened, worded by the presenter as in the chats
         update = updates.get_nowait()
-        for line in event_lines(update.snapshot, update.events, ctx.lang, ctx.table.viewer, ctx.names):
+        if update.public is None:  # a damaged table: nothing to word
+            continue
+        view, events = _seen(ctx, update)
+        for line in event_lines(view, events, ctx.lang, ctx.names, ctx.table.viewer):
             ctx.output(line)
         _note_ai_moves(ctx, update)
     return True
@@ -419,15 +423,25 @@ def _actor(event) -> int | None:
     return None
 
 
+def _seen(ctx: _Context, update):
+    """The update's events as the person at this terminal may see them (their own draws, when one
+    person plays here), with the view they belong to."""
+    viewer = ctx.table.viewer
+    if viewer is not None and viewer in update.private:
+        return update.private[viewer], update.private[viewer].events
+    return update.public, update.public.events if update.public is not None else []
+
+
 def _note_ai_moves(ctx: _Context, update) -> None:
     """Keep what AI seats did, per seat, for the summary before the next prompt."""
-    if not ctx.humans or update.snapshot is None:
+    if not ctx.humans or update.public is None:
         return
-    for event in update.events:
+    view, events = _seen(ctx, update)
+    for event in events:
         seat = _actor(event)
         if isinstance(event, _ROUTINE) or seat is None or seat in ctx.humans or seat not in ctx.names:
             continue
-        for line in event_lines(update.snapshot, [event], ctx.lang, ctx.table.viewer, ctx.names):
+        for line in event_lines(view, [event], ctx.lang, ctx.names, ctx.table.viewer):
             line = line.strip()  # "AI 1 laid …" -> "laid …": the summary line starts with the name
             name = ctx.names[seat]  # (not a possessive: "AI 1's turn ends" stays whole)
             short = line[len(name):].strip() if line.startswith(name) and line[len(name):][:1] not in "'’" else line

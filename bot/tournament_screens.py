@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass, field
 
 from bot.inputs import number, parse_press
-from bot.presenter import Button, Screen
+from bot.screens import Button, Screen
 from bot.web.auth import tournament_path
 from engine import options as table_options
 from engine.games import GAMES

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from bot.presenter import alert_text
+from bot.screens import refusal_text
 from engine.board.data import board
 from engine.board.model import ProposeTrade
 from engine.board.trades import proposal_problem, trade_template, window_problem
@@ -342,7 +342,7 @@ async def press(service, table: int, user: str, op: str, lang: str, values: list
     elif op == "s":
         outcome = await service.offer(user, table, draft.action())
         if not outcome.ok:  # the same wording as a refused button press
-            refusal = alert_text(outcome, lang, "board", ruleset, names)
+            refusal = refusal_text(outcome, lang, "board", ruleset, names)
             return _showing(state, draft, lang, names, ruleset, alert=refusal)
         await drop(service, table, user)
         text = t(lang, "trade.sent", name=party_name(draft.target, lang, names)) + "\n" + \

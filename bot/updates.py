@@ -1,25 +1,23 @@
-"""What every front end does with a table update, worked out once.
+"""What a table update means for the messages of a chat, worked out once for every front end.
 
-The service publishes one ``TableUpdate`` per settled change of a table (engine/service/loop.py).
-Telegram, Discord and the console subscribe to them; the chat bots need the same answers before
-they talk to their platform, and ``update_screens`` gives them:
+The service publishes one ``TableUpdate`` per settled change of a table: the group's view and each
+person's (engine/service/views.py). ``plan`` turns it into:
 
-- the public screen: the table picture, its text with the latest events, the service's notes and
-  the clocks that run (the player on turn's deadline, the match clock), the buttons decided in
-  front of everyone (none once the table has ended);
+- the public screen (``bot.screens``): the table picture, its text with the latest events, notes
+  and clocks, the buttons answered in front of everyone (none once the table has ended);
 - whether to post the table anew and whom to mention in it: a new message when the game starts,
   the turn passes (the player to act is mentioned: the one ping a turn) or the game ends (everyone
   is mentioned); every other change edits the current message, which notifies nobody;
-- the prompts: a player asked to answer out of turn is pinged once, right under the table. A Just
-  Say No window (D-13) carries one "answer…" button that opens the player's own choices (the same
-  for every target, so nothing public tells who holds a Just Say No); other answers are given on
-  the table message (the board) or in the player's private message (the card game);
-- every person's private screen (their hand, what they are asked, their buttons), to keep one
-  private message per player current.
+- the prompts under the table, at most one per kind of question and update: people asked to
+  answer out of turn on the table message (the board's bids) are pinged together; people asked in
+  a Just Say No window (D-13) are pinged together with one "answer…" button each, which opens
+  that player's own answers (the same for every target, so nothing public tells who holds a Just
+  Say No); people asked privately are told by their private message, posted anew (which
+  notifies), and pinged in the group only when they cannot be written to privately;
+- every person's private screen, and whose private message is posted anew.
 
-Which messages a chat already shows, and what they show, is the front end's own record
-(``MessageRecord``): a message whose content would not change is not edited, an answered prompt
-and a table message that is no longer the current one lose their buttons.
+Which messages a chat already shows, and what they show, is the front end's record
+(``MessageRecord``): a message whose content would not change is not edited.
 """
 
 from __future__ import annotations
@@ -29,18 +27,9 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.presenter import (
-    PUBLIC_DEAL_DECISIONS,
-    Button,
-    Screen,
-    clock_line,
-    clock_text,
-    note_lines,
-    table_screens,
-)
-from engine.service.lobby import is_ai_user
+from bot.screens import TURN_POLICIES, Button, Screen, private_screen, public_screen
 from engine.service.loop import TableUpdate
-from engine.service.tables import GameService
+from engine.service.views import Ask
 from words.i18n import t
 
 
@@ -48,30 +37,30 @@ from words.i18n import t
 class Prompt:
     """People asked to answer out of turn, pinged once right under the table message.
 
-    ``where``: ``answer`` (the prompt carries the answers: a Just Say No window), ``table`` (the
-    answers are on the table message: the board) or ``private`` (in their private message)."""
+    ``where``: ``prompt`` (each has an "answer…" button that opens their own answers: a Just Say
+    No window), ``table`` (the answers are on the table message: the board) or ``private`` (in their
+    private message, for those who cannot be written to privately)."""
 
     seats: list[int]
     where: str
     due_at: float | None
-    buttons: list[Button] = field(default_factory=list)
-    kind: str = ""
+    kinds: list[str]
 
     @property
     def asks(self) -> list[list]:
         """What it asks, as stored with the prompt's message: [seat, kind] pairs."""
-        return [[s, self.kind] for s in self.seats]
+        return [[s, k] for s in self.seats for k in self.kinds]
 
 
 @dataclass
 class UpdateScreens:
     update: TableUpdate
-    public: Screen  # its buttons leave out the answers asked under the table
+    public: Screen
     private: dict[int, Screen] = field(default_factory=dict)  # every person's own screen
-    must_act: set[int] = field(default_factory=set)  # people (not the AI) who owe a decision now
     new_message: bool = False  # post the table anew (and take the buttons off the last one)
     ping: list[int] = field(default_factory=list)  # people to mention in the new table message
     prompts: list[Prompt] = field(default_factory=list)
+    anew: set[int] = field(default_factory=set)  # people whose private message is posted anew (it notifies)
     ended: bool = False  # over or cancelled: no buttons any more
 
 
@@ -79,90 +68,83 @@ def damaged_text(update: TableUpdate, lang: str) -> str:
     return t(lang, "service.table_damaged", table=update.table)
 
 
-def people(update: TableUpdate) -> list[int]:
-    """The seats of people (not AI seats, whether the AI keeps a person's seat or not)."""
-    return [i for i, s in enumerate(update.snapshot.row.seats) if not is_ai_user(s["user"])]
+def answer_buttons(table: int, seats: list[int], names: dict[int, str], lang: str) -> list[Button]:
+    """One "answer…" button per player asked in a Just Say No window: each opens that player's own
+    answers (the same for every target)."""
+    return [Button(t(lang, "tg.btn.answer", name=names.get(s, "?")), f"h:{table}:{s}", s) for s in seats]
 
 
-def _draw(service: GameService, update: TableUpdate, lang: str, lang_of, clock: str | None,
-          shown_turn: int | None = None, when: Callable[[float], str] | None = None,
-          now: float | None = None) -> UpdateScreens:
-    snap = update.snapshot
-    screens = table_screens(service, snap, update.events, lang, lang_of, pictures=True, clock=clock)
-    public = screens.public
-    notes = note_lines(update.notes, lang, snap.names)
-    ended = update.over or update.kind == "cancelled"
-    running = not ended and snap.row.status == "running"
-    clocks = clock_line(lang, snap.names, update.waiting, update.current, update.match_ends_at,
-                        service.clock() if now is None else now, when) if running else None
-    if notes or clocks:
-        public.text = "\n".join([public.text, *notes, *([clocks] if clocks else [])])
-    seats = snap.row.seats
+def _first_due(asks: list[Ask]) -> float | None:
+    return min((a.due_at for a in asks if a.due_at is not None), default=None)
+
+
+def _prompt(asks: list[Ask], where: str) -> Prompt | None:
+    if not asks:
+        return None
+    seats: list[int] = []
+    for a in asks:
+        if a.seat not in seats:
+            seats.append(a.seat)
+    kinds = sorted({a.kind for a in asks})
+    return Prompt(seats, where, _first_due(asks), kinds)
+
+
+def _plan(update: TableUpdate, lang: str, lang_of: Callable[[int], str] | None, now: float,
+          when: Callable[[float], str] | None, shown_turn: int | None) -> UpdateScreens:
+    view = update.public
+    public = public_screen(view, lang, now, when)
+    ended = view.status in ("over", "cancelled") or update.kind == "cancelled"
     if ended:
         public.buttons = []
     # a turn the chat's table message does not show yet: the update of another process may have
     # passed the turn and not been shown (yet), or be shown after this one
-    turn_moved = shown_turn is not None and getattr(snap.state, "turn_number", shown_turn) != shown_turn
+    turn_moved = shown_turn is not None and view.turn is not None and view.turn != shown_turn
     new_message = update.kind == "started" or update.turn_passed or update.over or turn_moved
     ping: list[int] = []
     if update.over:
-        ping = people(update)
-    elif new_message and update.current is not None and not seats[update.current]["ai"]:
-        ping = [update.current]
+        ping = view.people
+    elif new_message and view.current is not None and not view.seats[view.current].ai:
+        ping = [view.current]
+    private = {seat: private_screen(own, view.names, lang_of(seat) if lang_of else lang)
+               for seat, own in update.private.items()}
     prompts: list[Prompt] = []
+    anew: set[int] = set()
     if not ended:
-        for w in update.asked:
-            if snap.game == "deal" and w.kind in PUBLIC_DEAL_DECISIONS:
-                answer = Button(t(lang, "tg.btn.answer", name=snap.names[w.seat]), f"h:{update.table}:{w.seat}", w.seat)
-                prompts.append(Prompt([w.seat], "answer", w.due_at, [answer], kind=w.kind))
-        # B-15: an offer is answered privately; the front end tells its target there (a fresh private
-        # message) and pings in the group only a player it cannot reach privately
-        offered = sorted({w.seat for w in update.asked if w.kind == "trade" and snap.game == "board"})
-        if offered:
-            due = min((w.due_at for w in update.asked if w.kind == "trade" and w.due_at), default=None)
-            prompts.append(Prompt(offered, "trade", due, kind="trade"))
-        others = [w for w in update.asked if w.kind not in PUBLIC_DEAL_DECISIONS and w.seat != update.current
-                  and w.seat not in ping and not (w.kind == "trade" and snap.game == "board")]
-        if others:
-            where = "private" if snap.game == "deal" else "table"
-            due = min((w.due_at for w in others if w.due_at), default=None)
-            seen: list[int] = []
-            for w in others:
-                if w.seat not in seen:
-                    seen.append(w.seat)
-            prompts.append(Prompt(seen, where, due, kind=others[0].kind))
-    return UpdateScreens(
-        update=update, public=public, private=screens.private,
-        must_act={w.seat for w in update.waiting if not w.ai}, new_message=new_message, ping=ping,
-        prompts=prompts, ended=ended)
+        asked = [a for a in update.asked if not a.ai]
+        windows = _prompt([a for a in asked if a.where == "prompt"], "prompt")
+        on_table = _prompt([a for a in asked if a.where == "table" and a.seat != view.current
+                            and a.seat not in ping], "table")
+        # a turn's own decisions are told by the table message (its ping, its clock); anything
+        # else asked privately (an offer, a payment, where a card goes) is told by a new private message
+        privately = [a for a in asked if a.where == "private" and a.seat not in ping and a.policy not in TURN_POLICIES]
+        anew = {a.seat for a in privately}
+        prompts = [p for p in (windows, on_table) if p is not None]
+        elsewhere = _prompt([a for a in privately if view.seats[a.seat].dm is False], "private")
+        if elsewhere is not None:
+            prompts.append(elsewhere)
+    return UpdateScreens(update=update, public=public, private=private, new_message=new_message, ping=ping,
+                         prompts=prompts, anew=anew, ended=ended)
 
 
-async def update_screens(service: GameService, update: TableUpdate, lang: str,
-                         lang_of: Callable[[int], str] | None = None, shown_turn: int | None = None,
-                         when: Callable[[float], str] | None = None) -> UpdateScreens:
-    """The screens of one update, drawn in a worker thread (pictures take milliseconds).
-    ``shown_turn``: the turn the chat's current table message shows (from the message record);
-    ``when``: how the table message words a deadline (default: the seconds left now)."""
-    now = service.clock()
-    clock = clock_text(update.match_ends_at, now)
-    return await asyncio.to_thread(_draw, service, update, lang, lang_of, clock, shown_turn, when, now)
-
-
-def turn_of(update: TableUpdate) -> int | None:
-    return getattr(update.snapshot.state, "turn_number", None)
+async def plan(update: TableUpdate, lang: str, now: float, lang_of: Callable[[int], str] | None = None,
+               shown_turn: int | None = None, when: Callable[[float], str] | None = None) -> UpdateScreens:
+    """The screens and messages of one update, drawn in a worker thread (pictures take
+    milliseconds). ``shown_turn``: the turn the chat's current table message shows (from the
+    message record); ``when``: how the table message words a deadline (default: seconds left)."""
+    return await asyncio.to_thread(_plan, update, lang, lang_of, now, when, shown_turn)
 
 
 def older_than_shown(update: TableUpdate, record: dict, prefix: str) -> bool:
     """An update another process made before the one the chat already shows (both processes show
     the moves they made, in whichever order they get the table's messages): nothing to show."""
-    return update.snapshot.version < record.get(f"{prefix}_v", -1)
+    return update.public.version < record.get(f"{prefix}_v", -1)
 
 
 def note_shown(update: TableUpdate, record: dict, prefix: str) -> None:
     """What the record says the chat shows now: the version and the turn of the table message."""
-    record[f"{prefix}_v"] = update.snapshot.version
-    if turn_of(update) is not None:
-        record[f"{prefix}_turn"] = turn_of(update)
+    record[f"{prefix}_v"] = update.public.version
+    if update.public.turn is not None:
+        record[f"{prefix}_turn"] = update.public.turn
 
 
 def seconds_left(due_at: float | None, now: float, default: float = 20) -> int:

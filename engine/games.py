@@ -9,14 +9,18 @@ from engine.board import invariants as board_invariants
 from engine.board.model import AcceptTrade as BoardAcceptTrade
 from engine.board.model import EndMatch as BoardEndMatch
 from engine.board.model import TurnEnded as BoardTurnEnded
+from engine.board.presentation import BOARD_PRESENTATION
 from engine.core.contract import GameRules
+from engine.core.presentation import Presentation
 from engine.deal import DEAL
 from engine.deal import ai as deal_ai
 from engine.deal import invariants as deal_invariants
 from engine.deal.model import TurnEnded
+from engine.deal.presentation import DEAL_PRESENTATION
 from engine.simulation import GamePlug
 
 GAMES: dict[str, GameRules] = {"deal": DEAL, "board": BOARD}
+SHOWN: dict[str, Presentation] = {"deal": DEAL_PRESENTATION, "board": BOARD_PRESENTATION}  # how each is shown
 
 PLUGS: dict[str, GamePlug] = {
     "deal": GamePlug(

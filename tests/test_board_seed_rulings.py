@@ -457,9 +457,9 @@ def test_B17_income_tax_awaiting_the_choice_is_charged_flat(monkeypatch, ruleset
 async def test_B06_the_owner_gets_a_collect_rent_button_on_the_table_message(tmp_path):
     """With ``rent_claim`` switched on in the lobby, a chat's table message carries the owner's
     "Collect … rent" button (and the forgo one) while the claim is open, in every language."""
-    from bot.presenter import table_screens
     from engine.games import PLUGS
     from engine.service.tables import GameService
+    from tests.test_screens import table_screens
 
     service = await GameService.open(f"sqlite:///{tmp_path / 'claim.db'}")
     try:

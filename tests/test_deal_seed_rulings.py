@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from bot.presenter import Button, clock_line, discard_pile_answer, discard_pile_cards, table_screens
+from bot.presenter import discard_pile_answer
+from bot.screens import Button, clock_line, private_screen, public_screen
 from engine.deal import DEAL
 from engine.deal.ai import choose
 from engine.deal.cards import KEY, N_CARDS, VALUE
@@ -29,7 +30,8 @@ from engine.deal.model import (
 )
 from engine.deal.rules import current_seat, discard_pile_for, timeout_action, view, waiting_for
 from engine.service import store
-from engine.service.loop import Snapshot, Waiting
+from engine.service.loop import Snapshot
+from engine.service.views import Ask, asks_of, private_view, private_views, public_view
 from tests.builders import Table, accept_windows, card_of, legal, rejects
 from words import deal_text
 from words.i18n import t
@@ -203,31 +205,41 @@ def test_D18_only_current_player_sees_discard_pile():
     assert all(discard_pile_for(st, seat) == st.discard_pile for seat in (0, 1, 2, None))
 
 
+SECRET = b"s" * 32
+
+
+def _own(snap: Snapshot, seat: int):
+    return private_view(SECRET, snap, seat, asks_of(snap))
+
+
 def test_D18_a_press_gets_the_pile_or_a_clear_refusal():
     s = Table(3, "tournament").discard("pass_go", "birthday").state()
     snap = _snap(s)
-    assert discard_pile_cards(snap, 0) == s.discard_pile and discard_pile_cards(snap, 1) is None
-    ok, text = discard_pile_answer(snap, 0, "en")
-    assert ok and "Pass Go" in text and "2" in text
-    ok, text = discard_pile_answer(snap, 1, "en")
-    assert not ok and "D-18" in text and "Pass Go" not in text
-    assert discard_pile_answer(snap, None, "en")[0] is False  # not a player
+    names = {i: f"P{i}" for i in range(3)}
+    cards, text = discard_pile_answer(_own(snap, 0), names, "en")
+    assert cards == s.discard_pile and "Pass Go" in text and "2" in text
+    cards, text = discard_pile_answer(_own(snap, 1), names, "en")
+    assert cards is None and "D-18" in text and "Pass Go" not in text
+    assert discard_pile_answer(None, names, "en")[0] is None  # not a player
 
 
-class _NoButtons:
-    def buttons(self, snap, seat):
-        return []
+def _screens(snap: Snapshot):
+    asks = asks_of(snap)
+    public = public_view(SECRET, snap, asks)
+    return (public_screen(public, "en", 0.0, pictures=False),
+            {seat: private_screen(v, public.names, "en", pictures=False)
+             for seat, v in private_views(SECRET, snap, asks).items()})
 
 
 def test_D18_the_discard_pile_button_is_on_the_own_screen_only_when_allowed():
     s = Table(3, "tournament").discard("pass_go").state()
-    screens = table_screens(_NoButtons(), _snap(s), (), "en")
-    pile = [b for b in screens.private[0].buttons if b.token == "p:7"]
+    public, private = _screens(_snap(s))
+    pile = [b for b in private[0].buttons if b.token == "p:7"]
     assert pile == [Button("🗂 Discard pile", "p:7", 0)]
-    assert not any(b.token == "p:7" for seat in (1, 2) for b in screens.private[seat].buttons)
-    assert not any(b.token == "p:7" for b in screens.public.buttons)
-    standard = table_screens(_NoButtons(), _snap(Table(3).discard("pass_go").state()), (), "en")
-    assert all(any(b.token == "p:7" for b in standard.private[seat].buttons) for seat in (0, 1, 2))
+    assert not any(b.token == "p:7" for seat in (1, 2) for b in private[seat].buttons)
+    assert not any(b.token == "p:7" for b in public.buttons)
+    _, standard = _screens(_snap(Table(3).discard("pass_go").state()))
+    assert all(any(b.token == "p:7" for b in standard[seat].buttons) for seat in (0, 1, 2))
 
 
 # -- D-02 rebuilding the draw pile ------------------------------------------------------------------
@@ -292,9 +304,13 @@ def test_D02_the_rebuilt_pile_comes_from_the_seeded_generator():
 # -- D-16 the clocks on the table message ----------------------------------------------------------
 
 
+def _ask(seat: int, kind: str, policy: str, due: float | None, ai: bool) -> Ask:
+    return Ask(seat, kind, "private", policy, due, ai, None)
+
+
 def test_D16_table_shows_the_card_clock_and_the_match_clock():
     names = {0: "Ann", 1: "Bo"}
-    waiting = [Waiting(0, "play", "card", 1008.4, False), Waiting(1, "respond", "response", 1020.0, False)]
+    waiting = [_ask(0, "play", "card", 1008.4, False), _ask(1, "respond", "response", 1020.0, False)]
     line = clock_line("en", names, waiting, 0, 1000.0 + 44 * 60 + 5, 1000.0)
     assert line == "⏱ Ann's card: 8 s · ⏱ Match: 44:05 left"
     relative = clock_line("en", names, waiting, 0, None, 1000.0, when=lambda due: f"<t:{int(due)}:R>")
@@ -303,11 +319,11 @@ def test_D16_table_shows_the_card_clock_and_the_match_clock():
 
 def test_D16_table_shows_the_turn_clock_of_the_player_on_turn_only():
     names = {0: "Ann", 1: "Bo"}
-    assert clock_line("zh-Hans", names, [Waiting(1, "end_turn", "turn", 160.0, False)], 1, None, 100.0) == \
+    assert clock_line("zh-Hans", names, [_ask(1, "end_turn", "turn", 160.0, False)], 1, None, 100.0) == \
         "⏱ Bo 的回合时限：60 秒"
     # an AI seat has no clock, and an answer out of turn has its own prompt
-    assert clock_line("en", names, [Waiting(0, "play", "turn", None, True)], 0, None, 100.0) is None
-    assert clock_line("en", names, [Waiting(1, "pay", "payment", 130.0, False)], 0, None, 100.0) is None
+    assert clock_line("en", names, [_ask(0, "play", "turn", None, True)], 0, None, 100.0) is None
+    assert clock_line("en", names, [_ask(1, "pay", "payment", 130.0, False)], 0, None, 100.0) is None
 
 
 def test_D14_values_of_the_buildings_used_above():

@@ -490,7 +490,9 @@ async def test_a_game_that_cannot_be_restored_is_announced_in_its_channel_once(t
 def _one_life(fake: FakeDiscord, service, table: int, members) -> None:
     """Only the current table message, the open prompts and each player's one DM have buttons;
     a Deal player's DM shows the hand they hold now."""
-    from bot.presenter import hand_line
+    from bot.discord_app.messenger import md
+    from bot.screens import hand_line
+    from tests.test_telegram import _own_view
 
     record = service.table(table).messages or {}
     current = {record.get("dc")} | {p["id"] for p in record.get("dc_prompts", []) if p["buttons"]}
@@ -500,9 +502,8 @@ def _one_life(fake: FakeDiscord, service, table: int, members) -> None:
         mine = set(dms[str(seat)][1]) if str(seat) in dms else set()
         assert set(fake.live(DM_BASE + uid)) <= mine, (uid, fake.live(DM_BASE + uid).keys(), mine)
         if service.table(table).game == "deal" and mine:
-            snap = service.loop.snapshot_of(service.cache.peek(table))
             shown = fake.messages[(DM_BASE + uid, dms[str(seat)][1][0])]["content"]
-            assert hand_line(snap, seat, "en") in shown, "the private hand is current"
+            assert md(hand_line(_own_view(service, table, seat), "en")) in shown, "the private hand is current"
 
 
 @pytest.mark.slow

@@ -238,7 +238,7 @@ async def test_a_log_row_that_no_longer_replays_sets_that_table_aside_and_its_ch
         await restarted.startup()  # told once, however often the loop starts
         told = [u for u in heard if u.kind == "damaged"]
         assert sorted((u.table, u.chat_key) for u in told) == sorted([(broken, "chat:1"), (unknown, "chat:3")])
-        assert all(u.snapshot is None and u.damage for u in told)
+        assert all(u.public is None and u.damage for u in told)
         async with AsyncSession(restarted.engine) as session:
             row = await session.get(store.TableRow, broken)
         assert row.status == "damaged" and row.damage["told"] is True and "replay" in row.damage["reason"]

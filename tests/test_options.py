@@ -7,7 +7,7 @@ seed-000 defaults (no trading before the final, rent claimed).
 from __future__ import annotations
 
 from bot import option_screens
-from bot.discord_app.messages import md
+from bot.discord_app.messenger import md
 from bot.tournament_screens import parse_create
 from engine import options as table_options
 from engine.service.tables import GameService

@@ -432,7 +432,7 @@ async def test_the_clock_task_applies_timeouts_and_lets_ai_seats_answer(db_url):
 
         async def report(update):
             seen.append(update)
-            if any(getattr(e, "seat", None) == 1 for e in update.events):  # the AI seat has played too
+            if any(getattr(e, "seat", None) == 1 for e in update.public.events):  # the AI seat has played too
                 stop.set()
             clock.now += 61  # the person never answers
 
@@ -440,7 +440,8 @@ async def test_the_clock_task_applies_timeouts_and_lets_ai_seats_answer(db_url):
         await asyncio.wait_for(service.run(every=0.01, stop=stop), timeout=20)
         assert seen and seen[0].table == table and service.table(table).version > version + 1
         first = seen[0]  # the timeout's update says who must act next, and until when
-        assert first.waiting and all(w.due_at == 1_000_061 + 60 for w in first.waiting if not w.ai)
+        asks = first.public.asks
+        assert asks and all(a.due_at == 1_000_061 + 60 for a in asks if not a.ai)
     finally:
         await service.close()
 

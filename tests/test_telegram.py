@@ -473,8 +473,8 @@ async def test_a_scheduled_match_from_the_chat(tmp_path):
 
 
 async def test_long_lists_of_choices_come_in_pages_and_the_lobby_has_the_dm_link(tmp_path):
-    from bot.presenter import Button, Screen
-    from bot.telegram_app.messages import PAGE
+    from bot.screens import Button, Screen
+    from bot.telegram_app.messenger import PAGE
 
     api = FakeBotAPI()
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
@@ -490,7 +490,8 @@ async def test_long_lists_of_choices_come_in_pages_and_the_lobby_has_the_dm_link
             await _send(app, press(f"l:{table}:start", 1))
             screen = Screen("hand", [Button(f"choice {i}", f"tok{i}", 0) for i in range(PAGE * 2 + 5)])
             before = len(api.calls)
-            await front.messages.private(app.bot, table, 0, screen, service.table(table).seats[0])
+            public, _ = await service.views(table, seats=())
+            await front.tables.private(table, 0, public.seats[0], screen, "en")
             sent = [p for name, p in api.calls[before:] if int(p.get("chat_id", 0) or 0) == 1]
             assert len(sent) == 3 and len(api.keyboards(1)) >= PAGE * 2 + 5
     finally:
@@ -811,18 +812,27 @@ def _one_life(api: FakeBotAPI, service, table: int, members) -> None:
     have buttons; a Deal player's private message shows the hand they hold now."""
     import html as html_lib
 
-    from bot.presenter import hand_line
+    from bot.screens import hand_line
 
     record = service.table(table).messages or {}
     current = {record.get("tg")} | {p["id"] for p in record.get("tg_prompts", []) if p["buttons"]}
     assert set(api.live(GROUP)) <= current, (api.live(GROUP).keys(), current)
     dms = record.get("tg_dm", {})
     for seat, uid in enumerate(members):
-        assert set(api.live(uid)) <= set(dms.get(str(seat), [])), (uid, api.live(uid).keys(), dms)
-        if service.table(table).game == "deal" and str(seat) in dms:
-            snap = service.loop.snapshot_of(service.cache.peek(table))
-            shown = api.messages[(uid, dms[str(seat)][0])]["text"]
-            assert html_lib.escape(hand_line(snap, seat, "en"), quote=False) in shown, "the private hand is current"
+        where, ids = dms.get(str(seat), [uid, []])
+        assert set(api.live(uid)) <= set(ids), (uid, api.live(uid).keys(), dms)
+        if service.table(table).game == "deal" and ids:
+            line = hand_line(_own_view(service, table, seat), "en")
+            shown = api.messages[(uid, ids[0])]["text"]
+            assert html_lib.escape(line, quote=False) in shown, "the private hand is current"
+
+
+def _own_view(service, table: int, seat: int):
+    """A seat's own view as the table stands in this process (for checks, without waiting)."""
+    from engine.service.views import asks_of, private_view
+
+    snap = service.loop.snapshot_of(service.cache.peek(table))
+    return private_view(service._secret, snap, seat, asks_of(snap))
 
 
 @pytest.mark.slow

@@ -221,48 +221,37 @@ async def test_telegram_private_message_opens_the_mini_app_and_discord_links_the
     """With TYCOON_WEB_URL set: a Telegram player's private message gets the "Open table" Mini App
     button (web_app buttons exist only in private chats), the Discord table message a "Watch" link
     to the signed spectator page; without it, neither."""
-    from bot.discord_app.messages import DiscordMessages
-    from bot.presenter import Button, Screen
-    from bot.telegram_app.messages import TelegramMessages
-    from bot.updates import UpdateScreens
+    import discord
+
+    from bot.discord_app.messenger import DiscordMessenger
+    from bot.telegram_app.messenger import TelegramMessenger
 
     service = await GameService.open(f"sqlite:///{tmp_path / 'web.db'}")
     try:
         monkeypatch.delenv("TYCOON_WEB_URL", raising=False)
-        assert TelegramMessages(service)._with_web_app(None, 5) is None
+        assert TelegramMessenger(service).own_link(5, "en") is None
         monkeypatch.setenv("TYCOON_WEB_URL", "https://play.example/")
-        telegram = TelegramMessages(service)
-        telegram._langs[5] = "en"
-        markup = telegram._with_web_app(None, 5)
+        telegram = TelegramMessenger(service)
+        link = telegram.own_link(5, "en")
+        markup = telegram.markup([link])
         button = markup.inline_keyboard[-1][0]
         assert (button.text, button.web_app.url) == ("Open table", "https://play.example/tg/5")
 
-        import discord
-
-        class Front:  # the Discord front end's part that messages.py uses here
+        class Front:  # the Discord front end's part that the messenger uses here
             @staticmethod
             def view_of(_buttons):
                 return discord.ui.View(timeout=None)
 
         front = Front()
         front.service = service
-        discord_messages = DiscordMessages(front)
+        messenger = DiscordMessenger(front)
         made = await service.lobby.new_table("dc:1:2", "deal", None, "dc:9", "Di")
-        await service.lobby.add_ai(made.table, "dc:9")
-        await service.lobby.start(made.table, "dc:9", seed=1)
-        snap = await service.snapshot(made.table)
-
-        class Update:
-            table, snapshot = made.table, snap
-
-        screens = UpdateScreens(update=Update(), public=Screen("", [Button("x", "1.1.0.0.mac", 0)]))
-        buttons = discord_messages._table_buttons(screens, "en")
-        watch = buttons[-1]
+        watch = messenger.watch(made.table, "en")
         assert watch.label == "Watch"
         assert watch.token == f"https://play.example{watch_path(service, made.table)}"
         key = watch.token.split("k=")[1]
         assert service.unsign(key) == f"v:{made.table}"  # the key the spectator page checks
-        view = discord_messages._view(buttons)
+        view = messenger._view([watch])
         assert [c.url for c in view.children if getattr(c, "url", None)] == [watch.token]
     finally:
         await service.idle()

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import pytest
 
-from bot.presenter import event_lines
+from bot.screens import event_lines
 from bot.web.auth import sign_init_data
 from bot.web.live import Hub
 from bot.web.server import make_app, start_site, watch_path
@@ -86,8 +86,8 @@ async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spect
     public_log: list[str] = []
 
     async def heard(update):  # what the group may know: every public log line of the game
-        if update.snapshot is not None and update.snapshot.state is not None:
-            public_log.extend(event_lines(update.snapshot, update.events, "zh-Hans"))
+        if update.public is not None and update.public.status != "lobby":
+            public_log.extend(event_lines(update.public, update.public.events, "zh-Hans", update.public.names))
 
     service.subscribe(heard)
     alice = await _seat_page(browser, address, "Alice", "zh-Hans")  # each page in its own language

@@ -21,7 +21,7 @@ from bot.discord_app.frontend import (
     guarded,
     item_for,
 )
-from bot.discord_app.messages import md
+from bot.discord_app.messenger import md
 from bot.discord_app.tournaments import TournamentFront
 from engine.service import metrics
 from engine.service.tables import GameService

@@ -23,18 +23,11 @@ import discord
 from discord import app_commands
 
 from bot import option_screens, signups, trade_builder
-from bot.discord_app.messages import NOBODY, PAGE, TEXT, DiscordMessages, md
+from bot.channel import TableChannel
+from bot.discord_app.messenger import NOBODY, PAGE, TEXT, DiscordMessenger, md
 from bot.inputs import SIGNED, clean_name, parse_press
-from bot.presenter import (
-    Button,
-    alert_text,
-    discard_pile_answer,
-    discard_pile_cards,
-    discard_pile_picture,
-    start_time,
-    table_of,
-    table_screens_with_pictures,
-)
+from bot.presenter import discard_pile_answer, discard_pile_picture, start_time, table_of
+from bot.screens import Button, private_screen, refusal_text
 from bot.updates import damaged_text
 from engine.games import GAMES
 from engine.service import keyvalue
@@ -88,7 +81,8 @@ class Front:
         self.seed = seed
         self.client = client
         self._langs: dict[str, str] = {}  # a channel's server language, learnt from its interactions
-        self.messages = DiscordMessages(self)
+        self.messenger = DiscordMessenger(self)
+        self.tables = TableChannel(service, self.messenger)
         service.subscribe(self.on_update, self.on_notice)
 
     async def chat_lang(self, interaction: discord.Interaction) -> str:
@@ -383,7 +377,7 @@ class Front:
         row = self.service.table(outcome.table) if outcome.table else None
         lang = await self.key_lang(row.chat_key) if row else lang_of(interaction, self.lang)
         names = {i: s["name"] for i, s in enumerate(row.seats)} if row else {}
-        await self._reply(interaction, alert_text(outcome, lang, row.game if row else "deal",
+        await self._reply(interaction, refusal_text(outcome, lang, row.game if row else None,
                                                   row.ruleset if row else "", names))
 
     async def my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
@@ -392,17 +386,16 @@ class Front:
         lang = normalise_lang(str(interaction.locale)) if interaction.locale else self.lang
         user, _ = user_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        live = await self.service.live(table_id)
-        seat = live.seat_of(user) if live else None
-        if seat is None or live.state is None:
+        views = await self.service.views(table_id, seats=())
+        seat = views[0].seat_of(user) if views else None
+        if seat is None or views[0].status not in ("running", "paused", "over"):
             await self._reply(interaction, t(lang, "service.not_a_player"))
             return
-        back = live.row.seats[seat]["ai"] and (await self.service.lobby.back(table_id, user)).ok
-        snap = await self.service.snapshot(table_id)
-        screens = await table_screens_with_pictures(self.service, snap, (), lang, seats=[seat])
-        screen = screens.private[seat]
+        back = views[0].seats[seat].ai and (await self.service.lobby.back(table_id, user)).ok
+        public, own = await self.service.views(table_id, seats=[seat])
+        screen = await asyncio.to_thread(private_screen, own[seat], public.names, lang)
         notes = [t(lang, "service.welcome_back")] if back else []
-        if snap.row.seats[seat].get("dm") is False:
+        if public.seats[seat].dm is False:
             notes.append(t(lang, "dc.dm_closed"))
         note = "\n".join(notes)
         text = md(screen.text[-(TEXT - len(note) - 100):]) + (f"\n\n{md(note)}" if note else "")
@@ -410,11 +403,8 @@ class Front:
         pages = [screen.buttons[i:i + PAGE] for i in range(0, len(screen.buttons), PAGE)] or [[]]
         sent = await interaction.followup.send(text, files=files, view=self.view_of(pages[0]), ephemeral=True,
                                                wait=True)
-        # kept current while Discord lets it be edited (its later pages are not: they are rare)
-        self.messages.shown.shown(("eph", table_id, seat), text, [(b.label, b.token) for b in pages[0]],
-                                  screen.picture)
-        if len(pages) == 1:
-            await self.messages.remember_ephemeral(table_id, seat, sent)
+        if len(pages) == 1:  # kept current while Discord lets it be edited (later pages are not: they are rare)
+            await self.messenger.remember_reply(table_id, seat, sent, screen)
         for n, page in enumerate(pages[1:], 2):  # more choices than one message holds
             await interaction.followup.send(f"({n}/{len(pages)})", view=self.view_of(page), ephemeral=True)
 
@@ -424,10 +414,11 @@ class Front:
         lang = normalise_lang(str(interaction.locale)) if interaction.locale else self.lang
         user, _ = user_of(interaction)
         await interaction.response.defer(ephemeral=True)
-        snap = await self.service.snapshot(table_id)
-        seat = snap.seat_of(user) if snap else None
-        ok, text = discard_pile_answer(snap, seat, lang)
-        picture = await asyncio.to_thread(discard_pile_picture, discard_pile_cards(snap, seat), lang) if ok else None
+        views = await self.service.views(table_id, seats=())
+        seat = views[0].seat_of(user) if views else None
+        own = (await self.service.views(table_id, seats=[seat]))[1].get(seat) if seat is not None else None
+        cards, text = discard_pile_answer(own, views[0].names if views else {}, lang)
+        picture = await asyncio.to_thread(discard_pile_picture, cards, lang) if cards else None
         if picture is None:
             await self._reply(interaction, text)
             return
@@ -528,7 +519,7 @@ class Front:
             await self.channel(update.chat_key).send(content=damaged_text(update, lang)[:TEXT],
                                                      allowed_mentions=NOBODY)
             return
-        await self.messages.show(update, lang)
+        await self.tables.show(update, lang)
 
     async def on_notice(self, outcome: Outcome) -> None:
         """What the clocks did outside a table: a scheduled match announced or called off."""

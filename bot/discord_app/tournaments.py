@@ -17,7 +17,7 @@ import discord
 from bot import signups
 from bot import tournament_screens as tour_screens
 from bot.discord_app.frontend import TEXT, Front, ServiceButton, can_manage, user_of
-from bot.discord_app.messages import md
+from bot.discord_app.messenger import md
 from bot.presenter import start_time
 from engine.service.outcome import Outcome
 from engine.service.tournaments import Tournaments, base_chat

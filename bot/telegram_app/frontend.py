@@ -13,27 +13,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import logging
 
-from telegram import ForceReply, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import ForceReply, Update
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot import option_screens, signups, trade_builder
 from bot import tournament_screens as tour_screens
-from bot.inputs import clean_name, number, parse_press
+from bot.channel import TableChannel
+from bot.inputs import SIGNED, clean_name, number, parse_press
+from bot.messenger import Text
 from bot.presenter import (
-    alert_text,
     discard_pile_answer,
-    discard_pile_cards,
     discard_pile_picture,
-    hand_line,
     start_time,
     table_of,
-    table_screens_with_pictures,
 )
-from bot.telegram_app.messages import CAPTION, SIGNED, TelegramMessages, where
+from bot.screens import Button, hand_line, private_screen, refusal_text
+from bot.telegram_app.messenger import CAPTION_LIMIT, TelegramMessenger, where
 from bot.updates import damaged_text
 from engine.service.loop import TableUpdate
 from engine.service.outcome import Outcome
@@ -65,9 +63,18 @@ class TelegramFrontEnd:
         self.tours = Tournaments.of(service)
         self.lang = normalise_lang(lang)
         self.seed = seed  # tests fix the deal; in play every game gets a fresh random seed
-        self.bot = None  # set by the application that runs this front end
-        self.messages = TelegramMessages(service)
+        self._bot = None  # set by the application that runs this front end
+        self.messenger = TelegramMessenger(service)
+        self.tables = TableChannel(service, self.messenger)
         service.subscribe(self.on_update, self.on_notice)
+
+    @property
+    def bot(self):
+        return self._bot
+
+    @bot.setter
+    def bot(self, bot) -> None:
+        self._bot = self.messenger.bot = bot
 
     async def _chat_lang(self, key: str) -> str:
         return normalise_lang((await self.service.chats.settings(base_chat(key))).lang or self.lang)
@@ -83,7 +90,7 @@ class TelegramFrontEnd:
         if not args:
             await update.effective_message.reply_text(
                 t(lang, "tg.choose_game"),
-                reply_markup=self.messages.keyboard([(game_name(g, lang), f"n:{g}") for g in ("deal", "board")]))
+                reply_markup=self.messenger.markup([(game_name(g, lang), f"n:{g}") for g in ("deal", "board")]))
             return
         game, ruleset, options, refusal, params = option_screens.parse_newgame(args)
         if refusal is not None:
@@ -114,30 +121,29 @@ class TelegramFrontEnd:
             text += "\n" + t(lang, "tg.open_dm", link=self.deep_link(bot, table_id))
         return text
 
-    def _lobby_markup(self, table_id: int, lang: str):
+    def _lobby_buttons(self, table_id: int, lang: str) -> list[Button]:
+        """The lobby's buttons, then the rule options (only the creator's presses of those count)."""
         if self.service.table(table_id).status != "lobby":
-            return None  # started or ended: the lobby's buttons have nothing left to do
+            return []  # started or ended: the lobby's buttons have nothing left to do
         ops = [("join", "tg.btn.join"), ("leave", "tg.btn.leave"), ("ai", "tg.btn.add_ai"),
                ("noai", "tg.btn.remove_ai"), ("start", "tg.btn.start"), ("cancel", "tg.btn.cancel")]
-        lobby = self.messages.keyboard([(t(lang, label), f"l:{table_id}:{op}") for op, label in ops], per_row=3)
-        # the rule options, one a row (their labels are long); only the creator's presses count
-        toggles = self.messages.keyboard(option_screens.lobby_buttons(self.service.table(table_id), lang), per_row=1)
-        if toggles is None:
-            return lobby
-        return InlineKeyboardMarkup([*lobby.inline_keyboard, *toggles.inline_keyboard])
+        buttons = [Button(t(lang, label), f"l:{table_id}:{op}", -1) for op, label in ops]
+        return buttons + [Button(label, data, -1) for label, data in
+                          option_screens.lobby_buttons(self.service.table(table_id), lang)]
 
     async def _show_lobby(self, update: Update, table_id: int, lang: str, new: bool = False) -> None:
         """The lobby's one message: posted when the lobby opens, edited as it changes (also for
         /join and /leave typed in the chat), posted again only when it can no longer be edited."""
         bot = update.get_bot()
-        text = html.escape(self._lobby_text(bot, table_id, lang), quote=False)  # sent as HTML: names stay text
-        markup = self._lobby_markup(table_id, lang)
+        self.messenger.bot = self.messenger.bot or bot
+        text = Text(self._lobby_text(bot, table_id, lang))
+        buttons = self._lobby_buttons(table_id, lang)
         row = self.service.table(table_id)
         message = None if new else (row.messages or {}).get("tg_lobby")
-        chat_id, thread = where(row.chat_key)
-        if message is not None and await self.messages.edit_text(bot, chat_id, message, text, markup):
+        place = where(row.chat_key)
+        if message is not None and await self.tables.edit(place, message, text, buttons, None):
             return
-        sent = await self.messages.send_text(bot, chat_id, text, markup, message_thread_id=thread)
+        sent = await self.tables.post(place, text, buttons)
         await self.service.lobby.set_messages(table_id, tg_lobby=sent)
 
     # -- buttons -------------------------------------------------------------------------------
@@ -195,7 +201,7 @@ class TelegramFrontEnd:
         if not outcome.ok:
             names = self._names(outcome.table) if outcome.table else {}
             row = self.service.table(outcome.table) if outcome.table else None
-            text = alert_text(outcome, lang, row.game if row else "deal", row.ruleset if row else "", names)
+            text = refusal_text(outcome, lang, row.game if row else None, row.ruleset if row else "", names)
             await query.answer(text[:200], show_alert=True)
             return
         await query.answer()  # the table update that follows shows the move to everyone
@@ -248,19 +254,15 @@ class TelegramFrontEnd:
         chat (the player never started the bot) a private alert and the link that opens one."""
         query = update.callback_query
         back = await self._back_in_person(table_id, user)
-        snap = await self.service.snapshot(table_id)
-        seat = snap.seat_of(user) if snap else None
-        if seat is None or snap.state is None:
+        mine = await self._own_view(table_id, user)
+        if mine is None:
             await query.answer(t(lang, "service.not_a_player"), show_alert=True)
             return
-        if snap.row.seats[seat].get("dm") is not False:  # try the private message first
-            screens = await table_screens_with_pictures(self.service, snap, (), lang, seats=[seat])
-            await self.messages.private(context.bot, table_id, seat, screens.private[seat], snap.row.seats[seat],
-                                        version=snap.version)
-        if self.service.table(table_id).seats[seat].get("dm") is not False:
+        public, own = mine
+        if public.seats[own.seat].dm is not False and await self._private(table_id, public, own, lang):
             await query.answer(t(lang, "service.welcome_back") if back else None)
             return
-        text = hand_line(snap, seat, lang) if snap.game == "deal" else t(lang, "service.not_reachable")
+        text = hand_line(own, lang) or t(lang, "service.not_reachable")
         await query.answer(text[:200], show_alert=True)
         await context.bot.send_message(update.effective_chat.id, t(lang, "tg.open_dm", link=self.deep_link(
             context.bot, table_id)), message_thread_id=where(chat_key(update))[1])
@@ -270,18 +272,17 @@ class TelegramFrontEnd:
         the private chat the button is in; a private alert when it fits or the press came from
         elsewhere); anyone else, or the player off their turn, gets the refusal as an alert."""
         query = update.callback_query
-        snap = await self.service.snapshot(table_id)
-        seat = snap.seat_of(user) if snap else None
-        ok, text = discard_pile_answer(snap, seat, lang)
+        mine = await self._own_view(table_id, user)
+        cards, text = discard_pile_answer(mine[1] if mine else None, mine[0].names if mine else {}, lang)
         chat = update.effective_chat
-        if not ok or chat is None or chat.type != "private":
+        if cards is None or chat is None or chat.type != "private":
             await query.answer(text[:200], show_alert=True)
             return
         await query.answer()
-        picture = await asyncio.to_thread(discard_pile_picture, discard_pile_cards(snap, seat), lang)
+        picture = await asyncio.to_thread(discard_pile_picture, cards, lang)
         if picture is None:  # an empty pile: the line that says so
             await context.bot.send_message(chat.id, text[:4000])
-        elif len(text) <= CAPTION:
+        elif len(text) <= CAPTION_LIMIT:
             await context.bot.send_photo(chat.id, picture, caption=text)
         else:  # the picture, then the list (a caption holds 1,024 characters)
             await context.bot.send_photo(chat.id, picture)
@@ -305,23 +306,22 @@ class TelegramFrontEnd:
         if not shown.text:
             return
         chat_id = update.effective_chat.id
-        markup = None if shown.closed or shown.controls is None else self._trade_markup(table_id, shown.controls, lang)
-        text = html.escape(shown.text, quote=False)
+        buttons = [] if shown.closed or shown.controls is None else self._trade_buttons(table_id, shown.controls, lang)
+        text = Text(shown.text)
         if op == "n" or op[0] == "k":
             if before is not None and before.message:
-                await self.messages.strip(context.bot, chat_id, before.message)
-            message = await self.messages.send_text(context.bot, chat_id, text, markup)
+                await self.tables.strip(chat_id, before.message)
+            message = await self.tables.post(chat_id, text, buttons)
             shown.draft.message = message
             await trade_builder.save(self.service, table_id, user, shown.draft)
         elif query.message is not None:
-            await self.messages.edit_text(context.bot, chat_id, query.message.message_id, text, markup)
+            await self.tables.edit(chat_id, query.message.message_id, text, buttons, None)
         if shown.typing:
             await context.bot.send_message(chat_id, shown.prompt, reply_markup=ForceReply(selective=True))
 
-    def _trade_markup(self, table_id: int, controls, lang: str) -> InlineKeyboardMarkup:
-        sign = self.service.sign
-        return InlineKeyboardMarkup([[InlineKeyboardButton(label[:64], callback_data=sign(f"t:{table_id}:{op}"))
-                                      for label, op in row] for row in trade_builder.button_rows(controls, lang)])
+    def _trade_buttons(self, table_id: int, controls, lang: str) -> list[Button]:
+        return [Button(label, f"t:{table_id}:{op}", -1) for row in trade_builder.button_rows(controls, lang)
+                for label, op in row]
 
     async def text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Text in a private chat: an amount for a trade builder that asked for one (anything else
@@ -342,13 +342,27 @@ class TelegramFrontEnd:
         if shown.alert:
             await message.reply_text(shown.alert, reply_markup=ForceReply(selective=True))
             return
-        text = html.escape(shown.text, quote=False)
-        markup = self._trade_markup(table_id, shown.controls, lang)
+        text = Text(shown.text)
+        buttons = self._trade_buttons(table_id, shown.controls, lang)
         chat_id = update.effective_chat.id
-        if not (shown.draft.message and await self.messages.edit_text(context.bot, chat_id, shown.draft.message,
-                                                                      text, markup)):
-            shown.draft.message = await self.messages.send_text(context.bot, chat_id, text, markup)
+        if not (shown.draft.message and await self.tables.edit(chat_id, shown.draft.message, text, buttons, None)):
+            shown.draft.message = await self.tables.post(chat_id, text, buttons)
             await trade_builder.save(self.service, table_id, user, shown.draft)
+
+    async def _own_view(self, table_id: int, user: str):
+        """(the table's public view, the user's own view), or None when they play no seat there."""
+        views = await self.service.views(table_id, seats=())
+        seat = views[0].seat_of(user) if views else None
+        if seat is None or views[0].status not in ("running", "paused", "over"):
+            return None
+        public, own = await self.service.views(table_id, seats=[seat])
+        return public, own[seat]
+
+    async def _private(self, table_id: int, public, own, lang: str) -> bool:
+        """The player's private message brought up to date; False when it cannot be sent."""
+        screen = await asyncio.to_thread(private_screen, own, public.names, lang)
+        return await self.tables.private(table_id, own.seat, public.seats[own.seat], screen, lang,
+                                          version=public.version)
 
     async def _back_in_person(self, table_id: int, user: str) -> bool:
         """A player who asks for their hand is here: a seat the AI kept for them is theirs again."""
@@ -374,14 +388,11 @@ class TelegramFrontEnd:
         await self.service.lobby.set_dm(table_id, user, True)
         if await self._back_in_person(table_id, user):
             await update.effective_message.reply_text(t(lang, "service.welcome_back"))
-        snap = await self.service.snapshot(table_id)
-        seat = snap.seat_of(user) if snap else None
-        if seat is None or snap.state is None:
+        mine = await self._own_view(table_id, user)
+        if mine is None:
             await update.effective_message.reply_text(t(lang, "service.not_a_player"))
             return
-        screens = await table_screens_with_pictures(self.service, snap, (), lang, seats=[seat])
-        await self.messages.private(context.bot, table_id, seat, screens.private[seat], snap.row.seats[seat],
-                                    version=snap.version)
+        await self._private(table_id, *mine, lang)
 
     async def join_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._command_op(update, "join")
@@ -408,7 +419,7 @@ class TelegramFrontEnd:
             answers = [(t(lang, "tg.btn.endgame_yes"), f"e:{row.id}:y"),
                        (t(lang, "tg.btn.endgame_no"), f"e:{row.id}:n")]
             await update.effective_message.reply_text(t(lang, "tg.endgame_confirm"),
-                                                      reply_markup=self.messages.keyboard(answers))
+                                                      reply_markup=self.messenger.markup(answers))
             return
         if op == "join":  # in a running game: a player whose seat the AI kept takes it back
             out = await self.service.lobby.join(row.id, user, name)
@@ -426,8 +437,7 @@ class TelegramFrontEnd:
             await update.effective_message.reply_text(t(lang, "tg.cancelled"))
             message = (self.service.table(row.id).messages or {}).get("tg_lobby")
             if message:
-                await self.messages.edit_text(update.get_bot(), where(key)[0], message,
-                                              html.escape(t(lang, "tg.cancelled"), quote=False), None)
+                await self.tables.edit(where(key), message, Text(t(lang, "tg.cancelled")), [], None)
 
     async def help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await update.effective_message.reply_text(t(await self._chat_lang(chat_key(update)), "tg.help"))
@@ -490,7 +500,7 @@ class TelegramFrontEnd:
         minutes = max(0, int(start - self.service.clock()) // 60)
         sent = await update.effective_message.reply_text(
             t(lang, "tg.scheduled", game=game_name(args[0], lang), minutes=minutes, length=args[2]),
-            reply_markup=self.messages.keyboard([(t(lang, "tg.btn.sign_up"), f"s:{sid}")]))
+            reply_markup=self.messenger.markup([(t(lang, "tg.btn.sign_up"), f"s:{sid}")]))
         await self._remember_signup(f"s{sid}", sent)
 
     async def _remember_signup(self, what: str, sent) -> None:
@@ -551,7 +561,7 @@ class TelegramFrontEnd:
             await reply(t(lang, out.key, **out.params))
             return
         screen = await tour_screens.signup_screen(self.tours, out.params["tournament"], lang, self.service.clock())
-        sent = await reply(screen.text, reply_markup=self.messages.keyboard([(b.label, b.token)
+        sent = await reply(screen.text, reply_markup=self.messenger.markup([(b.label, b.token)
                                                                              for b in screen.buttons]))
         await self._remember_signup(f"T{out.params['tournament']}", sent)
 
@@ -566,7 +576,7 @@ class TelegramFrontEnd:
         await query.answer(t(lang, "tour.signed_up") if press.fields["op"] != "w" else t(lang, "tg.done"))
         screen = await tour_screens.signup_screen(self.tours, press.id("tournament"), lang, self.service.clock())
         with contextlib.suppress(BadRequest):  # "message is not modified"
-            await query.edit_message_text(screen.text, reply_markup=self.messages.keyboard(
+            await query.edit_message_text(screen.text, reply_markup=self.messenger.markup(
                 [(b.label, b.token) for b in screen.buttons]))
 
     async def team_cmd(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -579,7 +589,7 @@ class TelegramFrontEnd:
         row = await tour_screens.current(self.tours, key)
         if row is not None and row.mode == "team" and row.status == "signup":
             screen = await tour_screens.signup_screen(self.tours, row.id, lang, self.service.clock())
-            sent = await update.effective_message.reply_text(screen.text, reply_markup=self.messages.keyboard(
+            sent = await update.effective_message.reply_text(screen.text, reply_markup=self.messenger.markup(
                 [(b.label, b.token) for b in screen.buttons]))
             await self._remember_signup(f"T{row.id}", sent)
 
@@ -599,7 +609,7 @@ class TelegramFrontEnd:
         if screen is None:
             await update.effective_message.reply_text(t(lang, "tour.none"))
             return
-        await update.effective_message.reply_photo(screen.picture, caption=screen.text[:CAPTION])
+        await update.effective_message.reply_photo(screen.picture, caption=screen.text[:CAPTION_LIMIT - 24])
 
     async def _round_started(self, bot, outcome: Outcome) -> None:
         """A round began: one announcement in the chat, then a forum topic for every table (when the
@@ -636,10 +646,11 @@ class TelegramFrontEnd:
         elif outcome.key == "tour.round_over":
             screen = await tour_screens.round_over_screen(self.tours, outcome, lang)
             if screen is not None:
-                await bot.send_photo(chat_id, screen.picture, caption=screen.text[:CAPTION], message_thread_id=thread)
+                await bot.send_photo(chat_id, screen.picture, caption=screen.text[:CAPTION_LIMIT - 24],
+                                     message_thread_id=thread)
         elif outcome.key == "service.match_announced":
             sent = await bot.send_message(chat_id, t(lang, "service.match_announced"), message_thread_id=thread,
-                                          reply_markup=self.messages.keyboard([(t(lang, "tg.btn.sign_up"),
+                                          reply_markup=self.messenger.markup([(t(lang, "tg.btn.sign_up"),
                                                                    f"s:{outcome.params['schedule']}")]))
             await self._remember_signup(f"s{outcome.params['schedule']}", sent)
         elif outcome.key and (outcome.key.startswith("tour.") or outcome.key == "service.schedule_too_few"):
@@ -693,7 +704,5 @@ class TelegramFrontEnd:
         if update.kind == "damaged":
             await self.bot.send_message(chat_id, damaged_text(update, lang), message_thread_id=thread)
             return
-        game = update.snapshot.game
-        extra = [(t(lang, "tg.btn.my_hand" if game == "deal" else "tg.btn.my_options"), f"h:{update.table}")]
-        await self.messages.show(self.bot, update, lang, extra)
+        await self.tables.show(update, lang)
 

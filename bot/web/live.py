@@ -3,11 +3,13 @@
 
 Each connection watches one table, either as a player (their seat, if they have one: the public
 screen and their own private screen, hand and buttons) or as a spectator (the public screen only,
-no buttons: never a hand, never the deck). Screens are the presenter's (``table_screens``): the
-same text, pictures and buttons the chat bots show, drawn once per update and language in a worker
-thread. A lobby shows its seats, the lobby's buttons and the table's rule options (toggles its
-creator may press, ``o:<code>`` like a chat lobby's, and what is on); lobby changes are shown by this module
-(the service publishes no update for them).
+no buttons: never a hand, never the deck). Screens are drawn from the service's views
+(``bot/screens.py``): the same text, pictures and buttons the chat bots show, once per update and
+language, in a worker thread. A page that opens gets the whole log of the game so far (from the
+stored log, as its viewer may see it); then each update adds its new lines. A lobby shows its
+seats, the lobby's buttons and the table's rule options (toggles its creator may press,
+``o:<code>`` like a chat lobby's, and what is on); lobby changes are shown by this module (the
+service publishes no update for them).
 
 Nothing a browser sends is trusted: a message is a small JSON object of a known ``type`` with
 fields of the right kind (else a clear error and nothing happens), a move token is checked by the
@@ -23,26 +25,25 @@ import json
 import logging
 import re
 import time
-from collections import deque
 from dataclasses import dataclass, field
 
 import msgspec
 
 from bot import option_screens, trade_builder
 from bot.inputs import clean_name
-from bot.presenter import alert_text, clock_text, event_lines, note_lines, table_screens
+from bot.screens import event_lines, note_lines, private_screen, public_screen, refusal_text
 from engine import options as table_options
 from engine.service import metrics
-from engine.service.lobby import is_ai_user
-from engine.service.loop import Snapshot, TableUpdate
+from engine.service.loop import TableUpdate
 from engine.service.outcome import Outcome
 from engine.service.tables import GameService
+from engine.service.views import PrivateView, PublicView
+from words.games import WORDS
 from words.i18n import t
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 1024  # bytes: every valid message is far smaller
-LOG_KEEP = 40  # lines of a table's log kept for pages that open later
 LOBBY_OPS = ("join", "leave", "ai", "noai", "start", "cancel")
 OPTION_OP = re.compile(r"o:[a-z0-9]{1,8}")  # the creator switches a rule option (``engine.options`` codes)
 
@@ -73,10 +74,10 @@ class Client:
     watch: bool  # a spectator: the public screen only
     limit: RateLimit = field(default_factory=RateLimit)
 
-    def seat(self, snap: Snapshot) -> int | None:
+    def seat(self, view: PublicView) -> int | None:
         if self.watch or self.user is None:
             return None
-        return snap.seat_of(self.user)
+        return view.seat_of(self.user)
 
 
 def parse_message(text) -> tuple[dict | None, str | None]:
@@ -128,7 +129,6 @@ class Hub:
         self.service = service
         self.seed = seed  # every game starts from this seed (tests); None: a fresh one each time
         self.clients: dict[int, set[Client]] = {}
-        self.logs: dict[tuple[int, str], deque] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         service.subscribe(self.on_update)
         service.watch_elsewhere(self.on_elsewhere)
@@ -168,10 +168,10 @@ class Hub:
             await self._send(client, {"type": "error", "message": t(client.lang, "service.error")})
             return
         if not outcome.ok:
-            snap = await self.service.snapshot(client.table)
-            row = snap.row if snap else None
-            text = alert_text(outcome, client.lang, row.game if row else "deal", row.ruleset if row else "",
-                              snap.names if snap else {})
+            views = await self.service.views(client.table, seats=())
+            view = views[0] if views else None
+            text = refusal_text(outcome, client.lang, view.game if view else None, view.ruleset if view else "",
+                                view.names if view else {})
             await self._send(client, {"type": "error", "message": text})
         elif data["type"] == "lobby":
             await self.show(client.table)  # the service publishes no update for lobby changes
@@ -204,8 +204,8 @@ class Hub:
             return await service.act(client.user, data["token"])
         if data["type"] == "back":
             return await service.lobby.back(table, client.user)
-        snap = await service.snapshot(table)
-        if snap is not None and not snap.row.chat_key.startswith("web:"):  # a chat's lobby is the chat's
+        views = await service.views(table, seats=())
+        if views is not None and not views[0].chat_key.startswith("web:"):  # a chat's lobby is the chat's
             return Outcome(False, "web.err.not_web_table")
         name = clean_name(data["name"], t(client.lang, "web.guest"))
         return await service.lobby.op(table, data["op"], client.user, name, seed=self.seed)
@@ -222,73 +222,73 @@ class Hub:
     async def on_update(self, update: TableUpdate) -> None:
         if update.table not in self.clients:
             return
-        if update.snapshot is None:  # damaged: nothing to draw
+        if update.public is None:  # damaged: nothing to draw
             for client in list(self.clients.get(update.table, ())):
                 await self._send(client, {"type": "error", "message": t(client.lang, "service.table_damaged",
                                                                         table=update.table)})
             return
-        await self.show(update.table, update.snapshot, update.events, update.notes, update.match_ends_at)
+        await self.show(update.table, update.public, update.private, new=True)
 
-    async def show(self, table: int, snap: Snapshot | None = None, events=(), notes=(), ends_at=None,
-                   only: set[Client] | None = None) -> None:
-        """Draw the table once per language its pages read, and send each page its screens."""
+    async def show(self, table: int, public: PublicView | None = None, private: dict[int, PrivateView] | None = None,
+                   only: set[Client] | None = None, new: bool = False) -> None:
+        """Draw the table once per language its pages read, and send each page its screens: with
+        ``new`` (an update) the log lines it adds, else (a page that opens, a change made elsewhere)
+        the whole log so far."""
         lock = self._locks.setdefault(table, asyncio.Lock())
         async with lock:  # one table's screens go out in order
-            if snap is None:
-                snap = await self.service.snapshot(table)
+            if public is None:
+                views = await self.service.views(table)
+                public, private = views if views is not None else (None, {})
             clients = list(only or self.clients.get(table, ()))
-            if snap is None:
+            if public is None:
                 for client in clients:
                     await self._send(client, {"type": "error", "message": t(client.lang, "service.no_table")})
                 return
-            if ends_at is None and snap.row.status in ("running", "paused"):
-                ends_at = await self.service.match_ends_at(table)
             by_lang: dict[str, list[Client]] = {}
             for client in clients:
                 by_lang.setdefault(client.lang, []).append(client)
+            history = None if new or public.status == "lobby" else await self.service.history(table, None)
             for lang, group in by_lang.items():
-                if snap.row.status == "lobby" or snap.state is None:
+                if public.status == "lobby":
                     for client in group:
-                        await self._send(client, self._lobby_message(snap, client))
+                        await self._send(client, self._lobby_message(public, client))
                     continue
-                new_lines = []
-                if only is None:  # an update: its events join the log
-                    new_lines = event_lines(snap, events, lang) + note_lines(notes, lang, snap.names)
-                    self.logs.setdefault((table, lang), deque(maxlen=LOG_KEEP)).extend(new_lines)
-                seats = sorted({s for c in group if (s := c.seat(snap)) is not None and not is_ai_user(c.user or "")})
-                clock = clock_text(ends_at, self.service.clock())
-                screens = await asyncio.to_thread(table_screens, self.service, snap, events, lang, None, True,
-                                                  clock, seats)
-                public = {"text": screens.public.text, "picture": data_url(screens.public.picture)}
-                base = {"type": "table", "table": table, "version": snap.version, "status": snap.row.status,
-                        "game": snap.game, "names": [s["name"] for s in snap.row.seats],
-                        "log": list(self.logs.get((table, lang), ())), "public": public}
-                for client in group:
-                    seat = client.seat(snap)
-                    message = {**base, "seat": seat, "private": None}
-                    if seat is not None and seat in screens.private:
-                        own = screens.private[seat]
-                        message["private"] = {
-                            "text": own.text, "picture": data_url(own.picture),
-                            "buttons": [{"label": b.label, "token": b.token, "kind": _kind(b.token)}
-                                        for b in own.buttons]}
-                    await self._send(client, message)
+                await self._show_table(public, private or {}, lang, group, history)
 
-    def _lobby_message(self, snap: Snapshot, client: Client) -> dict:
-        row = snap.row
-        seat = client.seat(snap)
-        rules = snap.rules
+    async def _show_table(self, public: PublicView, private: dict[int, PrivateView], lang: str,
+                          group: list[Client], history: list | None) -> None:
+        names = public.names
+        screen = await asyncio.to_thread(public_screen, public, lang, self.service.clock())
+        events = public.events if history is None else history
+        lines = event_lines(public, events, lang, names) + note_lines(public.notes, lang, names)
+        result = WORDS[public.game].winners(public.winners, lang, names) if public.over else None
+        base = {"type": "table", "table": public.table, "version": public.version, "status": public.status,
+                "game": public.game, "names": [s.name for s in public.seats], "log": lines,
+                "log_append": history is None, "result": result,
+                "public": {"text": screen.text, "picture": data_url(screen.picture)}}
+        for client in group:
+            seat = client.seat(public)
+            message = {**base, "seat": seat, "private": None}
+            if seat is not None and seat in private and public.seats[seat].person:
+                own = await asyncio.to_thread(private_screen, private[seat], names, lang)
+                message["private"] = {
+                    "text": own.text, "picture": data_url(own.picture),
+                    "buttons": [{"label": b.label, "token": b.token, "kind": _kind(b.token)} for b in own.buttons]}
+            await self._send(client, message)
+
+    def _lobby_message(self, view: PublicView, client: Client) -> dict:
+        seat = client.seat(view)
         # the table's rule options as the chat lobbies show them: toggles the creator may press, and
         # the "options on" line for everyone (issue 16 item 5)
-        now = option_screens.values(row)
+        now = option_screens.values(view)
         options = [{"label": option_screens.label(client.lang, o), "op": f"o:{o.code}", "on": now[o.name]}
-                   for o in table_options.toggles(row.game)]
-        return {"type": "lobby", "table": row.id, "status": row.status, "game": row.game, "ruleset": row.ruleset,
-                "seats": [{"name": s["name"], "ai": bool(s["ai"])} for s in row.seats], "seat": seat,
-                "creator": client.user is not None and client.user == row.creator,
-                "min": rules.min_players, "max": rules.max_players,
-                "web": row.chat_key.startswith("web:"), "watch": client.watch,
-                "options": options, "options_on": option_screens.on_line(row, client.lang)}
+                   for o in table_options.toggles(view.game)]
+        return {"type": "lobby", "table": view.table, "status": view.status, "game": view.game,
+                "ruleset": view.ruleset, "seats": [{"name": s.name, "ai": s.ai} for s in view.seats], "seat": seat,
+                "creator": client.user is not None and client.user == view.creator,
+                "min": view.min_players, "max": view.max_players,
+                "web": view.chat_key.startswith("web:"), "watch": client.watch,
+                "options": options, "options_on": option_screens.on_line(view, client.lang)}
 
     async def _send(self, client: Client, message: dict) -> None:
         with contextlib.suppress(Exception):  # a closed page: it leaves on its own

@@ -76,6 +76,7 @@ class GameRules:
     state_type: type
     action_type: Any
     event_type: Any
+    new_game_with_events: Callable[..., tuple[Any, list]] | None = None  # (state, the opening's events)
 
     # -- JSON round trips: the state, actions and events are msgspec Structs ---------------
 
@@ -106,6 +107,7 @@ class GameRules:
             apply=rules.apply, view=rules.view, waiting_for=rules.waiting_for,
             timeout_action=rules.timeout_action, answers=rules.answers, result=rules.result, state_type=state_type,
             action_type=action_type, event_type=event_type,
+            new_game_with_events=getattr(rules, "new_game_with_events", None),
         )
 
     def replay(self, seats: Sequence[Any], options: Any, seed: int, log: Sequence[tuple[int, Any]]):
@@ -114,3 +116,15 @@ class GameRules:
         for seat, action in log:
             self.apply(state, seat, action)
         return state
+
+    def replay_events(self, seats: Sequence[Any], options: Any, seed: int, log: Sequence[tuple[int, Any]]) -> list:
+        """Every event of a game, from its opening on, rebuilt from its seed and log (a game's whole
+        story for whoever comes late to it)."""
+        if self.new_game_with_events is None:
+            state, events = self.new_game(seats, options, seed), []
+        else:
+            state, events = self.new_game_with_events(seats, options, seed)
+            events = list(events)
+        for seat, action in log:
+            events += self.apply(state, seat, action)
+        return events

@@ -26,6 +26,7 @@ from engine.core.values import EndMatch, TurnStarted
 from engine.games import PLUGS
 from engine.service import store
 from engine.service.outcome import SYSTEM, Outcome
+from engine.service.views import Ask, PrivateView, PublicView, asks_of, private_views, public_view
 
 if TYPE_CHECKING:
     from engine.service.tables import GameService
@@ -72,28 +73,42 @@ class Snapshot:
 
 @dataclass
 class TableUpdate:
-    """What changed at a table since its last update; the one thing front ends render.
+    """What changed at a table since its last update; the one thing front ends render. It holds
+    views only (``engine/service/views.py``), never the game's state: ``public`` for the group,
+    ``private`` for each person's seat, to be shown to that person alone.
 
     ``kind``: ``started`` (the game began: a new public message), ``moves``, ``seats`` (someone
     left, came back, or the AI took a seat), ``paused``, ``resumed``, ``over``, ``cancelled``, or
-    ``damaged`` (the table could not be restored; ``snapshot`` is then None)."""
+    ``damaged`` (the table could not be restored; ``public`` is then None)."""
 
     table: int
     chat_key: str
     kind: str
-    snapshot: Snapshot | None
-    events: list = field(default_factory=list)
-    notes: list[Outcome] = field(default_factory=list)  # e.g. "service.ai_took_over" for a seat
+    public: PublicView | None
+    private: dict[int, PrivateView] = field(default_factory=dict)
     turn_passed: bool = False
-    waiting: list[Waiting] = field(default_factory=list)
-    match_ends_at: float | None = None
+    asked: list[Ask] = field(default_factory=list)  # people owing a decision the last update did not ask
     damage: str | None = None
-    current: int | None = None  # whose turn it is
-    asked: list[Waiting] = field(default_factory=list)  # people owing a decision the last update did not ask
 
     @property
     def over(self) -> bool:
-        return self.snapshot is not None and self.snapshot.row.status == "over"
+        return self.public is not None and self.public.over
+
+
+@dataclass
+class _Taken:
+    """An update as taken under the table's lock, before its views are made."""
+
+    table: int
+    chat_key: str
+    kind: str
+    snapshot: Snapshot
+    events: list
+    notes: list[Outcome]
+    turn_passed: bool
+    asks: list[Ask]
+    asked: list[Ask]
+    match_ends_at: float | None
 
 
 @dataclass
@@ -212,9 +227,9 @@ class TableLoop:
                 break
             backoff = RETRY_FIRST
             if update is not None:
-                await self._publish(update)
-                if update.over or update.kind == "cancelled":
-                    await self._finished(update)
+                await self._publish(self.views_of(update))
+                if update.snapshot.row.status == "over" or update.kind == "cancelled":
+                    await self._finished(update.table)
 
     async def _play_ai(self, table_id: int) -> None:
         """Every decision AI seats owe, one move at a time, until a person must act or it is over."""
@@ -252,7 +267,7 @@ class TableLoop:
                         return
             await asyncio.sleep(0)  # other tables and presses get their turn between AI moves
 
-    async def _take_update(self, table_id: int) -> TableUpdate | None:
+    async def _take_update(self, table_id: int) -> _Taken | None:
         async with self.service.cache.lock(table_id):
             pending = self._pending.pop(table_id, None)
             live = self.service.cache.peek(table_id) or await self.service.cache.get(table_id)
@@ -264,18 +279,32 @@ class TableLoop:
             if live.row.status == "over":
                 kinds.add("over")
             kind = next(k for k in _PRECEDENCE if k in kinds)
-            waiting = self.waiting_of(live)
+            snapshot = self.snapshot_of(live)
+            asks = asks_of(snapshot, self._due(live))
             # who was asked before these changes, as the table stood (the same in every process);
             # for changes that are not moves (a start, a pause) this process's last update
             before = pending.before if pending.before is not None else self._asked.get(table_id, set())
-            asked = [w for w in waiting if not w.ai and (w.seat, w.kind) not in before]
-            self._asked[table_id] = {(w.seat, w.kind) for w in waiting if not w.ai}
-            return TableUpdate(
-                table=table_id, chat_key=live.row.chat_key, kind=kind, snapshot=self.snapshot_of(live),
-                events=pending.events, notes=pending.notes,
-                turn_passed=any(isinstance(e, TurnStarted) for e in pending.events),
-                waiting=waiting, match_ends_at=live.match_ends_at,
-                current=live.rules.view(live.state, None).get("current"), asked=asked)
+            asked = [a for a in asks if not a.ai and (a.seat, a.kind) not in before]
+            self._asked[table_id] = {(a.seat, a.kind) for a in asks if not a.ai}
+            return _Taken(table_id, live.row.chat_key, kind, snapshot, pending.events, pending.notes,
+                          any(isinstance(e, TurnStarted) for e in pending.events), asks, asked,
+                          live.match_ends_at)
+
+    def views_of(self, taken: _Taken) -> TableUpdate:
+        """The update as its audiences see it: the group's view and each person's (made outside the
+        table's lock, from the copy taken under it)."""
+        secret = self.service._secret
+        snap = taken.snapshot
+        return TableUpdate(
+            table=taken.table, chat_key=taken.chat_key, kind=taken.kind,
+            public=public_view(secret, snap, taken.asks, taken.events, taken.notes, taken.match_ends_at),
+            private=private_views(secret, snap, taken.asks, taken.events), turn_passed=taken.turn_passed,
+            asked=taken.asked)
+
+    @staticmethod
+    def _due(live) -> dict[tuple[int, str], float]:
+        """When each person's decision runs out, from the table's clocks at its version."""
+        return {(c.seat, c.kind): c.due_at for c in live.clocks if c.version == live.row.version and not c.ai}
 
     def snapshot_of(self, live) -> Snapshot:
         # seats and messages copied too; a plain copy (no ORM state, read only): building an ORM
@@ -288,7 +317,7 @@ class TableLoop:
     def waiting_of(live) -> list[Waiting]:
         if live.row.status != "running" or live.state is None:
             return []
-        due = {(c.seat, c.kind): c.due_at for c in live.clocks if c.version == live.row.version and not c.ai}
+        due = TableLoop._due(live)
         out = []
         for d in live.rules.waiting_for(live.state):
             ai = bool(live.row.seats[d.seat]["ai"])
@@ -315,13 +344,13 @@ class TableLoop:
         """Publish an update made outside a move (a damaged table's notice)."""
         await self._publish(update)
 
-    async def _finished(self, update: TableUpdate) -> None:
+    async def _finished(self, table_id: int) -> None:
         for hook in list(self._on_finished.values()):
             try:
-                await self.notice(await hook(update.table))
+                await self.notice(await hook(table_id))
             except Exception:
-                log.exception("table %s: what follows its end failed", update.table)
-        self._asked.pop(update.table, None)
-        live = self.service.cache.peek(update.table)
+                log.exception("table %s: what follows its end failed", table_id)
+        self._asked.pop(table_id, None)
+        live = self.service.cache.peek(table_id)
         if live is not None and live.row.status not in ("running", "paused", "lobby"):
             self.service.cache.retire(live)

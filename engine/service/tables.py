@@ -43,6 +43,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.core.contract import GameRules
 from engine.core.errors import RuleError
+from engine.games import SHOWN
 from engine.service import metrics, migrate, store, tokens, writer
 from engine.service.cache import LiveTable, TableCache
 from engine.service.chats import Chats
@@ -53,6 +54,7 @@ from engine.service.notices import Listener
 from engine.service.outcome import LIVE, Outcome
 from engine.service.records import Records
 from engine.service.schedules import Schedules
+from engine.service.views import PrivateView, PublicView, asks_of, private_view, private_views, public_view
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +149,7 @@ class GameService:
                     continue
                 await store.update_table(self.engine, row.id, damage={**(row.damage or {}), "told": True})
                 await self.loop.publish(TableUpdate(table=row.id, chat_key=row.chat_key, kind="damaged",
-                                                    snapshot=None, damage=(row.damage or {}).get("reason")))
+                                                    public=None, damage=(row.damage or {}).get("reason")))
                 told += 1
             return told
 
@@ -390,12 +392,41 @@ class GameService:
         return await self.cache.get(table_id)
 
     async def snapshot(self, table_id: int) -> Snapshot | None:
-        """A copy of the table as it stands, for screens drawn on request (a player's hand)."""
+        """A copy of the table as it stands (for the service's own use: front ends take views)."""
         live = await self.cache.get(table_id)
         if live is None:
             return None
         async with self.cache.lock(table_id):
             return self.loop.snapshot_of(live)
+
+    async def views(self, table_id: int, seats=None) -> tuple[PublicView, dict[int, PrivateView]] | None:
+        """The table as it stands, as the group sees it and as each of ``seats`` (default every
+        person) sees it: for screens drawn on request (a press of "My hand", a page that opens)."""
+        live = await self.cache.get(table_id)
+        if live is None:
+            return None
+        async with self.cache.lock(table_id):
+            snap = self.loop.snapshot_of(live)
+            asks = asks_of(snap, self.loop._due(live))
+            ends = live.match_ends_at
+        public = public_view(self._secret, snap, asks, match_ends_at=ends)
+        if seats is None:
+            return public, private_views(self._secret, snap, asks)
+        return public, {s: private_view(self._secret, snap, s, asks) for s in seats
+                        if 0 <= s < len(snap.row.seats)}
+
+    async def history(self, table_id: int, viewer: int | None = None) -> list:
+        """Every event of the table's game so far, from its stored log, as ``viewer`` (a seat, or None
+        for the group) may see them: the whole story for whoever comes late to it."""
+        live = await self.cache.get(table_id)
+        if live is None or live.state is None:
+            return []
+        async with self.cache.lock(table_id):
+            row, rules = live.row, live.rules
+            seats, options, seed, version = len(row.seats), row.options or row.ruleset, row.seed, row.version
+        entries = [e for e in await store.load_log(self.engine, table_id) if e.seq <= version]
+        events = rules.replay_events(seats, options, seed, [(e.seat, rules.decode_action(e.action)) for e in entries])
+        return SHOWN[row.game].events_for(events, viewer)
 
     def rules(self, table_id: int) -> GameRules | None:
         live = self.cache.peek(table_id)

@@ -53,9 +53,12 @@ function showTable(m) {
   $("public-picture").src = m.public.picture || "";
   $("public-text").textContent = m.public.text;
   $("log-card").hidden = false;
-  $("log").replaceChildren(...m.log.slice().reverse().map(line => el("li", {textContent: line})));
+  // the whole log when the page opens; then each update adds its lines (newest first)
+  const lines = m.log.slice().reverse().map(line => el("li", {textContent: line}));
+  if (m.log_append) $("log").prepend(...lines); else $("log").replaceChildren(...lines);
   const own = m.private, box = $("private");
   let line = w("web.status." + m.status);
+  if (m.result) line += " · " + m.result;  // the game is over: who won
   if (CFG.mode === "watch") line += " · " + w("web.table.watching");
   else if (m.seat === null) line += " · " + w("web.table.not_seated");
   if (box) {

@@ -1,13 +1,36 @@
-"""Screens: the public one never shows a hand, buttons carry working tokens, answers go public."""
+"""Screens drawn from the service's views: the public one never shows a hand, buttons carry
+working tokens, the board's answers are given in front of everyone."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
-from bot.presenter import table_screens
+from bot.screens import private_screen, public_screen, refusal_text
 from engine.deal.cards import CARDS
 from engine.games import GAMES, PLUGS
+from engine.service.loop import Snapshot
 from engine.service.tables import GameService
+from engine.service.views import asks_of, private_views, public_view
+
+
+@dataclass
+class Screens:
+    public: object
+    private: dict
+
+
+def table_screens(service: GameService, table: int, events=(), lang: str = "zh-Hans", lang_of=None,
+                  pictures: bool = False) -> Screens:
+    """The screens of the table as its copy in this process stands now (its state as a test left it)."""
+    live = service.cache.peek(table)
+    snap = Snapshot(table, live.row.version, live.row, live.rules, live.state)
+    asks = asks_of(snap)
+    public = public_view(service._secret, snap, asks, events)
+    own = private_views(service._secret, snap, asks, events)
+    return Screens(public_screen(public, lang, service.clock(), pictures=pictures),
+                   {s: private_screen(v, public.names, lang_of(s) if lang_of else lang, pictures=pictures)
+                    for s, v in own.items()})
 
 
 async def _table(tmp_path, game: str, humans: int, ais: int, seed: int):
@@ -108,7 +131,6 @@ async def test_board_decisions_are_answered_on_the_public_screen(tmp_path):
 
 
 async def test_refusals_become_short_private_alerts(tmp_path):
-    from bot.presenter import alert_text
     from engine.board.model import Buy
 
     service, table = await _table(tmp_path, "board", humans=2, ais=0, seed=5)
@@ -120,11 +142,11 @@ async def test_refusals_become_short_private_alerts(tmp_path):
         token = service.buttons(table, seat)[0][1]
         refused = await service.act(service.table(table).seats[other]["user"], token)
         for lang in ("en", "zh-Hans", "zh-Hant"):
-            text = alert_text(refused, lang, "board", "china", names)
+            text = refusal_text(refused, lang, "board", "china", names)
             assert text and "{" not in text and "service." not in text
         rule = await service.act_as(table, seat, Buy())  # nothing to buy before the roll
         assert not rule.ok and rule.rule == "B-02"
-        assert "B-02" in alert_text(rule, "en", "board", "china", names)
+        assert "B-02" in refusal_text(rule, "en", "board", "china", names)
     finally:
         await service.close()
 
@@ -134,13 +156,11 @@ async def test_screens_carry_pictures_drawn_off_the_event_loop(tmp_path):
 
     from PIL import Image
 
-    from bot.presenter import table_screens_with_pictures
-
     for game in ("deal", "board"):
         (tmp_path / game).mkdir()
         service, table = await _table(tmp_path / game, game, humans=2, ais=0, seed=2)
         try:
-            screens = await table_screens_with_pictures(service, table, (), "zh-Hans")
+            screens = await _drawn(service, table)
             width = 1200 if game == "board" else 1000  # render.board.SIZE, render.deal.WIDTH
             assert Image.open(io.BytesIO(screens.public.picture)).size[0] == width
             if game == "deal":
@@ -155,8 +175,6 @@ async def test_a_timed_board_match_shows_its_clock(tmp_path):
 
     from PIL import Image, ImageChops
 
-    from bot.presenter import table_screens_with_pictures
-
     now = [1_000_000.0]
     service = await GameService.open(f"sqlite:///{tmp_path / 'c.db'}", clock=lambda: now[0])
     try:
@@ -164,11 +182,20 @@ async def test_a_timed_board_match_shows_its_clock(tmp_path):
         await service.lobby.join(out.table, "u1", "Bob")
         await service.lobby.start(out.table, "u0", seed=3, match_minutes=30)
         assert await service.match_ends_at(out.table) == now[0] + 30 * 60
-        first = await table_screens_with_pictures(service, out.table)
+        first = await _drawn(service, out.table)
         now[0] += 65
-        later = await table_screens_with_pictures(service, out.table)
+        later = await _drawn(service, out.table)
         a = Image.open(io.BytesIO(first.public.picture)).convert("RGB")
         b = Image.open(io.BytesIO(later.public.picture)).convert("RGB")
         assert ImageChops.difference(a, b).getbbox() is not None  # 30:00, then 28:55
     finally:
         await service.close()
+
+
+async def _drawn(service: GameService, table: int) -> Screens:
+    """The table's screens with their pictures, drawn from the views the service gives on request."""
+    import asyncio
+
+    public, own = await service.views(table)
+    return Screens(await asyncio.to_thread(public_screen, public, "zh-Hans", service.clock()),
+                   {s: await asyncio.to_thread(private_screen, v, public.names, "zh-Hans") for s, v in own.items()})

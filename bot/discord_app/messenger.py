@@ -1,0 +1,208 @@
+"""The table channel's messenger for Discord (``bot/messenger.py``): messages with a picture and
+buttons (persistent ``DynamicItem``s whose ids carry signed data), replies under the table, DMs,
+threads. Text is escaped markdown, and a name written like a mention (``<@123>``, ``<#5>``) shows as
+text; a mention of ours notifies exactly the players meant (``allowed_mentions``); a deadline is a
+live ``<t:…:R>`` countdown each reader sees in their own time.
+
+Each player's ephemeral "My hand" reply (an answer to their press, seen by them alone) is kept
+current too while Discord lets it be edited (15 minutes); a newer one takes its place and the older
+one loses its buttons.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import time
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.messenger import Mention, Text, Unreachable
+from bot.screens import Button, Screen
+from bot.updates import fingerprint
+from bot.web.auth import watch_path
+from engine.service.tournaments import base_chat
+from engine.service.views import PublicView, Seat
+from words.i18n import t
+
+if TYPE_CHECKING:
+    from bot.discord_app.frontend import Front
+
+log = logging.getLogger(__name__)
+PAGE = 25  # Discord: 5 rows of 5 buttons in one message
+TEXT = 1900  # Discord allows 2000 characters in a message
+DMS_CLOSED = 50007  # "Cannot send messages to this user"
+EPHEMERAL_SECONDS = 14 * 60  # an interaction's token lasts 15 minutes
+NOBODY = discord.AllowedMentions.none()
+
+
+def md(text: str) -> str:
+    """Text shown as it is: names and words never turn into Discord markdown (bold, spoilers, …)
+    nor into a mention of a user, role or channel (``<@…>`` and ``<#…>`` are broken up)."""
+    escaped = discord.utils.escape_markdown(text)
+    return escaped.replace("<@", "<\u200b@").replace("<#", "<\u200b#")
+
+
+def mention(seat: Seat) -> str:
+    return f"<@{seat.user[3:]}>" if seat.user.startswith("dc:") else md(seat.name)
+
+
+def only(seats) -> discord.AllowedMentions:
+    """Mentions that notify exactly these players (never everyone, a role, or whoever is replied to)."""
+    users = [discord.Object(id=int(s.user[3:])) for s in seats if s.user.startswith("dc:")]
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
+
+
+def render(text: Text) -> tuple[str, discord.AllowedMentions]:
+    """The message's content within Discord's limit (the body's start cut first) and who it pings."""
+    after = "".join(mention(p.seat) if isinstance(p, Mention) else md(p) for p in text.after)
+    body = md(text.body)
+    room = TEXT - len(after) - (1 if after else 0)
+    body = body[-room:] if room > 0 else ""
+    content = f"{body}\n{after}" if body and after else body or after
+    mentioned = text.mentioned
+    return content, only(mentioned) if mentioned else NOBODY
+
+
+class DiscordMessenger:
+    name = "dc"
+    page = PAGE
+
+    def __init__(self, front: Front) -> None:
+        self.front = front
+        self.service = front.service
+        self.web_url = (os.environ.get("TYCOON_WEB_URL") or "").rstrip("/") or None
+        self._replies: dict[tuple[int, int], tuple[discord.WebhookMessage, float, tuple[str, str]]] = {}
+
+    @property
+    def client(self) -> discord.Client:
+        return self.front.client
+
+    def _channel(self, place: int):
+        return self.client.get_partial_messageable(int(place))
+
+    def table_place(self, view: PublicView) -> int:
+        """The table's own thread (a tournament table, ``/newgame thread:true``), else its channel."""
+        thread = view.messages.get("dc_thread")
+        return int(thread) if thread else int(base_chat(view.chat_key).split(":")[2])
+
+    @staticmethod
+    def key(place, message_id: int) -> tuple:
+        return (int(place), message_id)
+
+    def when(self, due_at: float, now: float, lang: str = "") -> str:
+        return f"<t:{int(due_at)}:R>"
+
+    def _view(self, buttons: list[Button]) -> discord.ui.View:
+        """The front end's buttons, and a link button for a web address (the web table's "Watch")."""
+        view = self.front.view_of([b for b in buttons if not b.token.startswith(("https://", "http://"))])
+        for b in buttons:
+            if b.token.startswith(("https://", "http://")):
+                view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=b.label[:80], url=b.token))
+        return view
+
+    async def post(self, place, text: Text, buttons: list[Button], picture: bytes | None = None, *,
+                   reply_to: int | None = None, picture_name: str = "table.png") -> int:
+        content, mentions = render(text)
+        kwargs = {}
+        if picture is not None:
+            kwargs["file"] = discord.File(io.BytesIO(picture), picture_name)
+        if reply_to is not None:
+            kwargs["reference"] = discord.MessageReference(message_id=reply_to, channel_id=int(place),
+                                                           fail_if_not_exists=False)
+        try:
+            sent = await self._channel(place).send(content=content, view=self._view(buttons),
+                                                   allowed_mentions=mentions, **kwargs)
+        except discord.Forbidden as e:
+            if e.code == DMS_CLOSED:
+                raise Unreachable(str(e)) from None
+            raise
+        return sent.id
+
+    async def edit(self, place, message_id: int, text: Text, buttons: list[Button], picture: bytes | None,
+                   new_picture: bool, picture_name: str = "table.png") -> bool:
+        content, _ = render(text)
+        kwargs = {"content": content, "view": self._view(buttons)}
+        if picture is not None and new_picture:
+            kwargs["attachments"] = [discord.File(io.BytesIO(picture), picture_name)]
+        try:
+            await self._channel(place).get_partial_message(message_id).edit(**kwargs)
+        except discord.HTTPException as e:
+            log.info("message %s in %s not edited (%s): a new one", message_id, place, e)
+            return False
+        return True
+
+    async def strip(self, place, message_id: int) -> None:
+        try:
+            await self._channel(place).get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException as e:  # deleted, or Discord is unreachable: nothing to press there
+            log.info("message %s kept its buttons: %s", message_id, e)
+
+    async def delete(self, place, message_id: int) -> None:
+        try:
+            await self._channel(place).get_partial_message(message_id).delete()
+        except discord.HTTPException:
+            await self.strip(place, message_id)
+
+    async def private_place(self, seat: Seat) -> int | None:
+        if not seat.user.startswith("dc:"):
+            return None
+        try:
+            return (await self.client.create_dm(discord.Object(id=int(seat.user[3:])))).id
+        except discord.Forbidden as e:
+            raise Unreachable(str(e)) from None
+
+    def reach(self, table: int, seat_no: int, seat: Seat, lang: str) -> Button:
+        """A player whose DMs are closed: their own answers in an ephemeral reply ("My hand")."""
+        return Button(t(lang, "dc.btn.answer", name=seat.name), f"h:{table}:{seat_no}", seat_no)
+
+    def watch(self, table: int, lang: str) -> Button | None:
+        if not self.web_url or not self.web_url.startswith(("https://", "http://")):
+            return None
+        return Button(t(lang, "web.watch"), self.web_url + watch_path(self.service.sign, table), -1)
+
+    def own_link(self, table: int, lang: str) -> Button | None:
+        return None
+
+    # -- the ephemeral "My hand" replies ------------------------------------------------------------
+
+    async def remember_reply(self, table: int, seat: int, message: discord.WebhookMessage, screen: Screen) -> None:
+        """The player's newest "My hand" reply is the one kept current; an older one loses its buttons."""
+        older = self._replies.get((table, seat))
+        self._replies[(table, seat)] = (message, time.monotonic() + EPHEMERAL_SECONDS, self._digest(screen))
+        if older is not None and time.monotonic() < older[1]:
+            try:
+                await older[0].edit(view=None)
+            except discord.HTTPException as e:  # dismissed by the player, or expired
+                log.info("an older My hand reply kept its buttons: %s", e)
+
+    @staticmethod
+    def _digest(screen: Screen) -> tuple[str, str]:
+        return (fingerprint(screen.text, [(b.label, b.token) for b in screen.buttons[:PAGE]]),
+                fingerprint(screen.picture or b""))
+
+    async def refresh_own(self, table: int, seat: int, screen: Screen) -> None:
+        """A "My hand" reply kept current while its interaction can still edit it (only what changed)."""
+        held = self._replies.get((table, seat))
+        if held is None:
+            return
+        message, until, shown = held
+        digest = self._digest(screen)
+        if digest == shown:
+            return
+        if time.monotonic() > until:
+            self._replies.pop((table, seat), None)
+            return
+        content, _ = render(Text(screen.text))
+        kwargs = {"content": content, "view": self._view(screen.buttons[:PAGE])}
+        if screen.picture is not None and digest[1] != shown[1]:  # a picture only when it changed
+            kwargs["attachments"] = [discord.File(io.BytesIO(screen.picture), "hand.png")]
+        try:
+            await message.edit(**kwargs)
+        except discord.HTTPException as e:  # dismissed, or expired
+            log.info("a My hand reply is no longer kept current: %s", e)
+            self._replies.pop((table, seat), None)
+            return
+        self._replies[(table, seat)] = (message, until, digest)

@@ -1,0 +1,200 @@
+"""The table channel's messenger for Telegram (``bot/messenger.py``): photos with a caption,
+messages in HTML (names escaped, mentions as ``tg://user`` links that notify exactly the player
+meant), inline keyboards whose data the service signs, forum topics, private chats by user id.
+
+Telegram's limits, as it counts them: 1,024 characters under a photo and 4,096 in a message, in
+UTF-16 units of what the HTML shows (the beginning of a long table text is cut, its newest lines
+kept); 64 bytes of callback data; an edit that would change nothing is refused ("not modified"),
+which counts as done.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import os
+import re
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, WebAppInfo
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from bot.inputs import SIGNED
+from bot.messenger import Mention, Text, Unreachable
+from bot.screens import Button, Screen
+from bot.web.auth import telegram_path, watch_path
+from engine.service.tables import GameService
+from engine.service.tournaments import base_chat
+from engine.service.views import PublicView, Seat
+from words.i18n import t
+
+CAPTION_LIMIT, TEXT_LIMIT = 1024, 4096  # Telegram's own, counted in UTF-16 units of what the HTML shows
+PAGE = 40  # buttons in one message; Telegram refuses keyboards much past a hundred
+HTML = "HTML"
+WEB_APP = "webapp:"  # a button's token that opens a Mini App page (private chats only)
+
+
+def where(key: str) -> tuple[int, int | None]:
+    """The chat id and forum topic of a chat key."""
+    parts = base_chat(key).split(":")
+    return int(parts[1]), (int(parts[2]) if len(parts) > 2 else None)
+
+
+def mention(seat: Seat) -> str:
+    """A player named so that Telegram notifies them (a text mention by user id); others by name."""
+    name = html.escape(seat.name, quote=False)
+    return f'<a href="tg://user?id={seat.user[3:]}">{name}</a>' if seat.user.startswith("tg:") else name
+
+
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def fit(text: str, limit: int, after: str = "") -> str:
+    """``text`` escaped for HTML, its end kept (a table's newest lines are at the end), with the HTML
+    line ``after`` appended (a mention), within Telegram's ``limit`` as Telegram counts it: UTF-16
+    units of what the message shows, tags left out."""
+    shown_after = html.unescape(re.sub(r"<[^>]*>", "", after))
+    budget = limit - _units(shown_after) - (1 if after and text else 0)
+    while text and _units(text) > budget:
+        cut = max(1, _units(text) - budget)
+        text = text[cut:]
+        newline = text.find("\n")
+        if 0 <= newline < 80:  # start at a whole line where one is close
+            text = text[newline + 1:]
+    body = html.escape(text, quote=False)
+    if not after:
+        return body
+    return f"{body}\n{after}" if body else after
+
+
+def keyboard(buttons: list[Button] | list[tuple[str, str]], per_row: int = 2, sign=None) -> InlineKeyboardMarkup | None:
+    """Inline buttons; data other than a move token is signed with ``sign`` (the service's); a
+    token that is an address is a link button, one that starts with ``webapp:`` opens a Mini App."""
+    pairs = [(b.label, b.token) if isinstance(b, Button) else b for b in buttons]
+    if not pairs:
+        return None
+    made = []
+    for label, data in pairs:
+        if data.startswith(WEB_APP):
+            made.append(InlineKeyboardButton(label[:60], web_app=WebAppInfo(data[len(WEB_APP):])))
+        elif data.startswith(("https://", "http://")):
+            made.append(InlineKeyboardButton(label[:60], url=data))
+        else:
+            signed = sign(data) if sign is not None and data[:2] in SIGNED else data
+            made.append(InlineKeyboardButton(label[:60], callback_data=signed))
+    return InlineKeyboardMarkup([made[i:i + per_row] for i in range(0, len(made), per_row)])
+
+
+def _not_modified(error: BadRequest) -> bool:
+    return "not modified" in str(error).lower()
+
+
+class TelegramMessenger:
+    name = "tg"
+    page = PAGE
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.bot = None  # the running application's bot, set when it starts
+        # the web table's public address: private messages get an "Open table" Mini App button
+        # (https only), the table message a "Watch" link
+        self.web_url = (os.environ.get("TYCOON_WEB_URL") or "").rstrip("/") or None
+
+    def markup(self, buttons, per_row: int = 2) -> InlineKeyboardMarkup | None:
+        return keyboard(buttons, per_row, sign=self.service.sign)
+
+    def table_place(self, view: PublicView) -> tuple[int, int | None]:
+        chat_id, thread = where(view.chat_key)
+        return chat_id, view.messages.get("tg_thread", thread)
+
+    @staticmethod
+    def key(place, message_id: int) -> tuple:
+        return (place[0] if isinstance(place, tuple) else place, message_id)
+
+    @staticmethod
+    def _chat(place) -> tuple[int, int | None]:
+        return place if isinstance(place, tuple) else (place, None)
+
+    def when(self, due_at: float, now: float, lang: str = "zh-Hans") -> str:
+        return t(lang, "ui.clock.seconds", seconds=max(0, round(due_at - now)))
+
+    @staticmethod
+    def render(text: Text, limit: int) -> str:
+        after = "".join(mention(p.seat) if isinstance(p, Mention) else html.escape(p, quote=False)
+                        for p in text.after)
+        return fit(text.body, limit, after)
+
+    async def post(self, place, text: Text, buttons: list[Button], picture: bytes | None = None, *,
+                   reply_to: int | None = None, picture_name: str = "table.png") -> int:
+        chat, thread = self._chat(place)
+        markup = self.markup(buttons)
+        extra = {"message_thread_id": thread} if thread else {}
+        if reply_to is not None:
+            extra["reply_to_message_id"] = reply_to
+        try:
+            if picture is not None:
+                sent = await self.bot.send_photo(chat, picture, caption=self.render(text, CAPTION_LIMIT),
+                                                 parse_mode=HTML, reply_markup=markup, **extra)
+            else:
+                sent = await self.bot.send_message(chat, self.render(text, TEXT_LIMIT), parse_mode=HTML,
+                                                   reply_markup=markup, **extra)
+        except Forbidden as e:  # a private chat the user never opened, or blocked
+            raise Unreachable(str(e)) from None
+        return sent.message_id
+
+    async def edit(self, place, message_id: int, text: Text, buttons: list[Button], picture: bytes | None,
+                   new_picture: bool, picture_name: str = "table.png") -> bool:
+        chat, _ = self._chat(place)
+        markup = self.markup(buttons)
+        try:
+            if picture is not None and new_picture:
+                await self.bot.edit_message_media(
+                    InputMediaPhoto(picture, caption=self.render(text, CAPTION_LIMIT), parse_mode=HTML),
+                    chat_id=chat, message_id=message_id, reply_markup=markup)
+            elif picture is not None:  # the same picture: the caption and buttons only, no upload
+                await self.bot.edit_message_caption(chat_id=chat, message_id=message_id, parse_mode=HTML,
+                                                    caption=self.render(text, CAPTION_LIMIT), reply_markup=markup)
+            else:
+                await self.bot.edit_message_text(self.render(text, TEXT_LIMIT), chat_id=chat, message_id=message_id,
+                                                 parse_mode=HTML, reply_markup=markup)
+        except BadRequest as e:
+            return _not_modified(e)
+        except Forbidden as e:
+            raise Unreachable(str(e)) from None
+        return True
+
+    async def strip(self, place, message_id: int) -> None:
+        chat, _ = self._chat(place)
+        with contextlib.suppress(TelegramError):  # gone, too old, or already without buttons
+            await self.bot.edit_message_reply_markup(chat_id=chat, message_id=message_id, reply_markup=None)
+
+    async def delete(self, place, message_id: int) -> None:
+        chat, _ = self._chat(place)
+        try:
+            await self.bot.delete_message(chat, message_id)
+        except TelegramError:
+            await self.strip(place, message_id)
+
+    async def private_place(self, seat: Seat) -> int | None:
+        return int(seat.user[3:]) if seat.user.startswith("tg:") else None
+
+    def deep_link(self, table: int) -> str:
+        return f"https://t.me/{self.bot.username}?start=t{table}"
+
+    def reach(self, table: int, seat_no: int, seat: Seat, lang: str) -> Button:
+        """A private chat the player never opened: the deep link that opens it (and sends the hand)."""
+        return Button(t(lang, "tg.btn.open_dm", name=seat.name), self.deep_link(table), seat_no)
+
+    def watch(self, table: int, lang: str) -> Button | None:
+        if not self.web_url or not self.web_url.startswith("https://"):
+            return None
+        return Button(t(lang, "web.watch"), self.web_url + watch_path(self.service.sign, table), -1)
+
+    def own_link(self, table: int, lang: str) -> Button | None:
+        """The "Open table" Mini App button of a private message (Telegram allows it there only)."""
+        if not self.web_url or not self.web_url.startswith("https://"):
+            return None
+        return Button(t(lang, "web.open_table"), WEB_APP + self.web_url + telegram_path(table), -1)
+
+    async def refresh_own(self, table: int, seat: int, screen: Screen) -> None:
+        return None

@@ -1,0 +1,41 @@
+"""How 地产大亨 is shown (``engine.core.presentation``): nothing is hidden but trade offers, so every
+decision is answered on the table message in front of everyone, except an offer, which its target
+answers privately (B-15: the group sees only a trade made, never the haggling); a player keeps a
+private message once they ask for their options."""
+
+from __future__ import annotations
+
+from engine.board import rules
+from engine.board.model import TradeClosed, TradeProposed
+from engine.board.trades import trade_template
+from engine.core.contract import Decision
+from engine.core.presentation import Presentation
+
+
+def where(decision: Decision) -> str:
+    return "private" if decision.kind == "trade" else "table"
+
+
+def redact(event, viewer: int | None):
+    """B-15: an offer, and an offer that closed without a trade, is seen by its two players only;
+    a trade made is seen by everyone (its line tells what changed hands)."""
+    if isinstance(event, TradeProposed) and viewer not in (event.trade.proposer, event.trade.target):
+        return None
+    if isinstance(event, TradeClosed) and event.outcome != "accepted" and (
+            event.deal is None or viewer not in (event.deal.proposer, event.deal.target)):
+        return None
+    return event
+
+
+def extras(state, view: dict, seat: int) -> list[str]:
+    """B-15: "Propose a trade" when the seat may make an offer now, and "Counter" for each offer to
+    it that it may answer with one of its own."""
+    template = trade_template(state, seat)
+    if template is None or not template.partners:
+        return []
+    out = [f"counter:{tid}" for tid in template.counters]
+    return out + (["trade"] if template.fresh else [])
+
+
+BOARD_PRESENTATION = Presentation(name="board", where=where, hand_from_start=False, redact=redact,
+                                  worth=rules.valuation, extras=extras, trade_template=trade_template)

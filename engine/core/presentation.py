@@ -1,0 +1,57 @@
+"""How a game is shown, beside its rules (``contract.GameRules``): the facts a screen needs that only
+the game knows. Front ends ask these questions instead of branching on the game's name.
+
+- ``where(decision)``: where a decision is answered: ``table`` (buttons on the table message, in
+  front of everyone: every decision of the board game but a trade offer), ``prompt`` (the player
+  is asked under the table and answers in their own screen: a Deal Just Say No window, D-13, where
+  every target is asked alike so that nothing tells who holds a Just Say No) or ``private`` (in the
+  player's private message only: Deal payments and discards, board trade offers, B-15);
+- ``hand_from_start``: every player keeps a private message from the start (the Deal hand);
+  otherwise one is kept once the player asks for their options;
+- ``redact(event, viewer)``: the event as ``viewer`` (a seat, or None for the group) may see it,
+  or None when they may not see it at all (drawn cards, another pair's trade haggling);
+- ``worth(state)``: each seat's value as the game counts it (B-17, D-16);
+- ``extras(state, view, seat)``: the seat's controls beside its moves: ``pile`` (look through the
+  Deal discard pile, D-18), ``trade`` (open the trade builder, B-15), ``counter:<id>`` (answer an
+  offer with one of its own);
+- ``trade_template(state, seat)``: what an offer may be built from now, or None.
+
+Pure: no I/O; what a front end shows is worded by ``words`` from the answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core.contract import Decision
+
+WHERE = ("table", "prompt", "private")
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """The presentation facts of one game (see the module docstring)."""
+
+    name: str
+    where: Callable[[Decision], str]
+    hand_from_start: bool
+    redact: Callable[[Any, int | None], Any | None]
+    worth: Callable[[Any], dict[int, int]]
+    extras: Callable[[Any, dict, int], list[str]]
+    trade_template: Callable[[Any, int], Any | None]
+
+    def events_for(self, events, viewer: int | None) -> list:
+        """``events`` as ``viewer`` may see them, those hidden from them left out."""
+        out = []
+        for event in events:
+            shown = self.redact(event, viewer)
+            if shown is not None:
+                out.append(shown)
+        return out
+
+
+def no_trades(state: Any, seat: int) -> None:
+    """For a game without trading: no offer can be built."""
+    return None
