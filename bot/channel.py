@@ -137,7 +137,10 @@ class TableChannel:
             await self._table_message(place, screens, lang, record)
             note_shown(update, record, self.p)
             await self._privates(screens, record, lang)
-            await self._prompts(place, screens, lang, record)
+            for seat in sorted(await self._prompts(place, screens, lang, record)):  # told privately
+                if seat in screens.private:
+                    await self.private(update.table, seat, view.seats[seat], screens.private[seat], lang, record,
+                                       anew=True)
 
     def table_buttons(self, screens: UpdateScreens, lang: str) -> list[Button]:
         """The buttons under the table: the public answers, or one button per player asked when
@@ -171,35 +174,74 @@ class TableChannel:
             await self.strip(place, current)
         record[self.p] = await self.post(place, text, buttons, public.picture)
 
-    async def _prompts(self, place, screens: UpdateScreens, lang: str, record: dict) -> None:
-        update, view = screens.update, screens.update.public
+    async def _prompts(self, place, screens: UpdateScreens, lang: str, record: dict) -> set[int]:
+        """The prompts under the table: at most one group message per kind of question and turn.
+        Players asked later in the same turn are added to that turn's prompt (edited: it shows
+        them and their buttons) and told by their private message, posted anew, which notifies;
+        only a player who cannot be written to privately is pinged in a prompt of their own.
+        Answered, a prompt loses its buttons. The seats to tell privately are returned."""
+        view = screens.update.public
         waiting = {(a.seat, a.kind) for a in view.asks}
         kept = []
-        for prompt in record.get(f"{self.p}_prompts", []):  # answered or expired: its buttons go
-            if not screens.ended and any(tuple(a) in waiting for a in prompt["asks"]):
-                kept.append(prompt)
-            elif prompt.get("buttons"):
+        for prompt in record.get(f"{self.p}_prompts", []):
+            still = [] if screens.ended else [a for a in prompt["asks"] if tuple(a) in waiting]
+            if prompt.get("buttons") and not still:  # answered or expired: its buttons go
                 await self.edit(place, prompt["id"], Text(prompt["text"] + "\n" + t(lang, "tg.answered")), [], None)
+                prompt = {**prompt, "buttons": False, "text": prompt["text"] + "\n" + t(lang, "tg.answered")}
+            if still or prompt.get("turn") == view.turn:  # this turn's prompts may take more players
+                kept.append(prompt)
         asked = {tuple(a) for prompt in kept for a in prompt["asks"]}
-        now = self.service.clock()
+        notify: set[int] = set()
         for prompt in screens.prompts:
-            if all(tuple(a) in asked for a in prompt.asks):
+            new = [s for s in prompt.seats if any((s, k) not in asked for k in prompt.kinds)]
+            if not new:
                 continue  # already asked (by another process's update): one ping each
-            seats = [view.seats[s] for s in prompt.seats]
-            when = self.m.when(prompt.due_at or now + 20, now, lang)
-            if prompt.where == "prompt":
-                line = sentence(lang, "ch.answer_now", seats, when=when)
-                buttons = answer_buttons(update.table, prompt.seats, view.names, lang)
-            elif prompt.where == "private":
-                line = sentence(lang, "ch.asked_private", seats, when=when)
-                buttons = [self.m.reach(update.table, s, view.seats[s], lang) for s in prompt.seats]
-            else:
-                line, buttons = sentence(lang, "ch.asked", seats, when=when), []
-            text = Text("", line)
-            message = await self.post(place, text, buttons[:self.m.page], reply_to=record.get(self.p))
-            kept.append({"id": message, "asks": prompt.asks, "buttons": bool(buttons), "text": text.plain()})
+            earlier = next((k for k in reversed(kept) if k.get("turn") == view.turn and k.get("where") == prompt.where
+                            and prompt.where != "private"), None)
+            reachable = [s for s in new if view.seats[s].dm is not False]
+            if earlier is not None and reachable:
+                await self._widen(place, earlier, prompt, reachable, view, lang)
+                notify |= set(reachable)
+                new = [s for s in new if s not in reachable]
+                if not new:
+                    continue
+            kept.append(await self._post_prompt(place, prompt.where, new, prompt, view, lang, record))
         if kept != record.get(f"{self.p}_prompts", []):
             record[f"{self.p}_prompts"] = kept
+        return notify
+
+    def _prompt_look(self, where: str, seats: list[int], view, due_at: float | None, lang: str) -> tuple:
+        """A prompt's line and buttons for these players."""
+        now = self.service.clock()
+        people = [view.seats[s] for s in seats]
+        when = self.m.when(due_at or now + 20, now, lang)
+        if where == "prompt":
+            return sentence(lang, "ch.answer_now", people, when=when), answer_buttons(view.table, seats,
+                                                                                     view.names, lang)
+        if where == "private":
+            return (sentence(lang, "ch.asked_private", people, when=when),
+                    [self.m.reach(view.table, s, view.seats[s], lang) for s in seats])
+        return sentence(lang, "ch.asked", people, when=when), []
+
+    async def _post_prompt(self, place, where: str, seats: list[int], prompt, view, lang: str, record: dict) -> dict:
+        line, buttons = self._prompt_look(where, seats, view, prompt.due_at, lang)
+        text = Text("", line)
+        message = await self.post(place, text, buttons[:self.m.page], reply_to=record.get(self.p))
+        return {"id": message, "asks": [[s, k] for s in seats for k in prompt.kinds], "buttons": bool(buttons),
+                "text": text.plain(), "turn": view.turn, "where": where, "seats": seats, "due": prompt.due_at}
+
+    async def _widen(self, place, earlier: dict, prompt, seats: list[int], view, lang: str) -> None:
+        """This turn's prompt shows more players (an edit, which pings nobody: they are told privately)."""
+        earlier["seats"] = [*earlier.get("seats", []), *[s for s in seats if s not in earlier.get("seats", [])]]
+        earlier["asks"] = [*earlier["asks"], *[[s, k] for s in seats for k in prompt.kinds]]
+        open_seats = [s for s in earlier["seats"] if any(a[0] == s for a in earlier["asks"]
+                                                          if (a[0], a[1]) in {(x.seat, x.kind) for x in view.asks})]
+        due = min(d for d in (earlier.get("due"), prompt.due_at) if d is not None) if (
+            earlier.get("due") or prompt.due_at) else None
+        line, buttons = self._prompt_look(earlier["where"], open_seats or seats, view, due, lang)
+        text = Text("", line)
+        await self.edit(place, earlier["id"], text, buttons[:self.m.page], None)
+        earlier.update(text=text.plain(), buttons=bool(buttons), due=due)
 
     # -- private messages ----------------------------------------------------------------------
 

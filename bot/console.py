@@ -475,7 +475,7 @@ async def _loop(ctx: _Context) -> bool:
         if update.table == table_id:
             updates.put_nowait(update)
 
-    service.subscribe(heard)
+    service.subscribe(heard, private=True)
     service.loop.kick(table_id)  # a resumed game: AI seats that owe a move make it first
     while True:
         if not await _settle(ctx, updates) or ctx.stopper.pending:

@@ -526,6 +526,7 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             await dispatch(client, slash("join", uid))
         lobby = service.table(table).messages["dc_lobby"]
         assert "U4" in fake.messages[(CHANNEL, lobby)]["content"], "/join updates the lobby message"
+        started = len(fake.calls)
         await dispatch(client, click(f"l:{table}:start", 1, message=lobby))
         assert not fake.messages[(CHANNEL, lobby)]["ids"], "the lobby lost its buttons at Start"
         rules, presses, left, back = GAMES[game], 0, False, False
@@ -556,6 +557,10 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             await dispatch(client, click(token, uid))
             presses += 1
         assert service.table(table).status == "over" and left and back
+        # about one new channel message a turn, the prompts for answers under the table included
+        posts = [u for m, u, p in fake.calls[started:] if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")]
+        turns = service.state(table).turn_number
+        assert 0.8 <= len(posts) / turns <= 1.6, (len(posts), turns)
         assert fake.identical == [], fake.identical[:3]
         assert fake.reuploads == 0
         tables = [p for m, u, p in fake.calls if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")

@@ -138,6 +138,10 @@ async def _scenario(tmp: str, players: tuple[str, str], events: list) -> None:
                         assert {int(u) for u in mentions.get("users", [])} <= seated
                     elif "<@" in content:
                         pytest.fail(f"a mention without allowed_mentions: {content[:80]!r}")
+                    # a name written like a mention shows as text: the only mentions are the bot's own
+                    shown = {int(u) for u in re.findall(r"<@!?(\d+)>", content)}
+                    assert shown <= {int(u) for u in (mentions or {}).get("users", [])}, content[:120]
+                    assert not re.search(r"<@&\d+>|<#\d+>", content), content[:120]
                     for name, safe in escaped:
                         if safe != name and len(name) > 2:  # shown escaped wherever it appears
                             assert name not in content.replace(safe, ""), "a name's markdown is shown as text"

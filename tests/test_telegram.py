@@ -861,6 +861,7 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             lobby = service.table(table).messages["tg_lobby"]
             assert [m for (c, m) in api.messages if c == GROUP] == [lobby]
             assert "U4" in api.messages[(GROUP, lobby)]["text"]
+            started = len(api.calls)
             await _send(app, press(f"l:{table}:start", 1))
             assert (GROUP, lobby) not in {(GROUP, m) for m in api.live(GROUP)}, "the lobby lost its buttons"
             if game == "deal":  # everyone has their hand privately from the start
@@ -890,6 +891,11 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
                 await _send(app, press(token, uid, chat=where))
                 presses += 1
             assert service.table(table).status == "over" and left and back
+            # about one new group message a turn, the prompts for answers under the table included
+            posts = [n for n, p in api.calls[started:] if n in ("sendPhoto", "sendMessage")
+                     and int(p.get("chat_id", 0) or 0) == GROUP]
+            turns = service.state(table).turn_number
+            assert 0.8 <= len(posts) / turns <= 1.6, (len(posts), turns)
             assert api.identical == [], api.identical[:3]
             assert api.refused == [], api.refused[:5]  # nothing over Telegram's limits
             assert api.reuploads == 0

@@ -83,7 +83,7 @@ class Front:
         self._langs: dict[str, str] = {}  # a channel's server language, learnt from its interactions
         self.messenger = DiscordMessenger(self)
         self.tables = TableChannel(service, self.messenger)
-        service.subscribe(self.on_update, self.on_notice)
+        service.subscribe(self.on_update, self.on_notice, private=True)
 
     async def chat_lang(self, interaction: discord.Interaction) -> str:
         key = chat_key(interaction)

@@ -66,7 +66,7 @@ class TelegramFrontEnd:
         self._bot = None  # set by the application that runs this front end
         self.messenger = TelegramMessenger(service)
         self.tables = TableChannel(service, self.messenger)
-        service.subscribe(self.on_update, self.on_notice)
+        service.subscribe(self.on_update, self.on_notice, private=True)
 
     @property
     def bot(self):

@@ -130,7 +130,7 @@ class Hub:
         self.seed = seed  # every game starts from this seed (tests); None: a fresh one each time
         self.clients: dict[int, set[Client]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        service.subscribe(self.on_update)
+        service.subscribe(self.on_update, private=True)
         service.watch_elsewhere(self.on_elsewhere)
 
     # -- connections ---------------------------------------------------------------------------

@@ -135,7 +135,7 @@ class TableLoop:
         self._pending: dict[int, _Pending] = {}
         self._tasks: dict[int, asyncio.Task] = {}
         self._ai = asyncio.Semaphore(AI_SLOTS)
-        self._on_update: list[UpdateHandler] = []
+        self._on_update: list[tuple[UpdateHandler, bool]] = []
         self._on_notice: list[NoticeHandler] = []
         self._on_finished: dict[str, FinishedHook] = {}
         self._stopping = False
@@ -143,14 +143,23 @@ class TableLoop:
 
     # -- subscribing -------------------------------------------------------------------------
 
-    def subscribe(self, on_update: UpdateHandler | None = None, on_notice: NoticeHandler | None = None) -> None:
+    def subscribe(self, on_update: UpdateHandler | None = None, on_notice: NoticeHandler | None = None,
+                  private: bool = False) -> None:
+        """``on_update`` gets every table update with its public view; with ``private`` also every
+        person's private view, for a front end that shows each of them to that person alone (a
+        chat bot, the web table, the console). Nobody else gets a hand."""
         if on_update is not None:
-            self._on_update.append(on_update)
+            self._on_update.append((on_update, private))
         if on_notice is not None:
             self._on_notice.append(on_notice)
 
     def has_subscribers(self) -> bool:
         return bool(self._on_update)
+
+    @staticmethod
+    def _public_only(update: TableUpdate) -> TableUpdate:
+        return TableUpdate(table=update.table, chat_key=update.chat_key, kind=update.kind, public=update.public,
+                           turn_passed=update.turn_passed, asked=update.asked, damage=update.damage)
 
     def when_finished(self, hook: FinishedHook, key: str) -> None:
         """``hook(table)`` is called once a table's game is over or cancelled and its last update
@@ -325,9 +334,10 @@ class TableLoop:
         return out
 
     async def _publish(self, update: TableUpdate) -> None:
-        for handler in list(self._on_update):
+        public = self._public_only(update)
+        for handler, private in list(self._on_update):
             try:
-                await handler(update)
+                await handler(update if private else public)
             except Exception:
                 log.exception("table %s: showing its %s update failed", update.table, update.kind)
 

@@ -167,8 +167,10 @@ class GameService:
     async def idle(self) -> None:
         await self.loop.idle()
 
-    def subscribe(self, on_update=None, on_notice=None) -> None:
-        self.loop.subscribe(on_update, on_notice)
+    def subscribe(self, on_update=None, on_notice=None, private: bool = False) -> None:
+        """Table updates and notices (``TableLoop.subscribe``: ``private`` for a front end that shows
+        each person their own view)."""
+        self.loop.subscribe(on_update, on_notice, private)
 
     def watch_elsewhere(self, callback) -> None:
         """``await callback(table)`` when another process changed a table (a move, a lobby's joins):

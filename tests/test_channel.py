@@ -1,0 +1,151 @@
+"""One table channel for every platform: the same scripted game, shown through the channel by the
+Telegram messenger (over the fake Bot API), the Discord messenger (over the strict fake), the
+console's and a plain recorder, makes the same sequence of messenger calls on all four: what is
+posted, edited, stripped and deleted, where (the table, a player's private chat), and whom each
+post mentions. The channel decides; a messenger only carries it out."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from telegram import Bot
+
+from bot.channel import TableChannel
+from bot.console_messenger import ConsoleMessenger
+from bot.messenger import Mention, Text
+from bot.telegram_app.messenger import TelegramMessenger
+from engine.games import GAMES, PLUGS
+from engine.service.tables import GameService
+from engine.service.views import Seat
+from tests.fakes.discord_api import CHANNEL
+from tests.test_discord import running_bot
+from tests.test_telegram import GROUP, FakeBotAPI
+
+PEOPLE = {"Ann": 1, "Bob": 2}
+PAGE = 25
+
+
+class Recorder:
+    """A messenger that records what the channel asks of it, in platform-neutral words, and passes
+    it on to ``inner`` with the players as that platform knows them (``prefix``)."""
+
+    def __init__(self, inner, prefix: str, table_place) -> None:
+        self.inner, self.prefix, self._table = inner, prefix, table_place
+        # each its own ids in the table's record; one page size for all (the platforms' own differ:
+        # Discord 25 buttons, Telegram 40, a terminal more), so that pages come out alike
+        self.name, self.page = prefix, PAGE
+        self.calls: list[tuple] = []
+        self._where: dict = {}  # the platform's place -> "table" or "dm:<name>"
+        self._ids = itertools.count(1)
+
+    def _seat(self, seat: Seat) -> Seat:
+        uid = PEOPLE.get(seat.name)
+        return Seat(seat.name, f"{self.prefix}:{uid}" if uid else seat.user, seat.ai, seat.person, seat.dm)
+
+    def _text(self, text: Text) -> Text:
+        return Text(text.body, tuple(Mention(self._seat(p.seat)) if isinstance(p, Mention) else p
+                                     for p in text.after))
+
+    def _named(self, place) -> str:
+        return self._where.get(self.inner.key(place, 0)[0], "?")
+
+    def table_place(self, view):
+        place = self._table
+        self._where[self.inner.key(place, 0)[0]] = "table"
+        return place
+
+    def key(self, place, message_id):
+        return self.inner.key(place, message_id)
+
+    def when(self, due_at, now, lang):
+        return self.inner.when(due_at, now, lang)
+
+    async def post(self, place, text, buttons, picture=None, *, reply_to=None, picture_name="table.png"):
+        self.calls.append(("post", self._named(place), tuple(s.name for s in text.mentioned),
+                           tuple(b.token.split(".")[0] for b in buttons), reply_to is not None))
+        return await self.inner.post(place, self._text(text), buttons, picture, reply_to=reply_to,
+                                     picture_name=picture_name)
+
+    async def edit(self, place, message_id, text, buttons, picture, new_picture, picture_name="table.png"):
+        self.calls.append(("edit", self._named(place), len(buttons), new_picture))
+        return await self.inner.edit(place, message_id, self._text(text), buttons, picture, new_picture, picture_name)
+
+    async def strip(self, place, message_id):
+        self.calls.append(("strip", self._named(place)))
+        await self.inner.strip(place, message_id)
+
+    async def delete(self, place, message_id):
+        self.calls.append(("delete", self._named(place)))
+        await self.inner.delete(place, message_id)
+
+    async def private_place(self, seat):
+        place = await self.inner.private_place(self._seat(seat))
+        if place is not None:
+            self._where[self.inner.key(place, 0)[0]] = f"dm:{seat.name}"
+        self.calls.append(("private", seat.name))
+        return place
+
+    def reach(self, table, seat_no, seat, lang):
+        return self.inner.reach(table, seat_no, self._seat(seat), lang)
+
+    def watch(self, table, lang):
+        return None
+
+    def own_link(self, table, lang):
+        return None
+
+    async def refresh_own(self, table, seat, screen):
+        return None
+
+
+@pytest.mark.parametrize("game", ["deal", "board"])
+async def test_one_scripted_game_makes_the_same_calls_on_every_messenger(tmp_path, monkeypatch, game):
+    api = FakeBotAPI()
+    telegram = Bot("123:TEST", request=api)
+    await telegram.initialize()
+    lines: list[str] = []
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, _dc_service):
+        service = await GameService.open(f"sqlite:///{tmp_path / 'channel.db'}")
+        tg_messenger = TelegramMessenger(service)
+        tg_messenger.bot = telegram
+        recorders = {
+            "telegram": Recorder(tg_messenger, "tg", (GROUP, None)),
+            "discord": Recorder(client.front.messenger, "dc", CHANNEL),
+            "console": Recorder(ConsoleMessenger(lines.append), "console", "table"),
+        }
+        recorders["plain"] = Recorder(ConsoleMessenger(lambda line: None), "plain", "table")
+        channels = [TableChannel(service, r) for r in recorders.values()]
+
+        async def show(update) -> None:
+            for channel in channels:
+                await channel.show(update, "en")
+
+        service.subscribe(show, private=True)
+        try:
+            out = await service.lobby.new_table("x:1", game, None, "x:1", "Ann")
+            await service.lobby.join(out.table, "x:2", "Bob")
+            await service.lobby.add_ai(out.table, "x:1")
+            await service.lobby.start(out.table, "x:1", seed=11, turn_cap=12)
+            rules = GAMES[game]
+            for _ in range(600):
+                await service.idle()
+                if service.table(out.table).status != "running":
+                    break
+                decision = rules.waiting_for(service.state(out.table))[0]
+                wanted = PLUGS[game].choose_listed(service.state(out.table), decision.seat)
+                token = next(tok for a, tok in service.buttons(out.table, decision.seat) if a == wanted)
+                assert (await service.act(service.table(out.table).seats[decision.seat]["user"], token)).ok
+            await service.idle()
+            assert service.table(out.table).status == "over"
+        finally:
+            await service.close()
+    calls = {name: r.calls for name, r in recorders.items()}
+    reference = calls["plain"]
+    assert any(c[0] == "post" and c[1] == "table" and c[2] for c in reference), "a turn's ping"
+    assert any(c[0] == "edit" and c[1] == "table" for c in reference), "the table edited in place"
+    assert any(c[0] == "post" and c[1].startswith("dm:") for c in reference) or game == "board"
+    for name, seen in calls.items():
+        first = next((i for i, (a, b) in enumerate(zip(seen, reference, strict=False)) if a != b), None)
+        assert seen == reference, (name, first, seen[first:first + 2] if first is not None else len(seen))
+    assert lines, "the console printed the game"
