@@ -36,6 +36,10 @@ class ConsoleMessenger:
         return TABLE
 
     @staticmethod
+    def chat_place(chat: str) -> str:
+        return TABLE
+
+    @staticmethod
     def key(place, message_id: int) -> tuple:
         return (place, message_id)
 
@@ -83,6 +87,9 @@ class ConsoleMessenger:
         return None
 
     def own_link(self, table: int, lang: str) -> Button | None:
+        return None
+
+    def private_note(self, table: int, lang: str) -> str | None:
         return None
 
     async def refresh_own(self, table: int, seat: int, screen: Screen) -> None:

@@ -58,6 +58,9 @@ class Messenger(Protocol):
     def table_place(self, view: PublicView) -> Place:
         """Where the table's messages go: its chat (and forum topic or thread)."""
 
+    def chat_place(self, chat: str) -> Place:
+        """Where a chat key's messages go (a notice, a damaged table's news)."""
+
     def key(self, place: Place, message_id: int) -> tuple:
         """A message's key in the record of what messages show."""
 
@@ -90,6 +93,9 @@ class Messenger(Protocol):
 
     def own_link(self, table: int, lang: str) -> Button | None:
         """A link on a player's private message to the table's page (Telegram's Mini App)."""
+
+    def private_note(self, table: int, lang: str) -> str | None:
+        """A lobby's line on how to get one's cards privately, where players must open that first."""
 
     async def refresh_own(self, table: int, seat: int, screen: Screen) -> None:
         """Keep a player's other copies of their own screen current (Discord's "My hand" replies)."""

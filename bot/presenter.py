@@ -1,12 +1,11 @@
 """Small things every front end shows the same way: the Deal discard pile (D-18) as a private
-answer, the table a pressed button is about (for the log), the start of a match typed by an admin.
+answer, and the start of a match typed by an admin.
 Screens of a table are drawn from its views (``bot/screens.py``)."""
 
 from __future__ import annotations
 
 from bot.inputs import number
 from engine.core.errors import RuleError
-from engine.service import tokens
 from engine.service.views import PrivateView
 from render import deal as render_deal
 from render.png import png_bytes
@@ -37,19 +36,6 @@ def discard_pile_picture(cards: list[int] | None, lang: str) -> bytes | None:
     if not cards:
         return None
     return png_bytes(render_deal.render_discard(cards, normalise_lang(lang)))
-
-
-def table_of(data: str, secret: bytes) -> int | None:
-    """The table a button is about (signed data, or a move token, on Discord behind ``g:``), for the
-    log when its press failed; None when it names none."""
-    signed = tokens.unsign(secret, data)
-    if signed is not None:
-        table = signed.split(":")[1]
-        return int(table) if signed[0] in "lhbeptv" and table.isascii() and table.isdigit() else None
-    try:
-        return tokens.decode(secret, data[2:] if data.startswith("g:") else data).table
-    except tokens.TokenError:
-        return None
 
 
 def start_time(text: str, now: float) -> float | None:

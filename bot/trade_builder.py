@@ -370,6 +370,30 @@ async def press(service, table: int, user: str, op: str, lang: str, values: list
     return shown
 
 
+@dataclass
+class CashForm:
+    """What a form for both amounts shows: the amounts now, at most what each side holds."""
+
+    you: int
+    them: int
+    most_you: str
+    most_them: str
+    partner: str
+
+
+async def form(service, table: int, user: str, lang: str) -> CashForm | None:
+    """The builder's cash as a form fills it in; None when the builder is closed."""
+    draft = await load(service, table, user)
+    snap = await service.snapshot(table)
+    if draft is None or snap is None or snap.state is None or snap.seat_of(user) != draft.seat:
+        return None
+    template = trade_template(snap.state, draft.seat)
+    mine = template.cash if template else 0
+    theirs = template.their_cash.get(draft.target, 0) if template else 0
+    return CashForm(max(draft.cash, 0), max(-draft.cash, 0), f"{mine:,}", f"{theirs:,}",
+                    party_name(draft.target, lang, snap.names))
+
+
 def template_cash(state, draft: Draft) -> int:
     template = trade_template(state, draft.seat)
     if template is None:

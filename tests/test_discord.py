@@ -369,7 +369,7 @@ async def test_lang_changes_the_next_public_message(tmp_path, monkeypatch):
         await dispatch(client, slash("lang", 2, language="zh-Hans"))
         assert fake.last_reply()["content"] == t("en", "dc.manage_only")
         await dispatch(client, slash("lang", 2, permissions=MANAGE_GUILD, language="zh-Hans"))
-        assert fake.last_reply()["content"] == t("zh-Hans", "dc.lang_set")
+        assert fake.last_reply()["content"] == t("zh-Hans", "ch.lang_set")
         await dispatch(client, slash("newgame", 1, game="deal"))
         lobby = fake.last_reply()
         assert "等待玩家" in lobby["content"] and "waiting for players" not in lobby["content"]

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from bot import run as run_module
-from bot.discord_app.frontend import DYNAMIC_ITEMS
+from bot.discord_app.items import DYNAMIC_ITEMS
 from engine.board.model import AcceptTrade
 from engine.games import GAMES, PLUGS
 from engine.service import store

@@ -18,7 +18,7 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.discord_app.frontend import DYNAMIC_ITEMS, item_for
+from bot.discord_app.items import DYNAMIC_ITEMS, item_for
 from tests.test_discord import (
     CHANNEL,
     MANAGE_GUILD,

@@ -174,11 +174,11 @@ def test_B11_D12_no_text_names_both_hotel_words(lang):
 
 @pytest.mark.parametrize("lang", ZH)
 def test_B11_D12_rules_of_both_games_on_one_screen_name_one_hotel_word(lang):
-    """Discord's ``/rules`` outside a table shows both games' rules in one message: "never both
+    """``/rules`` outside a table shows both games' rules in one message: "never both
     words on one screen" holds there too (the Deal summary names no hotel)."""
-    from bot.discord_app.frontend import Front
+    from bot.flows import rules_text
 
-    screen = Front.rules_text(None, None, lang)  # no table: both games; the method reads nothing of ``self``
+    screen = rules_text(None, lang)  # no table: both games
     assert t(lang, "dc.rules.board") in screen and t(lang, "dc.rules.deal") in screen
     assert not ("酒店" in screen and ("旅馆" in screen or "旅館" in screen))
 

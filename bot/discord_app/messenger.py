@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.discord_app.items import view_of
 from bot.messenger import Mention, Text, Unreachable
 from bot.screens import Button, Screen
 from bot.updates import fingerprint
@@ -89,6 +90,10 @@ class DiscordMessenger:
         return int(thread) if thread else int(base_chat(view.chat_key).split(":")[2])
 
     @staticmethod
+    def chat_place(chat: str) -> int:
+        return int(base_chat(chat).split(":")[2])
+
+    @staticmethod
     def key(place, message_id: int) -> tuple:
         return (int(place), message_id)
 
@@ -96,12 +101,7 @@ class DiscordMessenger:
         return f"<t:{int(due_at)}:R>"
 
     def _view(self, buttons: list[Button]) -> discord.ui.View:
-        """The front end's buttons, and a link button for a web address (the web table's "Watch")."""
-        view = self.front.view_of([b for b in buttons if not b.token.startswith(("https://", "http://"))])
-        for b in buttons:
-            if b.token.startswith(("https://", "http://")):
-                view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=b.label[:80], url=b.token))
-        return view
+        return view_of(self.service.sign, buttons)
 
     async def post(self, place, text: Text, buttons: list[Button], picture: bytes | None = None, *,
                    reply_to: int | None = None, picture_name: str = "table.png") -> int:
@@ -165,6 +165,9 @@ class DiscordMessenger:
 
     def own_link(self, table: int, lang: str) -> Button | None:
         return None
+
+    def private_note(self, table: int, lang: str) -> str | None:
+        return None  # a player whose DMs are closed presses "My hand" (an ephemeral reply)
 
     # -- the ephemeral "My hand" replies ------------------------------------------------------------
 

@@ -11,17 +11,21 @@ by a ``DynamicItem`` after a restart.
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 import discord
 
-from bot import signups
 from bot import tournament_screens as tour_screens
-from bot.discord_app.frontend import TEXT, Front, ServiceButton, can_manage, user_of
-from bot.discord_app.messenger import md
+from bot.discord_app.answers import can_manage, user_of
+from bot.discord_app.items import ServiceButton
+from bot.discord_app.messenger import TEXT, md
 from bot.presenter import start_time
 from engine.service.outcome import Outcome
 from engine.service.tournaments import Tournaments, base_chat
 from words.i18n import t
+
+if TYPE_CHECKING:
+    from bot.discord_app.frontend import Front
 
 
 def tour_key(interaction: discord.Interaction) -> str:
@@ -40,11 +44,10 @@ class TournamentFront:
         self.front = front
         self.service = front.service
         self.tours = Tournaments.of(front.service)
-        front.service.subscribe(on_notice=self.on_notice)
+        front.tournaments = self  # the front end passes on the rounds' news (``on_notice``)
 
     async def _lang(self, interaction: discord.Interaction) -> str:
-        await self.front.chat_lang(interaction)  # learns the server's language for this channel
-        return await self.front.key_lang(tour_key(interaction))
+        return (await self.front.who(interaction, tour_key(interaction))).lang
 
     async def _say(self, interaction: discord.Interaction, text: str, ephemeral: bool = True, **kwargs) -> None:
         """An answer shown as it is: entrants' and teams' names never turn into markdown."""
@@ -55,7 +58,7 @@ class TournamentFront:
         when sign-up is over (``bot.signups``)."""
         answer = await interaction.response.send_message(md(text)[:TEXT], view=self.signup_view(screen))
         if answer.message_id is not None:
-            await signups.remember(self.service, "dc", f"T{tid}", f"{interaction.channel_id}:{answer.message_id}")
+            await self.front.flows.remember_signup(f"T{tid}", interaction.channel_id, answer.message_id)
 
     def signup_view(self, screen) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
@@ -105,7 +108,7 @@ class TournamentFront:
         out, text = await tour_screens.admin_command(self.tours, tour_key(interaction), user,
                                                      can_manage(interaction, events=True), args, lang, sub)
         if before is not None and (await self.tours.get(before.id)).status == "cancelled":
-            await self.front.close_signup(f"T{before.id}")  # called off: its sign-up buttons go
+            await self.front.flows.close_signup(f"T{before.id}")  # called off: its sign-up buttons go
         # the tables it touched are shown again by their own updates (paused, resumed, a new seat)
         await self._say(interaction, text, ephemeral=out.ok is False)
 
@@ -161,26 +164,19 @@ class TournamentFront:
     # -- the clock ----------------------------------------------------------------------------------
 
     async def on_notice(self, outcome: Outcome) -> None:
-        """A tournament's clock did something in one of this bot's channels: a round started (its
-        tables then appear in their threads with their first updates), ended, waits, or the
-        tournament was called off."""
-        chat = (outcome.params or {}).get("chat")
-        if self.front.client is None or not chat or not chat.startswith("dc:") or not (outcome.key or "").startswith(
-                "tour."):
-            return
+        """A round of a tournament in one of this bot's channels started (its tables then appear in
+        their threads with their first updates) or ended; the rest of the clock's news is the
+        shared flows'."""
         if outcome.key == "tour.round_started":
             await self.round_started(outcome)
         elif outcome.key == "tour.round_over":
             await self.round_over(outcome)
-        else:  # called off for too few entrants, or a round waiting for the last one
-            lang = await self.front.key_lang(chat)
-            await self.front.channel(chat).send(content=md(t(lang, outcome.key, **outcome.params))[:TEXT])
 
     async def round_started(self, outcome: Outcome) -> None:
         """One announcement in the channel, then a thread for every table; when the bot may not
         make threads (Forbidden) every table is its own message in the channel instead."""
         chat = outcome.params["chat"]
-        lang = await self.front.key_lang(chat)
+        lang = await self.front.flows.lang_of(chat)
         row = await self.tours.get(outcome.params["tournament"])
         channel = self.front.channel(chat)
         await channel.send(content=md(tour_screens.round_text(self.service, outcome, row, lang))[:TEXT])
@@ -193,7 +189,7 @@ class TournamentFront:
     async def round_over(self, outcome: Outcome) -> None:
         """The last table of a round ended: the standings, picture and lines, in the channel (once)."""
         chat = base_chat(outcome.params["chat"])
-        screen = await tour_screens.round_over_screen(self.tours, outcome, await self.front.key_lang(chat))
+        screen = await tour_screens.round_over_screen(self.tours, outcome, await self.front.flows.lang_of(chat))
         if screen is not None:
             await self.front.channel(chat).send(content=md(screen.text)[:TEXT],
                                                 file=discord.File(io.BytesIO(screen.picture), "standings.png"))

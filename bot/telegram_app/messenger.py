@@ -45,7 +45,7 @@ def mention(seat: Seat) -> str:
     return f'<a href="tg://user?id={seat.user[3:]}">{name}</a>' if seat.user.startswith("tg:") else name
 
 
-def _units(text: str) -> int:
+def units(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
@@ -54,9 +54,9 @@ def fit(text: str, limit: int, after: str = "") -> str:
     line ``after`` appended (a mention), within Telegram's ``limit`` as Telegram counts it: UTF-16
     units of what the message shows, tags left out."""
     shown_after = html.unescape(re.sub(r"<[^>]*>", "", after))
-    budget = limit - _units(shown_after) - (1 if after and text else 0)
-    while text and _units(text) > budget:
-        cut = max(1, _units(text) - budget)
+    budget = limit - units(shown_after) - (1 if after and text else 0)
+    while text and units(text) > budget:
+        cut = max(1, units(text) - budget)
         text = text[cut:]
         newline = text.find("\n")
         if 0 <= newline < 80:  # start at a whole line where one is close
@@ -106,6 +106,10 @@ class TelegramMessenger:
     def table_place(self, view: PublicView) -> tuple[int, int | None]:
         chat_id, thread = where(view.chat_key)
         return chat_id, view.messages.get("tg_thread", thread)
+
+    @staticmethod
+    def chat_place(chat: str) -> tuple[int, int | None]:
+        return where(chat)
 
     @staticmethod
     def key(place, message_id: int) -> tuple:
@@ -189,6 +193,10 @@ class TelegramMessenger:
         if not self.web_url or not self.web_url.startswith("https://"):
             return None
         return Button(t(lang, "web.watch"), self.web_url + watch_path(self.service.sign, table), -1)
+
+    def private_note(self, table: int, lang: str) -> str | None:
+        """Hands come by private chat: players who never opened one with the bot need the link."""
+        return t(lang, "tg.open_dm", link=self.deep_link(table)) if self.bot is not None else None
 
     def own_link(self, table: int, lang: str) -> Button | None:
         """The "Open table" Mini App button of a private message (Telegram allows it there only)."""

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import time
+
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -12,9 +14,23 @@ from engine.service.clocks import DEFAULT_CLOCKS
 from engine.service.outcome import Outcome
 
 
+LANG_SECONDS = 30  # how long a process trusts the language it read for a chat (another may change it)
+
+
 class Chats:
     def __init__(self, engine) -> None:
         self.engine = engine
+        self._langs: dict[str, tuple[str | None, float]] = {}  # chat -> (its language, read until)
+
+    async def lang(self, chat_key: str) -> str | None:
+        """The chat's chosen language (None: never chosen), read from the database at most every
+        ``LANG_SECONDS``: every press and update asks for it, and it almost never changes."""
+        held = self._langs.get(chat_key)
+        if held is not None and held[1] > time.monotonic():
+            return held[0]
+        lang = (await self.settings(chat_key)).lang
+        self._langs[chat_key] = (lang, time.monotonic() + LANG_SECONDS)
+        return lang
 
     async def settings(self, chat_key: str) -> store.ChatSettingsRow:
         async with AsyncSession(self.engine) as session:
@@ -40,6 +56,7 @@ class Chats:
                 row.clocks = {**row.clocks, **{k: int(v) for k, v in clocks.items()}}
             session.add(row)
             await session.commit()
+        self._langs.pop(chat_key, None)  # this process sees its own change at once
         return Outcome(True)
 
     async def standings(self, chat_key: str, game: str | None = None) -> list[dict]:

@@ -193,6 +193,18 @@ class GameService:
         """The data of a button this service signed; None when garbled, forged or unsigned."""
         return tokens.unsign(self._secret, text)
 
+    def table_named(self, data: str) -> int | None:
+        """The table a button is about (signed data, or a move token, on Discord behind ``g:``), for
+        the log when its press failed; None when it names none."""
+        signed = self.unsign(data)
+        if signed is not None:
+            table = signed.split(":")[1] if ":" in signed else ""
+            return int(table) if signed[0] in "lhbeptv" and table.isascii() and table.isdigit() else None
+        try:
+            return tokens.decode(self._secret, data[2:] if data.startswith("g:") else data).table
+        except tokens.TokenError:
+            return None
+
     # -- moves ---------------------------------------------------------------------------------
 
     def buttons(self, table: int | Snapshot, seat: int) -> list[tuple[Any, str]]:

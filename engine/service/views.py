@@ -85,6 +85,7 @@ class PublicView(msgspec.Struct):
     options: dict  # the rule options the table was opened with (or switched to in its lobby)
     min_players: int
     max_players: int
+    own_from_start: bool  # every player keeps a private message from the start (a hand)
 
     @property
     def id(self) -> int:
@@ -172,7 +173,8 @@ def public_view(secret: bytes, snap: Snapshot, asks: list[Ask], events=(), notes
         notes=[Note(n.key, dict(n.params)) for n in notes], match_ends_at=match_ends_at,
         winners=list(result.winners) if result is not None and result.over else [],
         messages=dict(row.messages or {}), creator=row.creator, options=dict(row.options or {}),
-        min_players=snap.rules.min_players, max_players=snap.rules.max_players)
+        min_players=snap.rules.min_players, max_players=snap.rules.max_players,
+        own_from_start=shown.hand_from_start)
 
 
 def private_view(secret: bytes, snap: Snapshot, seat: int, asks: list[Ask], events=()) -> PrivateView:

@@ -1,0 +1,101 @@
+"""How the Discord bot answers the one who typed a slash command or pressed a component
+(``bot.flows.Answer``), and who they are (``bot.flows.Who``). Discord wants every interaction
+answered within 3 s, once: the first answer is the interaction's response, any later one a
+follow-up. What is meant for the asker alone is ephemeral; a name never turns into markdown or a
+mention (``md``)."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.discord_app.items import view_of
+from bot.discord_app.messenger import TEXT, md
+from bot.flows import Who
+from bot.inputs import clean_name
+from bot.screens import Button
+from words.i18n import normalise_lang, t
+
+
+def chat_key(interaction: discord.Interaction) -> str:
+    return f"dc:{interaction.guild_id or 0}:{interaction.channel_id}"
+
+
+def user_of(interaction: discord.Interaction) -> tuple[str, str]:
+    """Who pressed or typed: their id (who they are) and their name, cleaned for screens."""
+    u = interaction.user
+    return f"dc:{u.id}", clean_name(getattr(u, "display_name", None) or u.name, str(u.id))
+
+
+def lang_of(interaction: discord.Interaction, default: str) -> str:
+    """The server's language (else the user's own Discord language, else ``default``)."""
+    locale = str(interaction.guild_locale or interaction.locale or "")
+    return normalise_lang(locale) if locale else default
+
+
+def own_lang(interaction: discord.Interaction, default: str) -> str:
+    """The user's own Discord language, for what only they see (their hand, their trade)."""
+    return normalise_lang(str(interaction.locale)) if interaction.locale else default
+
+
+def can_manage(interaction: discord.Interaction, events: bool = False) -> bool:
+    """Manage Server (or, with ``events``, Manage Events) in this channel: Discord's own word for it."""
+    perms = interaction.permissions
+    return bool(perms.administrator or perms.manage_guild or (events and perms.manage_events))
+
+
+def who_of(interaction: discord.Interaction, lang: str, key: str | None = None) -> Who:
+    user, name = user_of(interaction)
+
+    async def manages() -> bool:
+        return can_manage(interaction)
+
+    return Who(user, name, key or chat_key(interaction), lang, manages)
+
+
+async def say(interaction: discord.Interaction, text: str, ephemeral: bool = True, **kwargs) -> int | None:
+    """Answer the interaction, or follow up when it was answered or deferred already (the text
+    shown as it is); the id of the message when Discord gives one."""
+    text = md(text)[:TEXT]
+    if interaction.response.is_done():
+        sent = await interaction.followup.send(text, ephemeral=ephemeral, wait=True, **kwargs)
+        return sent.id
+    answered = await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
+    return getattr(answered, "message_id", None)
+
+
+class InteractionAnswer:
+    """A slash command or a press, answered through the interaction."""
+
+    def __init__(self, interaction: discord.Interaction, lang: str) -> None:
+        self.interaction = interaction
+        self.lang = lang
+
+    def view(self, buttons: list[Button] | None) -> discord.ui.View | None:
+        return view_of(self.interaction.client.front.service.sign, buttons) if buttons else None
+
+    async def tell(self, text: str) -> None:
+        await say(self.interaction, text)
+
+    async def reply(self, text: str, buttons: list[Button] | None = None) -> int | None:
+        view = self.view(buttons)
+        return await say(self.interaction, text, ephemeral=False, **({"view": view} if view else {}))
+
+    async def ask(self, text: str, buttons: list[Button]) -> None:
+        await say(self.interaction, text, view=self.view(buttons))
+
+    async def update(self, text: str) -> None:
+        """The message whose button was pressed says ``text`` now, without buttons."""
+        if self.interaction.response.is_done():
+            await self.interaction.edit_original_response(content=md(text)[:TEXT], view=None)
+        else:
+            await self.interaction.response.edit_message(content=md(text)[:TEXT], view=None)
+
+    async def done(self) -> None:
+        """A press: acknowledged without a word (the messages it changes say it); a slash command
+        must be answered: a short "done" that only the asker sees."""
+        if self.interaction.response.is_done():
+            return
+        if self.interaction.type == discord.InteractionType.application_command:
+            await self.tell(t(self.lang, "tg.done"))
+        else:
+            await self.interaction.response.defer()

@@ -1,0 +1,85 @@
+"""The trade builder (B-15, ``bot/trade_builder.py``) in a Telegram private chat: one message per
+draft, edited as the player presses its buttons; "Propose a trade" and "Counter" start a new one
+(the previous one loses its buttons); an amount is typed as a reply to the bot's question
+(``ForceReply``), since Telegram has no form."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from telegram import ForceReply, Update
+
+from bot import trade_builder
+from bot.messenger import Text
+from bot.screens import Button
+from bot.telegram_app.answers import PressAnswer, user_of
+from words.i18n import normalise_lang, t
+
+if TYPE_CHECKING:
+    from bot.telegram_app.frontend import TelegramFrontEnd
+
+
+class TelegramTrades:
+    def __init__(self, front: TelegramFrontEnd) -> None:
+        self.front = front
+        self.service = front.service
+
+    async def _lang(self, table_id: int) -> str:
+        """The builder speaks its table's language, as when it was opened."""
+        views = await self.service.views(table_id, seats=())
+        return await self.front.chat_lang(views[0].chat_key) if views is not None else self.front.lang
+
+    def buttons(self, table_id: int, controls, lang: str) -> list[Button]:
+        return [Button(label, f"t:{table_id}:{op}", -1) for row in trade_builder.button_rows(controls, lang)
+                for label, op in row]
+
+    async def press(self, update: Update, table_id: int, op: str, answer: PressAnswer) -> None:
+        """A press on "Propose a trade", "Counter" or the builder itself: a new builder message for
+        the first two, the builder edited for the rest; a refusal is a private alert and the draft
+        stays as it was."""
+        user, _ = user_of(update)
+        lang = await self._lang(table_id)
+        before = await trade_builder.load(self.service, table_id, user)
+        shown = await trade_builder.press(self.service, table_id, user, op, lang)
+        if shown.alert:
+            await answer.tell(shown.alert)
+        else:
+            await answer.done()
+        if not shown.text:
+            return
+        chat_id = update.effective_chat.id
+        tables = self.front.tables
+        buttons = [] if shown.closed or shown.controls is None else self.buttons(table_id, shown.controls, lang)
+        if op == "n" or op[0] == "k":
+            if before is not None and before.message:
+                await tables.strip(chat_id, before.message)
+            shown.draft.message = await tables.post(chat_id, Text(shown.text), buttons)
+            await trade_builder.save(self.service, table_id, user, shown.draft)
+        elif update.callback_query.message is not None:
+            await tables.edit(chat_id, update.callback_query.message.message_id, Text(shown.text), buttons, None)
+        if shown.typing:
+            await update.get_bot().send_message(chat_id, shown.prompt, reply_markup=ForceReply(selective=True))
+
+    async def typed(self, update: Update) -> None:
+        """Text in a private chat: the amount a builder asked for, else the help."""
+        message = update.effective_message
+        if message is None or update.effective_chat is None or update.effective_chat.type != "private":
+            return
+        user, _ = user_of(update)
+        waiting = await trade_builder.typing_table(self.service, user)
+        lang = await self._lang(waiting) if waiting is not None else normalise_lang(
+            update.effective_user.language_code)
+        found = await trade_builder.typed_amount(self.service, user, message.text or "", lang)
+        if found is None:
+            await message.reply_text(t(lang, "tg.help"))
+            return
+        table_id, shown = found
+        if shown.alert:
+            await message.reply_text(shown.alert, reply_markup=ForceReply(selective=True))
+            return
+        text, buttons = Text(shown.text), self.buttons(table_id, shown.controls, lang)
+        chat_id = update.effective_chat.id
+        tables = self.front.tables
+        if not (shown.draft.message and await tables.edit(chat_id, shown.draft.message, text, buttons, None)):
+            shown.draft.message = await tables.post(chat_id, text, buttons)
+            await trade_builder.save(self.service, table_id, user, shown.draft)
