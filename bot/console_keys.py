@@ -79,14 +79,20 @@ _BOARD: dict[type, Callable] = {
 }
 
 
+def _deal_key(action, ruleset: str) -> str:
+    make = _DEAL.get(type(action))
+    if make is not None:
+        return make(action)
+    return str(action.card)  # play, lay, place, pay with or discard this card: its number
+
+
+KEY_OF: dict[str, Callable] = {"deal": _deal_key,
+                               "board": lambda action, ruleset: _BOARD[type(action)](action, ruleset)}
+
+
 def key_of(game: str, action, ruleset: str = "china") -> str:
     """The key of one action, before telling apart actions that share it."""
-    if game == "deal":
-        make = _DEAL.get(type(action))
-        if make is not None:
-            return make(action)
-        return str(action.card)  # play, lay, place, pay with or discard this card: its number
-    return _BOARD[type(action)](action, ruleset)
+    return KEY_OF[game](action, ruleset)
 
 
 def keyed(game: str, actions: list, ruleset: str = "china") -> list[tuple[str, object]]:
@@ -142,6 +148,6 @@ def resolve(game: str, text: str, table: list[tuple[str, object]]) -> tuple[obje
     shared = [k for k, _ in table if key and re.fullmatch(re.escape(key) + suffix, k)]
     if shared:
         return None, shared
-    if game == "deal" and key.isdigit() and f"b{key}" in by_key:  # a money card: its number banks it
+    if key.isdigit() and f"b{key}" in by_key:  # a Deal money card: its number banks it
         return by_key[f"b{key}"], []
     return None, []

@@ -74,12 +74,11 @@ def parse(game: str, items: list[str] | tuple[str, ...]) -> tuple[dict, tuple[st
     return chosen, None
 
 
-def options_on(options: msgspec.Struct) -> list[tuple[str, object]]:
-    """The options of a game's struct that are on (true or a non-zero number), in field order,
-    other than the rule set's name: what the game's summary lists."""
+def options_on(options: dict) -> list[tuple[str, object]]:
+    """The options in force that are on (true or a non-zero number), in the game's order, other
+    than the rule set's name: what the game's summary lists."""
     out = []
-    for name in options.__struct_fields__:
-        value = getattr(options, name)
+    for name, value in options.items():
         if name == "ruleset" or name == "open_answers":  # open_answers: on in every new game (D-13)
             continue
         if value is True or (type(value) is int and value):

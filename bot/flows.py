@@ -150,7 +150,8 @@ class Flows:
             await answer.tell(t(who.lang, out.key, **out.params))
             return
         await answer.done()
-        cancelled = self.service.table(table_id) is None or self.service.table(table_id).status == "cancelled"
+        after = await self.service.views(table_id, seats=())
+        cancelled = after is None or after[0].status == "cancelled"
         await self.show_lobby(table_id, who.lang, t(who.lang, "tg.cancelled") if cancelled else None)
 
     async def table_here(self, who: Who) -> PublicView | None:

@@ -1,64 +1,29 @@
-"""The trade builder every front end shows (B-15): any exchange of deeds, cash and jail cards,
-built privately by one player and sent through the service's offer door.
+"""The trade builder every front end shows (B-15), in words: the service keeps each player's draft
+and applies their presses by the game's rules (``engine.service.trade_desk``, the board's
+``engine.board.trade_draft``); this module words what the desk answers, the same for every front
+end: the draft's summary (each side's terms and net value by the AI's value model, and why the rules
+would refuse it as it stands), its controls as ``(label, op)`` items that each front end lays out
+its own way, and the result of a press (``Shown``).
 
-Why a module of its own: a trade is too open for ``legal_actions`` (which lists only a few
-ready-made offers), so the player composes one. The draft lives in the database (the ``settings``
-key/value table, ``trade.<table>.<user>``), not in a process: any process of several can take the
-next press, and a restart loses nothing. Every change is checked against the rules' own
-``trade_template`` (what may go into an offer now), and sending goes through
-``GameService.offer``, which applies the one validator (``trades.proposal_problem``) like any move.
-
-A front end only lays out what this module gives it: the draft's summary (each side's terms and
-net value by the AI's value model), the controls as ``(label, op)`` rows, and the result of a
-press. Ops are short (they ride in signed button data ``t:<table>:<op>``):
-
-``n`` a fresh offer · ``k<id>`` a counter-offer to offer ``id`` · ``p<seat>`` the partner ·
-``m<sq>`` / ``y<sq>`` toggle a deed of mine / of theirs · ``cp<n>`` / ``cm<n>`` cash towards me
-paying / them paying · ``z`` no cash · ``j`` / ``i`` toggle a jail card I give / I ask for ·
-``xy`` / ``xt`` type what I pay / what they pay · ``s`` send · ``q`` close; where a front end
-sends values with the press (Discord's select menus and form): ``vp`` / ``vm`` / ``vy`` the partner,
-my deeds, their deeds as chosen, ``xm`` both amounts typed at once.
+Ops ride in signed button data ``t:<table>:<op>`` (``engine.service.trade_desk.OP``): ``n`` a fresh
+offer · ``k<id>`` a counter-offer · ``p<seat>`` the partner · ``m<sq>`` / ``y<sq>`` a deed of mine /
+of theirs · ``cp<n>`` / ``cm<n>`` cash · ``z`` no cash · ``j`` / ``i`` a jail card · ``xy`` / ``xt``
+type an amount · ``s`` send · ``q`` close; with values (Discord's menus and form, the web): ``vp`` /
+``vm`` / ``vy``, ``xm``.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-import msgspec
-
 from bot.screens import refusal_text
-from engine.board.data import board
-from engine.board.model import ProposeTrade
-from engine.board.trades import proposal_problem, trade_template, window_problem
-from engine.board.valuation import exchange_gain
-from engine.core.errors import RuleError
-from engine.service import keyvalue
+from engine.service.trade_desk import OP, DeskAnswer
 from words.board_text import explain_error, money, party_name, square_name, trade_terms
 from words.i18n import t
 
-OP = re.compile(r"n|k[0-9]{1,6}|p[0-9]|[my][0-9]{1,2}|c[pm][0-9]{1,7}|z|j|i|x[ytm]|v[pmy]|s|q")
+__all__ = ["OP", "Controls", "Shown", "button_rows", "controls", "form", "load", "press", "save_message",
+           "summary", "typed_amount", "typing_table"]
 TYPED_MAX = 10_000_000
-
-
-class Draft(msgspec.Struct):
-    """An offer being built by ``seat`` (stored as JSON between presses)."""
-
-    seat: int
-    target: int = -1
-    give: list[int] = []
-    get: list[int] = []
-    cash: int = 0  # > 0: the builder pays it; < 0: the partner pays its absolute value
-    give_cards: int = 0
-    get_cards: int = 0
-    counter: int = 0  # the offer this one answers (a counter-offer), 0 for a fresh offer
-    typing: str = ""  # "y" / "t": the next typed number is what I pay / what they pay
-    message: int = 0  # the front end's id of the builder's message (Telegram edits it)
-
-    def action(self) -> ProposeTrade:
-        return ProposeTrade(target=self.target, give=tuple(sorted(self.give)), get=tuple(sorted(self.get)),
-                            give_cash=max(self.cash, 0), get_cash=max(-self.cash, 0), give_cards=self.give_cards,
-                            get_cards=self.get_cards, counter=self.counter)
 
 
 @dataclass
@@ -74,181 +39,31 @@ class Shown:
     closed: bool = False
     typing: str = ""
     prompt: str = ""
-    draft: Draft | None = None
+    draft: object | None = None
     sent: int | None = None  # the id of the offer sent
-
-
-def draft_key(table: int, user: str) -> str:
-    return f"trade.{table}.{user}"
-
-
-def typing_key(user: str) -> str:
-    """Which table's builder waits for ``user``'s typed amount (one at a time per user)."""
-    return f"trade.typing.{user}"
-
-
-async def load(service, table: int, user: str) -> Draft | None:
-    raw = await keyvalue.get_value(service.engine, draft_key(table, user))
-    if raw is None:
-        return None
-    try:
-        return msgspec.json.decode(raw, type=Draft)
-    except msgspec.DecodeError:  # a garbled note is a closed builder, never a crash
-        return None
-
-
-async def save(service, table: int, user: str, draft: Draft) -> None:
-    await keyvalue.set_value(service.engine, draft_key(table, user), msgspec.json.encode(draft).decode())
-
-
-async def drop(service, table: int, user: str) -> None:
-    await keyvalue.delete_value(service.engine, draft_key(table, user))
-    if await keyvalue.get_value(service.engine, typing_key(user)) == str(table):
-        await keyvalue.delete_value(service.engine, typing_key(user))
-
-
-def steps(ruleset: str) -> tuple[int, int]:
-    """The cash steps of the buttons: a twentieth and a half of the salary (100 / 1,000 元 in the
-    china rule set, $10 / $100 in classic)."""
-    salary = board(ruleset).money["salary"]
-    return max(1, salary // 20), max(1, salary // 2)
-
-
-# -- the draft, changed by ops ------------------------------------------------------------------------
-
-
-def start(state, seat: int, counter: int = 0) -> Draft | RuleError:
-    """A fresh draft (the first partner chosen), or a counter-offer's: the answered offer's terms
-    turned round, addressed to its maker."""
-    template = trade_template(state, seat)
-    if template is None or (counter and counter not in template.counters) or (not counter and not template.fresh):
-        problem = window_problem(state, seat, counter)
-        return RuleError(*problem[:2], **problem[2]) if problem else RuleError("B-15", "board.err.not_between_rolls")
-    if counter:
-        tr = next(tr for tr in state.trades if tr.id == counter)
-        return Draft(seat=seat, target=tr.proposer, give=list(tr.get), get=list(tr.give),
-                     cash=tr.get_cash - tr.give_cash, give_cards=tr.get_cards, get_cards=tr.give_cards, counter=counter)
-    return Draft(seat=seat, target=template.partners[0] if template.partners else -1)
-
-
-def change(state, draft: Draft, op: str) -> Draft:
-    """``draft`` after ``op``; what the template does not allow (a deed that is not there, more cash
-    than a side holds) is left out, so a draft always stays inside the rules' limits."""
-    template = trade_template(state, draft.seat)
-    if template is None:
-        return draft
-    d = msgspec.structs.replace(draft, typing="")
-    partner = d.target if d.target in template.partners else -1
-    if op[0] == "p" and not d.counter:
-        seat = int(op[1:])
-        if seat in template.partners and seat != d.target:
-            d.target, d.get, d.get_cards = seat, [], 0
-            d.cash = min(d.cash, template.cash)
-        return d
-    if op[0] in "my":
-        sq = int(op[1:])
-        side, allowed = (d.give, template.mine) if op[0] == "m" else (d.get, template.theirs.get(partner, ()))
-        if sq in side:
-            side.remove(sq)
-        elif sq in allowed:
-            side.append(sq)
-        return d
-    if op[0] == "c":
-        amount = int(op[2:])
-        d.cash += amount if op[1] == "p" else -amount
-    elif op == "z":
-        d.cash = 0
-    elif op == "j":
-        d.give_cards = 0 if d.give_cards or not template.cards else 1
-    elif op == "i":
-        d.get_cards = 0 if d.get_cards or not template.their_cards.get(partner, 0) else 1
-    elif op in ("xy", "xt"):
-        d.typing = op[1]
-    return clamp(template, d)
-
-
-def clamp(template, d: Draft) -> Draft:
-    """Cash within what each side holds."""
-    their = template.their_cash.get(d.target, 0)
-    d.cash = max(-their, min(template.cash, d.cash))
-    return d
-
-
-def chosen(state, draft: Draft, op: str, values: list[str]) -> Draft:
-    """A select menu's choice (``vp`` the partner, ``vm`` / ``vy`` the deeds of either side, the
-    whole side at once); what the template does not allow is left out."""
-    template = trade_template(state, draft.seat)
-    picked = [int(v) for v in values if isinstance(v, str) and v.isdigit() and len(v) <= 2]
-    if template is None:
-        return draft
-    if op == "vp":
-        return change(state, draft, f"p{picked[0]}") if picked else draft
-    d = msgspec.structs.replace(draft, typing="")
-    if op == "vm":
-        d.give = sorted({sq for sq in picked if sq in template.mine})
-    else:
-        d.get = sorted({sq for sq in picked if sq in template.theirs.get(d.target, ())})
-    return d
-
-
-def amount(text: str) -> int | None:
-    """A typed amount: digits, commas and the money sign allowed ("1,500", "¥1500", "1500元")."""
-    digits = (text or "").strip()
-    for mark in (",", "，", "元", "$", "¥", " "):
-        digits = digits.replace(mark, "")
-    if not digits:
-        return 0
-    if not re.fullmatch(r"[0-9]{1,8}", digits) or int(digits) > TYPED_MAX:
-        return None
-    return int(digits)
-
-
-def typed_both(state, draft: Draft, you: str, them: str) -> Draft | None:
-    """Both amounts typed at once (Discord's form): None when either is not an amount."""
-    mine, theirs = amount(you), amount(them)
-    template = trade_template(state, draft.seat)
-    if mine is None or theirs is None or template is None:
-        return None
-    return clamp(template, msgspec.structs.replace(draft, cash=mine - theirs, typing=""))
-
-
-def typed(state, draft: Draft, text: str) -> Draft | None:
-    """The amount a player typed for the side they asked to type (None: not a number)."""
-    value = amount(text) if (text or "").strip() else None
-    template = trade_template(state, draft.seat)
-    if value is None or not draft.typing or template is None:
-        return None
-    d = msgspec.structs.replace(draft, cash=value if draft.typing == "y" else -value, typing="")
-    return clamp(template, d)
-
-
-# -- what a front end shows ----------------------------------------------------------------------------
 
 
 def _signed(amount: int, ruleset: str, lang: str) -> str:
     return ("+" if amount > 0 else "") + money(ruleset, amount, lang)
 
 
-def summary(state, draft: Draft, lang: str, names: dict[int, str], ruleset: str) -> str:
-    """The draft in words: to whom, each side's terms, each side's net value (the AI's value model:
-    group completion and rent potential count, not only printed prices), and, when the offer would
-    be refused as it stands, why."""
-    who = {s: party_name(s, lang, names) for s in range(len(state.players))}
+def summary(desk, lang: str, names: dict[int, str], ruleset: str) -> str:
+    """The draft in words: to whom, each side's terms, each side's net value, and, when the offer
+    would be refused as it stands, why."""
+    draft = desk.draft
+    who = {s: party_name(s, lang, names) for s in range(desk.players)}
     partner = who.get(draft.target, "?")
     lines = [t(lang, "trade.title_counter", trade=draft.counter, name=partner) if draft.counter
              else t(lang, "trade.title", name=partner if draft.target >= 0 else t(lang, "trade.nobody_yet"))]
     give = trade_terms(sorted(draft.give), max(draft.cash, 0), draft.give_cards, lang, ruleset)
     get = trade_terms(sorted(draft.get), max(-draft.cash, 0), draft.get_cards, lang, ruleset)
     lines += [t(lang, "trade.you_give", terms=give), t(lang, "trade.you_get", terms=get)]
-    if draft.target >= 0:
-        mine, theirs, *_ = exchange_gain(state, draft.seat, draft.target, draft.get, draft.give,
-                                         cash_in=max(-draft.cash, 0), cash_out=max(draft.cash, 0),
-                                         cards_in=draft.get_cards, cards_out=draft.give_cards)
+    if desk.gain is not None:
+        mine, theirs = desk.gain
         lines.append(t(lang, "trade.net", you=_signed(mine, ruleset, lang), name=partner,
                        them=_signed(theirs, ruleset, lang)))
-        problem = proposal_problem(state, draft.seat, draft.action())
-        if problem is not None:
-            lines.append("⚠ " + explain_error(RuleError(problem[0], problem[1], **problem[2]), lang, ruleset, names))
+    if desk.problem is not None:
+        lines.append("⚠ " + explain_error(desk.problem, lang, ruleset, names))
     return "\n".join(lines)
 
 
@@ -270,26 +85,26 @@ class Controls:
 TICK = "✅ "
 
 
-def controls(state, draft: Draft, lang: str, names: dict[int, str], ruleset: str) -> Controls:
+def controls(desk, lang: str, names: dict[int, str], ruleset: str) -> Controls:
     """The builder's choices now: partners, my deeds, theirs, cash steps, jail cards, then type /
     send / close."""
-    template = trade_template(state, draft.seat)
+    draft = desk.draft
     close = (t(lang, "trade.btn.close"), "q")
-    if template is None:
+    if not desk.partners:
         return Controls(finish=[close])
     c = Controls()
-    if not draft.counter and len(template.partners) > 1:
-        c.partners = [(party_name(p, lang, names), p, p == draft.target) for p in template.partners]
-    c.mine = [(square_name(ruleset, sq, lang), sq, sq in draft.give) for sq in template.mine]
-    c.theirs = [(square_name(ruleset, sq, lang), sq, sq in draft.get) for sq in template.theirs.get(draft.target, ())]
-    small, big = steps(ruleset)
+    if not draft.counter and len(desk.partners) > 1:
+        c.partners = [(party_name(p, lang, names), p, p == draft.target) for p in desk.partners]
+    c.mine = [(square_name(ruleset, sq, lang), sq, sq in draft.give) for sq in desk.mine]
+    c.theirs = [(square_name(ruleset, sq, lang), sq, sq in draft.get) for sq in desk.theirs]
+    small, big = desk.steps
     partner = party_name(draft.target, lang, names)
     c.cash = ([(t(lang, "trade.btn.you_pay", amount=money(ruleset, n, lang)), f"cp{n}") for n in (small, big)]
               + [(t(lang, "trade.btn.they_pay", name=partner, amount=money(ruleset, n, lang)), f"cm{n}")
                  for n in (small, big)])
-    if template.cards:
+    if desk.cards:
         c.cards.append(((TICK if draft.give_cards else "") + t(lang, "trade.btn.give_card"), "j"))
-    if template.their_cards.get(draft.target, 0):
+    if desk.their_cards:
         c.cards.append(((TICK if draft.get_cards else "") + t(lang, "trade.btn.ask_card"), "i"))
     c.typing = [(t(lang, "trade.btn.type_you"), "xy"), (t(lang, "trade.btn.type_them", name=partner), "xt"),
                 (t(lang, "trade.btn.no_cash"), "z")]
@@ -309,9 +124,33 @@ def button_rows(c: Controls, lang: str) -> list[list[tuple[str, str]]]:
     return rows
 
 
-def _showing(state, draft: Draft, lang: str, names: dict[int, str], ruleset: str, **more) -> Shown:
-    return Shown(text=summary(state, draft, lang, names, ruleset),
-                 controls=controls(state, draft, lang, names, ruleset), draft=draft, **more)
+def shown(answer: DeskAnswer, lang: str) -> Shown:
+    """What the desk answered, in words."""
+    names, ruleset = answer.names, answer.ruleset
+    if answer.error is not None:  # the rules refuse to open a builder now
+        return Shown(alert=explain_error(answer.error, lang, ruleset, names))
+    desk = answer.desk
+    if desk is None:  # closed by its player, or nothing to build at this table
+        if answer.key is None:
+            return Shown(text=t(lang, "trade.closed"), closed=True)
+        return Shown(alert=t(lang, answer.key, **answer.params), closed=answer.closed)
+    text = summary(desk, lang, names, ruleset)
+    if answer.sent is not None or (answer.closed and answer.refusal is None):
+        sent = t(lang, "trade.sent", name=party_name(desk.draft.target, lang, names))
+        return Shown(text=sent + "\n" + text.split("\n", 1)[1].split("\n⚠")[0], closed=True, draft=desk.draft,
+                     sent=answer.sent)
+    out = Shown(text=text, controls=controls(desk, lang, names, ruleset), draft=desk.draft)
+    limit = desk.most_mine if desk.draft.typing == "y" else desk.most_theirs
+    if answer.refusal is not None:  # the same wording as a refused button press
+        out.alert = refusal_text(answer.refusal, lang, "board", ruleset, names)
+    elif answer.key == "trade.bad_amount":
+        most = limit if answer.typing else TYPED_MAX
+        out.alert = t(lang, "trade.bad_amount", most=money(ruleset, most, lang))
+    if answer.typing:
+        out.typing = answer.typing
+        out.prompt = t(lang, "trade.type_prompt_you" if answer.typing == "y" else "trade.type_prompt_them",
+                       name=party_name(desk.draft.target, lang, names), most=money(ruleset, limit, lang))
+    return out
 
 
 # -- one door for every front end ------------------------------------------------------------------------
@@ -320,54 +159,31 @@ def _showing(state, draft: Draft, lang: str, names: dict[int, str], ruleset: str
 async def press(service, table: int, user: str, op: str, lang: str, values: list[str] | None = None) -> Shown:
     """A press on a builder (or on "Propose a trade" / "Counter"): the draft changed and stored, the
     offer sent, or a private alert saying why not."""
-    if not isinstance(op, str) or not OP.fullmatch(op):
-        return Shown(alert=t(lang, "service.bad_token"))
-    snap = await service.snapshot(table)
-    seat = snap.seat_of(user) if snap is not None else None
-    if snap is None or snap.game != "board" or snap.row.status != "running" or seat is None:
-        return Shown(alert=t(lang, "service.not_a_player" if snap is not None and snap.row.status == "running"
-                             else "trade.closed"), closed=True)
-    ruleset, names, state = snap.row.ruleset, snap.names, snap.state
-    if op == "q":
-        await drop(service, table, user)
-        return Shown(text=t(lang, "trade.closed"), closed=True)
-    draft = await load(service, table, user)
-    if op == "n" or op[0] == "k":
-        fresh = start(state, seat, int(op[1:]) if op[0] == "k" else 0)
-        if isinstance(fresh, RuleError):
-            return Shown(alert=explain_error(fresh, lang, ruleset, names))
-        draft = fresh
-    elif draft is None or draft.seat != seat:
-        return Shown(alert=t(lang, "trade.closed"), closed=True)
-    elif op == "s":
-        outcome = await service.offer(user, table, draft.action())
-        if not outcome.ok:  # the same wording as a refused button press
-            refusal = refusal_text(outcome, lang, "board", ruleset, names)
-            return _showing(state, draft, lang, names, ruleset, alert=refusal)
-        await drop(service, table, user)
-        text = t(lang, "trade.sent", name=party_name(draft.target, lang, names)) + "\n" + \
-            summary(state, draft, lang, names, ruleset).split("\n", 1)[1].split("\n⚠")[0]
-        sent = next((e.trade.id for e in outcome.events if type(e).__name__ == "TradeProposed"), None)
-        return Shown(text=text, closed=True, draft=draft, sent=sent)
-    elif op[0] == "v":
-        draft = chosen(state, draft, op, list(values or []))
-    elif op == "xm":
-        typed_draft = typed_both(state, draft, *(list(values or []) + ["", ""])[:2])
-        if typed_draft is None:
-            return _showing(state, draft, lang, names, ruleset,
-                            alert=t(lang, "trade.bad_amount", most=money(ruleset, TYPED_MAX, lang)))
-        draft = typed_draft
-    else:
-        draft = change(state, draft, op)
-    await save(service, table, user, draft)
-    shown = _showing(state, draft, lang, names, ruleset)
-    if draft.typing:
-        await keyvalue.set_value(service.engine, typing_key(user), str(table))
-        shown.typing = draft.typing
-        limit = template_cash(state, draft)
-        shown.prompt = t(lang, "trade.type_prompt_you" if draft.typing == "y" else "trade.type_prompt_them",
-                         name=party_name(draft.target, lang, names), most=money(ruleset, limit, lang))
-    return shown
+    return shown(await service.trades.press(table, user, op, values), lang)
+
+
+async def load(service, table: int, user: str):
+    """The player's draft at the table (its ``message`` is the front end's), or None."""
+    return await service.trades.load(table, user)
+
+
+async def save_message(service, table: int, user: str, message: int) -> None:
+    await service.trades.set_message(table, user, message)
+
+
+async def typing_table(service, user: str) -> int | None:
+    """The table whose builder waits for ``user``'s typed amount, if any."""
+    return await service.trades.waiting(user)
+
+
+async def typed_amount(service, user: str, text: str, lang: str) -> tuple[int, Shown] | None:
+    """A number a player typed after "Type an amount": (table, what the builder shows now), or
+    None when no builder of theirs waits for one (the text is not for us)."""
+    found = await service.trades.typed(user, text)
+    if found is None:
+        return None
+    table, answer = found
+    return table, shown(answer, lang)
 
 
 @dataclass
@@ -383,46 +199,9 @@ class CashForm:
 
 async def form(service, table: int, user: str, lang: str) -> CashForm | None:
     """The builder's cash as a form fills it in; None when the builder is closed."""
-    draft = await load(service, table, user)
-    snap = await service.snapshot(table)
-    if draft is None or snap is None or snap.state is None or snap.seat_of(user) != draft.seat:
+    answer = await service.trades.show(table, user)
+    if answer.desk is None:
         return None
-    template = trade_template(snap.state, draft.seat)
-    mine = template.cash if template else 0
-    theirs = template.their_cash.get(draft.target, 0) if template else 0
-    return CashForm(max(draft.cash, 0), max(-draft.cash, 0), f"{mine:,}", f"{theirs:,}",
-                    party_name(draft.target, lang, snap.names))
-
-
-def template_cash(state, draft: Draft) -> int:
-    template = trade_template(state, draft.seat)
-    if template is None:
-        return 0
-    return template.cash if draft.typing == "y" else template.their_cash.get(draft.target, 0)
-
-
-async def typing_table(service, user: str) -> int | None:
-    """The table whose builder waits for ``user``'s typed amount, if any."""
-    raw = await keyvalue.get_value(service.engine, typing_key(user))
-    return int(raw) if raw is not None and raw.isdigit() else None
-
-
-async def typed_amount(service, user: str, text: str, lang: str) -> tuple[int, Shown] | None:
-    """A number a player typed after "Type an amount": (table, what the builder shows now), or
-    None when no builder of theirs waits for one (the text is not for us)."""
-    table = await typing_table(service, user)
-    if table is None:
-        return None
-    snap = await service.snapshot(table)
-    draft = await load(service, table, user)
-    if snap is None or draft is None or snap.row.status != "running" or snap.seat_of(user) != draft.seat:
-        await keyvalue.delete_value(service.engine, typing_key(user))
-        return None
-    ruleset, names, state = snap.row.ruleset, snap.names, snap.state
-    changed = typed(state, draft, text)
-    if changed is None:
-        return table, Shown(alert=t(lang, "trade.bad_amount", most=money(ruleset, template_cash(state, draft), lang)),
-                            draft=draft, typing=draft.typing)
-    await keyvalue.delete_value(service.engine, typing_key(user))
-    await save(service, table, user, changed)
-    return table, _showing(state, changed, lang, names, ruleset)
+    desk = answer.desk
+    return CashForm(max(desk.draft.cash, 0), max(-desk.draft.cash, 0), f"{desk.most_mine:,}",
+                    f"{desk.most_theirs:,}", party_name(desk.draft.target, lang, answer.names))

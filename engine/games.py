@@ -30,6 +30,7 @@ PLUGS: dict[str, GamePlug] = {
         turn_of=lambda s: s.turn_number,
         turn_ended=lambda e: e.seat if isinstance(e, TurnEnded) else None,
         turn_end_check=deal_invariants.hand_limit_ok,
+        turn_cap=400,  # past this turn a game is ended by valuation (the service's loop, the simulator)
     ),
     "board": GamePlug(
         rules=BOARD,
@@ -38,7 +39,7 @@ PLUGS: dict[str, GamePlug] = {
         turn_of=lambda s: s.turn_number,
         turn_ended=lambda e: e.seat if isinstance(e, BoardTurnEnded) else None,
         turn_end_check=lambda state, seat: not any(d.debtor == seat for d in state.debts),
-        turn_cap=1000,
+        turn_cap=1000,  # past this turn a game is ended by valuation
         at_cap=lambda state: BoardEndMatch(reason="turn_cap"),
         policies={"basic": board_basic.choose},
         is_trade=lambda action: isinstance(action, BoardAcceptTrade),

@@ -127,13 +127,12 @@ def test_ai_draws_stay_hidden_from_the_human(monkeypatch):
     monkeypatch.setattr(deal_text, "describe_event", spy)  # what the presenter words every event with
     out: list[str] = []
     run_console("deal", 3, 2, 11, "en", "standard", input_fn=_scripted(), output=out.append)
-    ai_draws = [(e, txt) for e, v, txt in seen if isinstance(e, Drew) and e.seat != 0 and e.cards]
+    ai_draws = [(e, txt) for e, v, txt in seen if isinstance(e, Drew) and e.seat != 0]
     own_draws = [(e, txt) for e, v, txt in seen if isinstance(e, Drew) and e.seat == 0 and e.cards]
     assert ai_draws and own_draws
     assert all(v == 0 for _, v, _ in seen)  # one human: the log is worded for that seat
-    for event, text in ai_draws:
-        assert text in out
-        assert not any(card_name(c, "en") in text for c in event.cards), text
+    # the cards an AI seat drew never reach the terminal: its view carries the draw without them
+    assert all(not event.cards and text in out for event, text in ai_draws)
     for event, text in own_draws:
         assert all(card_name(c, "en") in text for c in event.cards)
 

@@ -9,7 +9,9 @@ from types import SimpleNamespace
 import pytest
 
 from bot import console_help, console_keys
-from bot.console import _board_label, _discard_pile, confirmation, run_console
+from bot.console import run_console
+from bot.console_games import BOARD_KIT, DEAL_KIT, _board_extra, _board_label, _board_order
+from bot.console_turn import discard_pile
 from engine.board.data import board
 from engine.board.model import (
     AcceptTrade,
@@ -87,6 +89,10 @@ def test_board_aliases(typed, action):
     assert console_keys.resolve("board", typed, table)[0] == action
 
 
+def confirmation(lang, view, action, label):
+    return DEAL_KIT.confirm(view, action, label, lang) or BOARD_KIT.confirm(view, action, label, lang)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_moves_easy_to_regret_ask_again(lang):
     assert confirmation(lang, {"phase": "play", "plays_left": 2}, EndTurn(), "End turn") == t(
@@ -129,9 +135,9 @@ def test_D18_the_discard_pile_is_listed_at_the_terminal_when_the_seat_may_look(l
     assert any(line == t(lang, "deal.ui.discard_empty") or line.startswith(listed) for line in out)
     assert word in console_help.legend("deal", lang)[-3]  # help names the word
     ctx = SimpleNamespace(lang=lang, names={0: "Ann", 1: "Bob"})
-    assert _discard_pile(ctx, {"discard": [49, 0]}) == discard_pile_text([49, 0], lang)
+    assert discard_pile(ctx, {"discard": [49, 0]}) == discard_pile_text([49, 0], lang)
     refusal = explain_error(RuleError("D-18", "deal.err.discard_private"), lang, ctx.names)
-    assert _discard_pile(ctx, {"discard": None}) == refusal  # off one's turn at a tournament table
+    assert discard_pile(ctx, {"discard": None}) == refusal  # off one's turn at a tournament table
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -183,7 +189,6 @@ def test_B16_in_a_debt_the_console_lists_and_suggests_a_mortgage_before_selling_
     console's own list and suggestion put mortgages of unbuilt property first."""
     from types import SimpleNamespace
 
-    from bot.console import _board_choices, _extra_lines
     from engine.board import BOARD
     from engine.board.model import Debt, DeclareBankruptcy, RaiseMoney
 
@@ -193,9 +198,10 @@ def test_B16_in_a_debt_the_console_lists_and_suggests_a_mortgage_before_selling_
         state.owner[sq] = 0
     state.houses[1] = state.houses[3] = 1
     decision = next(d for d in BOARD.waiting_for(state) if d.seat == 0)
-    actions = _board_choices(state, decision)
+    actions = _board_order(BOARD.view(state, 0), decision, BOARD.legal_actions(state, 0))
     assert actions[:4] == [RaiseMoney(), DeclareBankruptcy(), Mortgage(square=5), SellBuilding(square=1)]
-    ctx = SimpleNamespace(table=SimpleNamespace(game="board", ruleset="china"), lang="en", names={0: "P1", 1: "P2"})
-    lines = _extra_lines(ctx, BOARD.view(state, 0), decision, console_keys.keyed("board", actions, "china"))
+    ctx = SimpleNamespace(lang="en", names={0: "P1", 1: "P2"})
+    lines = _board_extra(BOARD.view(state, 0), decision, console_keys.keyed("board", actions, "china"), "en",
+                         ctx.names, "china")
     label = _board_label(BOARD.view(state, 0), Mortgage(square=5), "en", ctx.names, "china")
     assert lines == [t("en", "console.suggest_raise", code="m5", move=label)]

@@ -115,9 +115,12 @@ def test_B15_typed_options_are_played_and_shown(data):
     rc = run_console("board", 2, 2, 1, "en", output=out.append, max_turns=3,
                      options=["no_trading=on", "match_minutes=30"])
     assert rc == 0
+    import msgspec
+
     from engine.board.rules import resolve_options
 
-    on = console_options.options_on(resolve_options({"ruleset": "china", "no_trading": True, "match_minutes": 30}))
+    chosen = resolve_options({"ruleset": "china", "no_trading": True, "match_minutes": 30})
+    on = console_options.options_on(msgspec.to_builtins(chosen))
     assert ("no_trading", True) in on and ("match_minutes", 30) in on
     shown = ", ".join(name if value is True else f"{name}={value}" for name, value in on)
     assert out[0] == t("en", "console.rules", ruleset="china", options=shown)

@@ -53,8 +53,8 @@ class TelegramTrades:
         if op == "n" or op[0] == "k":
             if before is not None and before.message:
                 await tables.strip(chat_id, before.message)
-            shown.draft.message = await tables.post(chat_id, Text(shown.text), buttons)
-            await trade_builder.save(self.service, table_id, user, shown.draft)
+            message = await tables.post(chat_id, Text(shown.text), buttons)
+            await trade_builder.save_message(self.service, table_id, user, message)
         elif update.callback_query.message is not None:
             await tables.edit(chat_id, update.callback_query.message.message_id, Text(shown.text), buttons, None)
         if shown.typing:
@@ -81,5 +81,5 @@ class TelegramTrades:
         chat_id = update.effective_chat.id
         tables = self.front.tables
         if not (shown.draft.message and await tables.edit(chat_id, shown.draft.message, text, buttons, None)):
-            shown.draft.message = await tables.post(chat_id, text, buttons)
-            await trade_builder.save(self.service, table_id, user, shown.draft)
+            message = await tables.post(chat_id, text, buttons)
+            await trade_builder.save_message(self.service, table_id, user, message)

@@ -293,11 +293,12 @@ async def table_socket(request: web.Request) -> web.StreamResponse:
     watch = key is not None
     if watch and service.unsign(key) != f"v:{table}":
         return _refuse(403, lang, "web.err.watch_key")
-    snap = await service.snapshot(table)
-    if snap is None:
+    views = await service.views(table, seats=())
+    if views is None:
         return _refuse(404, lang, "service.no_table")
+    view = views[0]
     # a chat's table: only its own players see it here (a spectator needs the key the chat got)
-    if not watch and not snap.row.chat_key.startswith("web:") and (user is None or snap.seat_of(user) is None):
+    if not watch and not view.chat_key.startswith("web:") and (user is None or view.seat_of(user) is None):
         return _refuse(403, lang, "web.err.not_yours")
     ws = web.WebSocketResponse(heartbeat=30, max_msg_size=64 * 1024)
     await ws.prepare(request)

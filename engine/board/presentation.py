@@ -5,7 +5,7 @@ private message once they ask for their options."""
 
 from __future__ import annotations
 
-from engine.board import rules
+from engine.board import rules, trade_draft
 from engine.board.model import TradeClosed, TradeProposed
 from engine.board.trades import trade_template
 from engine.core.contract import Decision
@@ -38,4 +38,4 @@ def extras(state, view: dict, seat: int) -> list[str]:
 
 
 BOARD_PRESENTATION = Presentation(name="board", where=where, hand_from_start=False, redact=redact,
-                                  worth=rules.valuation, extras=extras, trade_template=trade_template)
+                                  worth=rules.valuation, extras=extras, drafts=trade_draft)

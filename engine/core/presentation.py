@@ -14,7 +14,9 @@ the game knows. Front ends ask these questions instead of branching on the game'
 - ``extras(state, view, seat)``: the seat's controls beside its moves: ``pile`` (look through the
   Deal discard pile, D-18), ``trade`` (open the trade builder, B-15), ``counter:<id>`` (answer an
   offer with one of its own);
-- ``trade_template(state, seat)``: what an offer may be built from now, or None.
+- ``drafts``: the game's rules for building an offer one change at a time (the board's
+  ``engine.board.trade_draft``: a ``Draft``, its changes and the ``Desk`` a screen shows), or None
+  for a game without trading.
 
 Pure: no I/O; what a front end shows is worded by ``words`` from the answers.
 """
@@ -40,7 +42,7 @@ class Presentation:
     redact: Callable[[Any, int | None], Any | None]
     worth: Callable[[Any], dict[int, int]]
     extras: Callable[[Any, dict, int], list[str]]
-    trade_template: Callable[[Any, int], Any | None]
+    drafts: Any = None
 
     def events_for(self, events, viewer: int | None) -> list:
         """``events`` as ``viewer`` may see them, those hidden from them left out."""
@@ -50,8 +52,3 @@ class Presentation:
             if shown is not None:
                 out.append(shown)
         return out
-
-
-def no_trades(state: Any, seat: int) -> None:
-    """For a game without trading: no offer can be built."""
-    return None

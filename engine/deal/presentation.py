@@ -6,7 +6,7 @@ from the others; the discard pile may be looked through when the rules let the s
 from __future__ import annotations
 
 from engine.core.contract import Decision
-from engine.core.presentation import Presentation, no_trades
+from engine.core.presentation import Presentation
 from engine.deal import rules
 
 # the decisions asked right under the table: Just Say No windows. Their answers stay private (who
@@ -25,4 +25,4 @@ def extras(state, view: dict, seat: int) -> list[str]:
 
 
 DEAL_PRESENTATION = Presentation(name="deal", where=where, hand_from_start=True, redact=rules.event_for,
-                                 worth=rules.valuation, extras=extras, trade_template=no_trades)
+                                 worth=rules.valuation, extras=extras)

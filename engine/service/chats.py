@@ -13,7 +13,6 @@ from engine.service import store
 from engine.service.clocks import DEFAULT_CLOCKS
 from engine.service.outcome import Outcome
 
-
 LANG_SECONDS = 30  # how long a process trusts the language it read for a chat (another may change it)
 
 

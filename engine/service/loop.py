@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 AI_SLOTS = 2  # tables whose AI seats think at the same time
 RETRY_FIRST, RETRY_MAX = 0.2, 30.0  # back-off while the database cannot be reached
-TURN_CAPS = {"deal": 400, "board": 1000}  # past this turn the service ends a game by valuation
 
 
 @dataclass(frozen=True)
@@ -248,7 +247,7 @@ class TableLoop:
             live = cache.peek(table_id) or await cache.get(table_id)
             if live is None or live.row.status != "running" or live.state is None:
                 return
-            cap = live.row.turn_cap or TURN_CAPS.get(live.row.game, 1000)
+            cap = live.row.turn_cap or PLUGS[live.row.game].turn_cap  # past it: the end by valuation
             if live.state.turn_number > cap:
                 async with cache.lock(table_id):
                     live = cache.peek(table_id)

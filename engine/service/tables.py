@@ -43,6 +43,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.core.contract import GameRules
 from engine.core.errors import RuleError
+from engine.core.values import EndMatch
 from engine.games import SHOWN
 from engine.service import metrics, migrate, store, tokens, writer
 from engine.service.cache import LiveTable, TableCache
@@ -51,9 +52,10 @@ from engine.service.clocks import MISSES_BEFORE_AI, Clocks, wanted_infos
 from engine.service.lobby import Lobby, is_ai_user
 from engine.service.loop import Snapshot, TableLoop, TableUpdate
 from engine.service.notices import Listener
-from engine.service.outcome import LIVE, Outcome
+from engine.service.outcome import LIVE, SYSTEM, Outcome
 from engine.service.records import Records
 from engine.service.schedules import Schedules
+from engine.service.trade_desk import TradeDesk
 from engine.service.views import PrivateView, PublicView, asks_of, private_view, private_views, public_view
 
 log = logging.getLogger(__name__)
@@ -73,6 +75,7 @@ class GameService:
         self.chats = Chats(engine)
         self.lobby = Lobby(self)
         self.schedules = Schedules(self)
+        self.trades = TradeDesk(self)  # the trade builder's drafts (B-15)
         self.notices = Listener(self)
         self._seat_watchers: list = []
         self._seat_tasks: set = set()
@@ -305,6 +308,31 @@ class GameService:
             if live is None or live.row.status != "running":
                 return Outcome(False, "service.not_running", table=table_id)
             return await self.apply(live, seat, action)
+
+    async def expire(self, table_id: int, seat: int | None = None) -> Outcome | None:
+        """A clock that the caller keeps instead of the clock task ran out (the terminal, which
+        reads one line at a time and runs no timer): the match's clock (B-17, D-16), or ``seat``'s
+        card clock (the Deal tournament's seconds per card, D-16). Applied as the clock task would
+        apply it; the outcome's ``params`` say which clock (``clock``) and, for a card, the
+        ``action`` made. None when neither has run out."""
+        async with self.cache.lock(table_id):
+            live = await self.cache.get(table_id)
+            if live is None or live.row.status != "running" or live.state is None:
+                return None
+            now = self.clock()
+            if live.match_ends_at is not None and now >= live.match_ends_at:
+                outcome = await self.apply(live, SYSTEM, EndMatch(reason="time"))
+                outcome.params = {**outcome.params, "clock": "match"}
+                return outcome
+            due = self.loop._due(live)
+            late = [d for d in live.rules.waiting_for(live.state)
+                    if d.seat == seat and d.policy == "card" and due.get((d.seat, d.kind), now + 1) <= now]
+            if not late:
+                return None
+            action = live.rules.timeout_action(live.state, seat)
+            outcome = await self.apply(live, seat, action)
+            outcome.params = {**outcome.params, "clock": "card", "action": action}
+            return outcome
 
     async def apply(self, live: LiveTable, seat: int, action: Any, *, fired: tuple[int, str] | None = None,
                     seats: list | None = None, missed: dict | None = None, notes=()) -> Outcome:

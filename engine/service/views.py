@@ -86,6 +86,7 @@ class PublicView(msgspec.Struct):
     min_players: int
     max_players: int
     own_from_start: bool  # every player keeps a private message from the start (a hand)
+    settings: dict = {}  # the game's options in force: its rule set's, with what was chosen over them
 
     @property
     def id(self) -> int:
@@ -174,7 +175,8 @@ def public_view(secret: bytes, snap: Snapshot, asks: list[Ask], events=(), notes
         winners=list(result.winners) if result is not None and result.over else [],
         messages=dict(row.messages or {}), creator=row.creator, options=dict(row.options or {}),
         min_players=snap.rules.min_players, max_players=snap.rules.max_players,
-        own_from_start=shown.hand_from_start)
+        own_from_start=shown.hand_from_start,
+        settings=msgspec.to_builtins(state.options) if state is not None else {})
 
 
 def private_view(secret: bytes, snap: Snapshot, seat: int, asks: list[Ask], events=()) -> PrivateView:
