@@ -15,11 +15,14 @@ from pathlib import Path
 from engine.games import GAMES, PLUGS
 from engine.simulation import CHECKS, simulate
 
+LANDING_GAMES = ("board",)  # games played on a board of squares
+PICTURE_GAMES = {"board": "board", "deal": "deal", "hand": "deal"}  # ``render <what>``: its game
+
 
 def _cmd_landing(args: argparse.Namespace) -> int:
     from engine.board.landing import landing_frequencies
 
-    if args.game != "board":
+    if args.game not in LANDING_GAMES:
         print("tycoon: --landing is for the board game", file=sys.stderr)
         return 2
     if args.rolls < 1:
@@ -123,7 +126,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
     from render.png import png_bytes
     from words.i18n import normalise_lang
 
-    game = "board" if args.what == "board" or (args.what == "chart" and args.game == "board") else "deal"
+    game = PICTURE_GAMES.get(args.what) or args.game
     rules = GAMES[game]
     ruleset = args.ruleset or rules.rulesets[0]
     if ruleset not in rules.rulesets:
@@ -174,13 +177,10 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
         state, log = play_one(PLUGS[game], args.players, ruleset, args.seed, args.turns)
         series = net_worth_series(rules, args.players, ruleset, args.seed, log)
-        if game == "board":
-            from words.board_text import money
+        from words.games import WORDS
 
-            img = render_chart(series, names, list(state.winners), lang,
-                               lambda amount: money(ruleset, amount, lang))
-        else:
-            img = render_chart(series, names, list(state.winners), lang, lambda amount: f"{amount}M")
+        img = render_chart(series, names, list(state.winners), lang,
+                           lambda amount: WORDS[game].money(amount, lang, ruleset))
     with open(args.out, "wb") as f:
         f.write(png_bytes(img))
     print(f"wrote {args.out} ({img.size[0]}×{img.size[1]})")

@@ -10,7 +10,6 @@ import pytest
 
 from engine.games import GAMES
 from engine.service import keyvalue
-from engine.service.tournaments import Tournaments
 from tests.test_discord import (
     CHANNEL,
     DM_BASE,
@@ -89,7 +88,7 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
     now = [NOW]
     async with running_bot(tmp_path, monkeypatch, ThreadedDiscord(not threads)) as (client, fake, service):
         _clock(service, now)
-        tours = Tournaments(service)
+        tours = service.tournaments
         key = f"dc:{GUILD}:{CHANNEL}"
         await dispatch(client, tour("create", 2, game="deal", rounds=2, start="+30", minutes=20))
         reply = fake.last_reply()  # Bob manages nothing: refused, and only Bob sees it
@@ -213,7 +212,7 @@ async def test_sign_up_buttons_work_after_a_restart_and_admins_replace_and_corre
         signup = next(c for c in fake.custom_ids() if c.startswith("T:"))
     async with running_bot(tmp_path, monkeypatch, ThreadedDiscord()) as (client, fake, service):
         _clock(service, now)  # a new process: only the id on the old message
-        tours = Tournaments(service)
+        tours = service.tournaments
         [row] = await tours.in_chat(f"dc:{GUILD}:{CHANNEL}")
         assert row.options == {"no_trading": True}
         for uid in (1, 2, 3):
@@ -246,7 +245,7 @@ async def test_sign_up_buttons_work_after_a_restart_and_admins_replace_and_corre
 async def test_team_captains_by_slash_command_and_members_by_button(tmp_path, monkeypatch):
     async with running_bot(tmp_path, monkeypatch, ThreadedDiscord()) as (client, fake, service):
         _clock(service, [NOW])
-        tours = Tournaments(service)
+        tours = service.tournaments
         await dispatch(client, tour("create", 1, MANAGE_GUILD, game="board", rounds=3, start="+60", entry="team"))
         assert "Captains: /team <name>" in fake.last_reply()["content"]
         await dispatch(client, command("team", 2, name="Reds"))

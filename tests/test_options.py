@@ -11,7 +11,7 @@ from bot.discord_app.messenger import md
 from bot.tournament_screens import parse_create
 from engine import options as table_options
 from engine.service.tables import GameService
-from engine.service.tournaments import Tournaments, round_options
+from engine.service.tournaments import round_options
 from tests.test_discord import CHANNEL, GUILD, click, dispatch, running_bot, slash
 from tests.test_service import FakeClock
 from tests.test_telegram import GROUP, FakeBotAPI, _app, _send, command, press
@@ -228,7 +228,7 @@ def test_B15_round_options_no_trading_before_the_final_and_the_organiser_wins():
 async def test_B15_a_board_tournament_s_preliminary_tables_forbid_trading_and_claim_rent(db_url):
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         start = clock.now + 600
         out = await tours.create(CHAT, "admin", True, "board", "china", starts_at=start, rounds=2,
@@ -260,7 +260,7 @@ async def test_B15_a_board_tournament_s_preliminary_tables_forbid_trading_and_cl
 async def test_B06_the_organiser_turns_rent_claiming_off_from_the_short_form(db_url):
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         request = parse_create(["board", "solo", "2", "+10", "20", "rent_claim=off"], lambda _: clock.now + 600)
         assert request.options == {"rent_claim": False}

@@ -548,13 +548,12 @@ class ForumAdminIsAnn(AdminIsAnn):
 
 @pytest.mark.parametrize("forum", [True, False])
 async def test_a_tournament_from_the_chat_sign_up_round_start_and_standings(tmp_path, forum):
-    from engine.service.tournaments import Tournaments
 
     now = [1_700_000_000.0]
     api = ForumAdminIsAnn(forum)
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}", clock=lambda: now[0])
     app = _app(service, api, lang="en", seed=1)
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         async with app:
             await _send(app, command("/tournament deal solo 2 +30 20", 2))  # Bob is no admin
@@ -643,13 +642,12 @@ async def test_a_tournament_from_the_chat_sign_up_round_start_and_standings(tmp_
 
 
 async def test_team_captains_sign_up_by_command_and_members_by_button(tmp_path):
-    from engine.service.tournaments import Tournaments
 
     now = [1_700_000_000.0]
     api = ForumAdminIsAnn(False)
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}", clock=lambda: now[0])
     app = _app(service, api, lang="en")
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         async with app:
             await _send(app, command("/tournament board team 3 +60 30 no_trading", 1))

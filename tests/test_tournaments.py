@@ -11,7 +11,7 @@ import pytest
 from engine.games import GAMES, PLUGS
 from engine.service import store
 from engine.service.tables import GameService
-from engine.service.tournaments import Tournaments, draw, places, table_sizes
+from engine.service.tournaments import draw, places, table_sizes
 from tests.test_service import FakeClock, step
 
 CHAT = "chat:tour"
@@ -51,7 +51,7 @@ def test_balanced_tables_shared_places_and_a_reproducible_draw():
 async def test_a_whole_team_tournament_with_representatives_corrections_and_shared_places(db_url):
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         start = clock.now + 3600
         out = await tours.create(CHAT, "admin", True, "deal", "tournament", starts_at=start, rounds=6, mode="team",
@@ -120,7 +120,7 @@ async def test_a_whole_team_tournament_with_representatives_corrections_and_shar
 async def test_several_tables_at_once_and_a_restart_in_the_middle_of_the_round(db_url):
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     start = clock.now + 600
     out = await tours.create(CHAT, "admin", True, "board", "china", starts_at=start, rounds=2, match_minutes=30,
                              options={"no_trading": True}, clocks={"turn": 45}, seed=9)
@@ -147,7 +147,7 @@ async def test_several_tables_at_once_and_a_restart_in_the_middle_of_the_round(d
     await service.engine.dispose()  # the process dies in the middle of the round
 
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         assert service.replay_mismatches == []
         for table in tables:
@@ -177,7 +177,7 @@ async def test_several_tables_at_once_and_a_restart_in_the_middle_of_the_round(d
 async def test_pause_shifts_every_clock_and_stops_moves_then_resume_goes_on(db_url):
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         start = clock.now + 60
         tid = (await tours.create(CHAT, "admin", True, "deal", "tournament", starts_at=start, rounds=2,
@@ -199,7 +199,7 @@ async def test_pause_shifts_every_clock_and_stops_moves_then_resume_goes_on(db_u
         version = service.table(table).version
         await service.engine.dispose()  # a restart while paused: the table and its held clocks come back
         service = await GameService.open(db_url, clock)
-        tours = Tournaments(service)
+        tours = service.tournaments
         assert service.table(table).status == "paused" and service.replay_mismatches == []
         assert await service.sweep() == []
         assert (await tours.resume(tid, "admin", True)).ok  # paused for 55 minutes
@@ -222,7 +222,7 @@ async def test_pause_shifts_every_clock_and_stops_moves_then_resume_goes_on(db_u
 async def test_admin_replaces_absent_players_and_cancels_a_table_or_the_tournament(db_url):
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         start = clock.now + 60
         tid = (await tours.create(CHAT, "admin", True, "deal", None, starts_at=start, rounds=3,
@@ -267,7 +267,7 @@ async def test_admin_replaces_absent_players_and_cancels_a_table_or_the_tourname
 async def test_who_may_do_what(db_url):
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         start = clock.now + 3600
         refused = await tours.create(CHAT, "u1", False, "deal", None, starts_at=start, rounds=2)
@@ -312,7 +312,7 @@ async def test_who_may_do_what(db_url):
 async def test_too_few_entrants_call_the_tournament_off(db_url):
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         tid = (await tours.create(CHAT, "admin", True, "board", None, starts_at=clock.now + 60)).params["tournament"]
         await tours.sign_up(tid, "u1", "Ann")
@@ -325,6 +325,29 @@ async def test_too_few_entrants_call_the_tournament_off(db_url):
         assert tables == []
     finally:
         await service.close()
+
+
+async def test_a_process_that_never_spoke_of_tournaments_starts_their_rounds(db_url):
+    """A plain ``tycoon web`` process runs the clock task but no chat's tournament commands: the
+    round a bot's process set up still starts on time there (every service keeps the tournaments'
+    clocks)."""
+    clock = FakeClock()
+    bot = await GameService.open(db_url, clock)
+    try:
+        tours = bot.tournaments
+        tid = (await tours.create(CHAT, "admin", True, "deal", None, starts_at=clock.now + 60)).params["tournament"]
+        for n in range(3):
+            assert (await tours.sign_up(tid, f"u{n}", f"P{n}")).ok
+    finally:
+        await bot.close()
+    web = await GameService.open(db_url, clock)  # a fresh process: nobody asked it about tournaments
+    try:
+        clock.now += 61
+        notes = await web.sweep()
+        assert [n.key for n in notes if n.key.startswith("tour.")] == ["tour.round_started"]
+        assert (await web.tournaments.get(tid)).status == "running"
+    finally:
+        await web.close()
 
 
 @pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant", "en"])
@@ -369,7 +392,7 @@ def test_tournament_words_exist_in_all_three_languages():
 async def test_a_process_dying_while_it_seats_a_round_leaves_a_retry_that_finishes_it(db_url, monkeypatch):
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     start = clock.now + 60
     tid = (await tours.create(CHAT, "admin", True, "deal", None, starts_at=start, rounds=2, match_minutes=15,
                               seed=4)).params["tournament"]
@@ -389,7 +412,7 @@ async def test_a_process_dying_while_it_seats_a_round_leaves_a_retry_that_finish
     await service.engine.dispose()
 
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         clock.now = start + 61
         notes = [n for n in await service.sweep() if n.key == "tour.round_started"]
@@ -471,7 +494,7 @@ async def test_a_dead_process_s_ai_seat_is_answered_by_another_process_s_sweep(d
 async def test_the_last_table_of_a_round_ends_the_round_once(db_url):
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         start = clock.now + 600
         out = await tours.create(CHAT, "admin", True, "deal", "standard", starts_at=start, rounds=2,
@@ -512,7 +535,7 @@ async def test_an_admin_corrects_a_result_after_the_last_round(db_url):
 
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         start = clock.now + 600
         out = await tours.create(CHAT, "admin", True, "deal", "standard", starts_at=start, rounds=1,
@@ -547,7 +570,7 @@ async def test_a_reminder_goes_out_five_minutes_before_each_round(db_url):
 
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         start = clock.now + 600
         out = await tours.create(CHAT, "admin", True, "deal", "standard", starts_at=start, rounds=2, mode="team",
@@ -596,7 +619,7 @@ async def test_a_tournament_made_from_the_short_form_keeps_its_settings(db_url):
 
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    tours = Tournaments(service)
+    tours = service.tournaments
     try:
         request = screens.parse_create(["board", "solo", "3", "+30", "20", "turn=45", "signup=10", "every=40"],
                                        lambda text: clock.now + 1800)

@@ -13,8 +13,9 @@ import pytest
 
 from bot import cli
 from bot.web import auth
+from bot.web.context import watch_path
 from bot.web.live import Hub, RateLimit, parse_message
-from bot.web.server import make_app, start_site, watch_path
+from bot.web.server import make_app, start_site
 from engine.games import PLUGS
 from engine.service.tables import GameService
 from words.i18n import t

@@ -17,8 +17,9 @@ import pytest
 
 from bot.screens import event_lines
 from bot.web.auth import sign_init_data
+from bot.web.context import watch_path
 from bot.web.live import Hub
-from bot.web.server import make_app, start_site, watch_path
+from bot.web.server import make_app, start_site
 from engine.board.data import board
 from engine.games import PLUGS
 from engine.service.tables import GameService

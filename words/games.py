@@ -25,6 +25,7 @@ class GameWords:
     winners: Callable[[list[int], str, Names], str]
     own_screen: str  # the label key of the button that opens a player's own screen
     hand: Callable[[dict, int, str], str | None]  # (a seat's view, seat, lang): its hand in one line, if any
+    money: Callable[[int, str, str], str]  # (amount, lang, ruleset): an amount as the game writes it
 
 
 def _deal_hand(view: dict, seat: int, lang: str) -> str | None:
@@ -46,7 +47,7 @@ WORDS: dict[str, GameWords] = {
                                                              for e in events],
         error=lambda err, lang, names, ruleset: deal_text.explain_error(err, lang, names),
         winners=deal_text.winners_line,
-        own_screen="tg.btn.my_hand", hand=_deal_hand),
+        own_screen="tg.btn.my_hand", hand=_deal_hand, money=lambda amount, lang, ruleset: f"{amount}M"),
     "board": GameWords(
         table=lambda view, lang, names, ruleset: board_text.render_board(view, lang, names, ruleset),
         private_lines=lambda view, seat, decisions, lang, names, ruleset: board_text.private_lines(
@@ -57,7 +58,8 @@ WORDS: dict[str, GameWords] = {
                                                                                  viewer),
         error=lambda err, lang, names, ruleset: board_text.explain_error(err, lang, ruleset, names),
         winners=board_text.winners_line,
-        own_screen="tg.btn.my_options", hand=lambda view, seat, lang: None),
+        own_screen="tg.btn.my_options", hand=lambda view, seat, lang: None,
+        money=lambda amount, lang, ruleset: board_text.money(ruleset, amount, lang)),
 }
 
 

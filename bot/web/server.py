@@ -1,4 +1,5 @@
-"""The web table's HTTP side (aiohttp): pages, a small JSON API, the WebSocket of a table page.
+"""The web table's HTTP side (aiohttp): pages, the WebSocket of a table page, and the application
+around them (the JSON API is ``api.py``, what every handler reads of its request ``context.py``).
 
 Routes:
 
@@ -26,83 +27,48 @@ import asyncio
 import contextlib
 import json
 import logging
-import secrets
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
-from sqlmodel import select
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import health
-from bot.inputs import clean_name, number
 from bot.web import auth
-from bot.web.live import Client, Hub, RateLimit
+from bot.web.api import POST_LIMITS, PostLimits, list_tables, new_table, telegram_auth, tournament_data
+from bot.web.context import (
+    HUB,
+    LANG_COOKIE,
+    SERVICE,
+    SETTINGS,
+    id_in_path,
+    lang_of,
+    origin_ok,
+    refuse,
+    user_of,
+)
+from bot.web.live import Client, Hub
 from engine.games import GAMES
-from engine.service import metrics, store
 from engine.service.tables import GameService
 from words.i18n import CATALOGUES, LANGS, normalise_lang, t
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
-LANG_COOKIE = "tycoon_lang"
 DEFAULT_PORT = 8080
 # the words a page needs besides its own (web.*): the lobby's buttons are the chat bots'
 _SHARED_WORDS = ("tg.btn.join", "tg.btn.leave", "tg.btn.add_ai", "tg.btn.remove_ai", "tg.btn.start",
                  "tg.btn.cancel")
-
-HUB = web.AppKey("hub", Hub)
-SERVICE = web.AppKey("service", GameService)
-SETTINGS = web.AppKey("settings", dict)
-
-
-def watch_path(service: GameService, table: int) -> str:
-    return auth.watch_path(service.sign, table)
-
-
-def _lang(request: web.Request) -> str:
-    asked = request.query.get("lang") or request.cookies.get(LANG_COOKIE)
-    if asked:
-        return normalise_lang(asked)
-    return request.app[SETTINGS]["lang"]
-
 
 def _words(lang: str) -> dict[str, str]:
     keys = [k for k in CATALOGUES["en"] if k.startswith("web.")] + list(_SHARED_WORDS)
     return {k: t(lang, k) for k in keys}
 
 
-def _origin_ok(request: web.Request) -> bool:
-    """A browser's request made by a page of this server (or of the configured public address)."""
-    origin = request.headers.get("Origin")
-    if not origin:
-        return False
-    host = urlsplit(origin).netloc
-    allowed = {request.host}
-    public = request.app[SETTINGS].get("public_url")
-    if public:
-        allowed.add(urlsplit(public).netloc)
-    return host in allowed
-
-
-def _user(request: web.Request) -> str | None:
-    service = request.app[SERVICE]
-    return auth.user_of(service.unsign, request.query.get("s") or request.cookies.get(auth.SESSION_COOKIE))
-
-
-def _refuse(status: int, lang: str, key: str, **params) -> web.Response:
-    """A request refused: the page is told why; the operator gets a counted, structured line."""
-    metrics.REFUSALS.labels(key).inc()
-    log.info("refused web request: reason=%s status=%s", key, status)
-    return web.json_response({"error": t(lang, key, **params)}, status=status)
-
 
 # -- pages --------------------------------------------------------------------------------------
 
 
 def _page(request: web.Request, name: str, **config) -> web.Response:
-    lang = _lang(request)
+    lang = lang_of(request)
     config = {"lang": lang, "langs": list(LANGS), "words": _words(lang), **config}
     html = (STATIC / f"{name}.html").read_text(encoding="utf-8")
     blob = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
@@ -110,14 +76,10 @@ def _page(request: web.Request, name: str, **config) -> web.Response:
     response = web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
     if "lang" in request.query:
         response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="Lax")
-    if _user(request) is None:
+    if user_of(request) is None:
         response.set_cookie(auth.SESSION_COOKIE, auth.new_session(request.app[SERVICE].sign), max_age=365 * 86400,
                             httponly=True, samesite="Lax", secure=request.secure)
     return response
-
-
-def _table_id(request: web.Request) -> int | None:
-    return number(request.match_info.get("table"), 1)
 
 
 async def lobby_page(request: web.Request) -> web.Response:
@@ -127,179 +89,57 @@ async def lobby_page(request: web.Request) -> web.Response:
 
 
 async def table_page(request: web.Request) -> web.Response:
-    table = _table_id(request)
+    table = id_in_path(request)
     if table is None:
-        raise web.HTTPNotFound(text=t(_lang(request), "web.err.no_such_page"))
+        raise web.HTTPNotFound(text=t(lang_of(request), "web.err.no_such_page"))
     return _page(request, "table", page="table", mode="play", table=table)
 
 
 async def watch_page(request: web.Request) -> web.Response:
-    table = _table_id(request)
+    table = id_in_path(request)
     key = request.query.get("k", "")
     if table is None or request.app[SERVICE].unsign(key) != f"v:{table}":
-        raise web.HTTPForbidden(text=t(_lang(request), "web.err.watch_key"))
+        raise web.HTTPForbidden(text=t(lang_of(request), "web.err.watch_key"))
     return _page(request, "table", page="table", mode="watch", table=table, key=key)
 
 
 async def telegram_page(request: web.Request) -> web.Response:
-    table = _table_id(request)
+    table = id_in_path(request)
     if table is None:
-        raise web.HTTPNotFound(text=t(_lang(request), "web.err.no_such_page"))
+        raise web.HTTPNotFound(text=t(lang_of(request), "web.err.no_such_page"))
     return _page(request, "table", page="table", mode="tg", table=table)
 
 
 async def tournament_page(request: web.Request) -> web.Response:
-    tid = _table_id(request)
+    tid = id_in_path(request)
     key = request.query.get("k", "")
     if tid is None or request.app[SERVICE].unsign(key) != f"W:{tid}":
-        raise web.HTTPForbidden(text=t(_lang(request), "web.err.watch_key"))
+        raise web.HTTPForbidden(text=t(lang_of(request), "web.err.watch_key"))
     return _page(request, "tournament", page="tournament", tournament=tid, key=key)
-
-
-async def tournament_data(request: web.Request) -> web.Response:
-    """Standings and the current round's tables (each with its spectator link)."""
-    from engine.service.tournaments import Tournaments
-
-    lang, service = _lang(request), request.app[SERVICE]
-    tid = _table_id(request)
-    if tid is None or service.unsign(request.query.get("k", "")) != f"W:{tid}":
-        return _refuse(403, lang, "web.err.watch_key")
-    tours = Tournaments.of(service)
-    standings = await tours.standings(tid)
-    if standings is None:
-        return _refuse(404, lang, "web.err.no_such_page")
-    names = {e.id: e.name for e in await tours.entrants(tid)}
-    matches = await tours.matches(tid, standings["round"]) if standings["round"] else []
-    score = "points" if standings["mode"] == "team" else "wins"
-    return web.json_response({
-        "name": standings["name"] or t(lang, "tour.default_name", id=tid), "status": standings["status"],
-        "round": standings["round"], "rounds": standings["rounds"], "game": standings["game"],
-        "rows": [{"place": e["place"], "name": e["name"], "score": e[score], "value": e["value"],
-                  "played": e["played"]} for e in standings["rows"]],
-        "tables": [{"table_no": m.table_no, "status": m.status, "names": [names.get(e, "?") for e in m.entrants],
-                    "watch": watch_path(service, m.table_id) if m.table_id else None} for m in matches]})
-
-
-# -- API ----------------------------------------------------------------------------------------
-
-
-class PostLimits:
-    """A few POSTs a second per address (a page never needs more)."""
-
-    def __init__(self) -> None:
-        self.buckets: dict[str, RateLimit] = {}
-
-    def allow(self, address: str) -> bool:
-        if len(self.buckets) > 10_000:
-            self.buckets.clear()
-        return self.buckets.setdefault(address, RateLimit(rate=2.0, burst=8.0)).allow()
-
-
-POST_LIMITS = web.AppKey("post_limits", PostLimits)
-
-
-async def _json_body(request: web.Request) -> dict | None:
-    if request.content_length is None or request.content_length > 8192:
-        return None
-    try:
-        body = await request.json()
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return body if isinstance(body, dict) else None
-
-
-def _post_guard(request: web.Request) -> web.Response | None:
-    lang = _lang(request)
-    if not _origin_ok(request):
-        return _refuse(403, lang, "web.err.origin")
-    if not request.app[POST_LIMITS].allow(request.remote or "?"):
-        return _refuse(429, lang, "web.err.too_fast")
-    return None
-
-
-async def list_tables(request: web.Request) -> web.Response:
-    service = request.app[SERVICE]
-    async with AsyncSession(service.engine) as session:
-        rows = (await session.exec(select(store.TableRow).where(
-            store.TableRow.chat_key.startswith("web:"), store.TableRow.status.in_(("lobby", "running")))
-            .order_by(store.TableRow.id.desc()).limit(50))).all()
-    return web.json_response({"tables": [
-        {"table": r.id, "game": r.game, "ruleset": r.ruleset, "status": r.status,
-         "seats": [s["name"] for s in r.seats], "url": f"/t/{r.id}", "watch": watch_path(service, r.id)}
-        for r in rows]})
-
-
-async def new_table(request: web.Request) -> web.Response:
-    refused = _post_guard(request)
-    if refused:
-        return refused
-    lang, service = _lang(request), request.app[SERVICE]
-    user = _user(request)
-    body = await _json_body(request)
-    if user is None:
-        return _refuse(403, lang, "web.err.no_session")
-    if body is None:
-        return _refuse(400, lang, "web.err.malformed")
-    game, ruleset, ai = body.get("game"), body.get("ruleset") or None, body.get("ai", 0)
-    if game not in ("deal", "board") or (ruleset is not None and not isinstance(ruleset, str)):
-        return _refuse(400, lang, "service.unknown_game", game=str(game)[:20])
-    rules = GAMES[game]
-    if not isinstance(ai, int) or isinstance(ai, bool) or not 0 <= ai < rules.max_players:
-        return _refuse(400, lang, "web.err.ai_seats", max=rules.max_players - 1)
-    name = body.get("name")
-    name = clean_name(name if isinstance(name, str) else None, t(lang, "web.guest"))
-    outcome = await service.lobby.new_table(f"web:{secrets.token_hex(6)}", game, ruleset, user, name)
-    if not outcome.ok:
-        return _refuse(400, lang, outcome.key, **outcome.params)
-    for _ in range(ai):
-        await service.lobby.add_ai(outcome.table, user)
-    return web.json_response({"table": outcome.table, "url": f"/t/{outcome.table}"})
-
-
-async def telegram_auth(request: web.Request) -> web.Response:
-    refused = _post_guard(request)
-    if refused:
-        return refused
-    lang, settings = _lang(request), request.app[SETTINGS]
-    if not settings.get("bot_token"):
-        return _refuse(404, lang, "web.err.no_telegram")
-    body = await _json_body(request)
-    try:
-        user = auth.check_init_data(body.get("init_data") if body else None, settings["bot_token"],
-                                    settings["clock"]())
-    except auth.InitDataError as e:
-        log.info("Mini App sign-in refused: %s", e)
-        return _refuse(403, lang, "web.err.init_data")
-    session = auth.telegram_session(request.app[SERVICE].sign, user.id)
-    response = web.json_response({"session": session, "name": user.name,
-                                  "lang": normalise_lang(user.lang) if user.lang else lang})
-    response.set_cookie(auth.SESSION_COOKIE, session, max_age=86400, httponly=True,
-                        samesite="None" if request.secure else "Lax", secure=request.secure)
-    return response
 
 
 # -- the WebSocket ------------------------------------------------------------------------------
 
 
 async def table_socket(request: web.Request) -> web.StreamResponse:
-    lang, service, hub = _lang(request), request.app[SERVICE], request.app[HUB]
-    if not _origin_ok(request):
-        return _refuse(403, lang, "web.err.origin")
-    table = _table_id(request)
+    lang, service, hub = lang_of(request), request.app[SERVICE], request.app[HUB]
+    if not origin_ok(request):
+        return refuse(403, lang, "web.err.origin")
+    table = id_in_path(request)
     if table is None:
-        return _refuse(404, lang, "service.no_table")
-    user = _user(request)
+        return refuse(404, lang, "service.no_table")
+    user = user_of(request)
     key = request.query.get("watch")
     watch = key is not None
     if watch and service.unsign(key) != f"v:{table}":
-        return _refuse(403, lang, "web.err.watch_key")
+        return refuse(403, lang, "web.err.watch_key")
     views = await service.views(table, seats=())
     if views is None:
-        return _refuse(404, lang, "service.no_table")
+        return refuse(404, lang, "service.no_table")
     view = views[0]
     # a chat's table: only its own players see it here (a spectator needs the key the chat got)
     if not watch and not view.chat_key.startswith("web:") and (user is None or view.seat_of(user) is None):
-        return _refuse(403, lang, "web.err.not_yours")
+        return refuse(403, lang, "web.err.not_yours")
     ws = web.WebSocketResponse(heartbeat=30, max_msg_size=64 * 1024)
     await ws.prepare(request)
     client = Client(ws=ws, table=table, user=user, lang=lang, watch=watch)

@@ -55,6 +55,7 @@ from engine.service.notices import Listener
 from engine.service.outcome import LIVE, SYSTEM, Outcome
 from engine.service.records import Records
 from engine.service.schedules import Schedules
+from engine.service.tournaments import Tournaments
 from engine.service.trade_desk import TradeDesk
 from engine.service.views import PrivateView, PublicView, asks_of, private_view, private_views, public_view
 
@@ -76,6 +77,7 @@ class GameService:
         self.lobby = Lobby(self)
         self.schedules = Schedules(self)
         self.trades = TradeDesk(self)  # the trade builder's drafts (B-15)
+        self.tournaments = Tournaments(self)  # in every process: whichever runs the clocks starts rounds
         self.notices = Listener(self)
         self._seat_watchers: list = []
         self._seat_tasks: set = set()

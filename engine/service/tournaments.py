@@ -119,8 +119,10 @@ def base_chat(key: str) -> str:
 class Tournaments:
     """The tournament operations; admin rights are decided by the adapter and passed as ``is_admin``.
 
-    Made once per service (``Tournaments.of``): it registers with the service's clocks for the
-    rounds' clocks and with its loop for the end of each table (a round may end with it)."""
+    Made with every service (``GameService.tournaments``), so that whichever process runs the clock
+    task (a bot, or a plain ``tycoon web``) starts rounds on time: it registers with the service's
+    clocks for the rounds' clocks and with its loop for the end of each table (a round may end
+    with it)."""
 
     def __init__(self, service: GameService) -> None:
         self.service = service
@@ -130,11 +132,8 @@ class Tournaments:
 
     @classmethod
     def of(cls, service: GameService) -> Tournaments:
-        """The service's tournaments (made, and registered, on first use)."""
-        existing = getattr(service, "_tournaments", None)
-        if existing is None:
-            existing = service._tournaments = cls(service)
-        return existing
+        """The service's tournaments."""
+        return service.tournaments
 
     def _now(self) -> float:
         return self.service.clock()
