@@ -8,6 +8,16 @@ import time
 
 from engine.games import PLUGS
 
+
+async def end_tables(service, tables) -> None:
+    """The bench's tables ended, so that no later process brings them back."""
+    for table in tables:
+        live = await service.live(table)
+        if live is not None and live.row.status in ("lobby", "running", "paused"):
+            await service.lobby.cancel(table, live.row.creator)
+    await service.idle()
+
+
 TWO_PROCESS_FIGURES = ("two_process_moves_per_second", "two_process_press_p50_ms", "two_process_press_p99_ms",
                        "two_process_refused_current", "two_process_pressers")
 
@@ -61,11 +71,7 @@ def bench_two_processes(url: str | None, pressers: int = 32, seconds: float = 10
         """The bench's tables are ended, so that no later process brings them back."""
         service = await GameService.open(url)
         try:
-            for table in (t for slot in slots for t in slot):
-                live = await service.live(table)
-                if live is not None and live.row.status in ("lobby", "running", "paused"):
-                    await service.lobby.cancel(table, live.row.creator)
-            await service.idle()
+            await end_tables(service, [t for slot in slots for t in slot])
         finally:
             await service.close()
 
@@ -183,11 +189,7 @@ def bench_crowd(url: str | None = None, pressers: int = 32, seconds: float = 4.0
             await asyncio.gather(*(presser(slot, tables, until) for slot, tables in enumerate(slots)))
             elapsed, cpu = await measured
             await service.idle()
-            for table in made:  # ended, so that no later process brings them back
-                live = await service.live(table)
-                if live is not None and live.row.status in ("lobby", "running", "paused"):
-                    await service.lobby.cancel(table, live.row.creator)
-            await service.idle()
+            await end_tables(service, made)  # so that no later process brings them back
         finally:
             await service.close()
         latencies.sort()
