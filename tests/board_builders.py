@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from engine.board import BOARD
-from engine.board import rules as R
 from engine.board.invariants import violations
 from engine.board.model import HOTEL, BoardState
+from engine.board.rules import dice
 from engine.core.errors import RuleError
 
 
@@ -56,7 +56,7 @@ class Dice:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, *rolls: tuple[int, int]) -> None:
         self.rolls = list(rolls)
-        monkeypatch.setattr(R, "_roll_dice", self._next)
+        monkeypatch.setattr(dice, "roll", self._next)
 
     def _next(self, state: BoardState) -> tuple[int, int]:
         assert self.rolls, "the test ran out of forced dice"

@@ -20,6 +20,7 @@ from engine.board.rules import (
     waiting_for,
 )
 from engine.core.errors import RuleError
+from engine.core.values import SYSTEM
 from tests.board_builders import Dice, act, ai_decisions, build, kinds, own, place, rejects, set_cash, table
 
 CHINA = board("china")
@@ -847,10 +848,10 @@ def test_B17_time_out_valuation_and_shared_wins():
     build(s, 3, 4)
     scores = valuation(s)
     assert scores == {0: 19000, 1: 15000 + 1750, 2: 15000 + 1200 + 4500}
-    act(s, m.SYSTEM, m.EndMatch())
+    act(s, SYSTEM, m.EndMatch())
     assert s.winners == [2] and s.end_reason == "time"
     s2 = table(2)
-    act(s2, m.SYSTEM, m.EndMatch())
+    act(s2, SYSTEM, m.EndMatch())
     assert s2.winners == [0, 1]
 
 

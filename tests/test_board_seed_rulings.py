@@ -11,6 +11,7 @@ from engine.board import BOARD, ai
 from engine.board import model as m
 from engine.board.data import board
 from engine.board.rules import legal_actions, max_raisable, resolve_options, valuation, waiting_for
+from engine.core.values import SYSTEM
 from tests.board_builders import Dice, act, kinds, own, place, rejects, set_cash, table
 from words import board_text
 from words.i18n import t
@@ -362,7 +363,7 @@ def test_B17_rent_debt_settled_before_valuation(monkeypatch, ruleset):
     s = _rent_debt(monkeypatch, ruleset, players=3)
     rent = s.debts[0].amount
     creditor_before = cash(s, 1)
-    events = act(s, m.SYSTEM, m.EndMatch())
+    events = act(s, SYSTEM, m.EndMatch())
     assert s.stage == "over" and s.end_reason == "time"
     assert "WentBankrupt" not in kinds(events)
     assert cash(s, 1) == creditor_before + rent
@@ -376,7 +377,7 @@ def test_B17_unpayable_debt_bankrupts_to_the_creditor_before_valuation(monkeypat
     s.owner[39] = m.BANK  # nothing left to raise money with
     left = cash(s, 0)
     creditor_before = cash(s, 1)
-    events = act(s, m.SYSTEM, m.EndMatch())
+    events = act(s, SYSTEM, m.EndMatch())
     assert "WentBankrupt" in kinds(events) and s.players[0].bankrupt
     assert cash(s, 1) == creditor_before + left
     assert 0 not in s.winners and set(valuation(s)) == {1, 2}
@@ -385,7 +386,7 @@ def test_B17_unpayable_debt_bankrupts_to_the_creditor_before_valuation(monkeypat
 def test_B17_last_debt_leaving_one_player_ends_by_last_player(monkeypatch):
     s = _rent_debt(monkeypatch, "china", players=2)
     s.owner[39] = m.BANK
-    act(s, m.SYSTEM, m.EndMatch())
+    act(s, SYSTEM, m.EndMatch())
     assert s.end_reason == "last_player" and s.winners == [1]
 
 
@@ -395,7 +396,7 @@ def test_B17_running_auction_decided_with_the_standing_bid(monkeypatch, ruleset)
     bid = 10 * money(ruleset)["min_bid_step"]
     act(s, 1, m.Bid(amount=bid))  # seats 0 and 2 are still in when time runs out
     before = cash(s, 1)
-    events = act(s, m.SYSTEM, m.EndMatch())
+    events = act(s, SYSTEM, m.EndMatch())
     assert "AuctionWon" in kinds(events) and s.owner[3] == 1 and cash(s, 1) == before - bid
     over = next(e for e in events if isinstance(e, m.GameOver))
     assert over.scores[1] == before - bid + board(ruleset).price[3]
@@ -407,7 +408,7 @@ def test_B17_auction_high_bidder_raises_money_at_time_out(monkeypatch, ruleset):
     set_cash(s, 1, 0)
     own(s, 1, 5)
     act(s, 1, m.Bid(amount=board(ruleset).mortgage[5]))
-    act(s, m.SYSTEM, m.EndMatch())
+    act(s, SYSTEM, m.EndMatch())
     assert s.owner[3] == 1 and s.mortgaged[5] and s.end_reason == "time"
 
 
@@ -416,7 +417,7 @@ def test_B17_auction_nobody_can_pay_leaves_the_lot_with_the_bank(monkeypatch, ru
     s = _auction_on_3(monkeypatch, ruleset)
     set_cash(s, 1, 0)
     act(s, 1, m.Bid(amount=money(ruleset)["min_bid_step"] * 5))
-    events = act(s, m.SYSTEM, m.EndMatch())
+    events = act(s, SYSTEM, m.EndMatch())
     assert "AuctionVoided" in kinds(events) and "AuctionUnsold" in kinds(events)
     assert s.owner[3] == m.BANK and s.stage == "over"
 
@@ -430,7 +431,7 @@ def test_B17_auction_winner_settling_at_time_out_pays_or_gives_up(monkeypatch, r
     act(s, 0, m.PassAuction())
     act(s, 1, m.PassAuction())
     assert s.stage == "debt" and s.auction.settling
-    act(s, m.SYSTEM, m.EndMatch())
+    act(s, SYSTEM, m.EndMatch())
     assert s.owner[3] == 2 and s.mortgaged[5]
 
 
@@ -438,7 +439,7 @@ def test_B17_auction_winner_settling_at_time_out_pays_or_gives_up(monkeypatch, r
 def test_B17_unclaimed_rent_lapses_at_time_out(monkeypatch, ruleset):
     s, _, _ = _land_on_claim(monkeypatch, ruleset)
     before = cash(s, 0)
-    events = act(s, m.SYSTEM, m.EndMatch())
+    events = act(s, SYSTEM, m.EndMatch())
     assert "RentLapsed" in kinds(events) and cash(s, 0) == before and not s.rent_claims
 
 
@@ -450,7 +451,7 @@ def test_B17_income_tax_awaiting_the_choice_is_charged_flat(monkeypatch, ruleset
     act(s, 0, m.Roll())
     assert s.stage == "tax"
     before = cash(s, 0)
-    act(s, m.SYSTEM, m.EndMatch())
+    act(s, SYSTEM, m.EndMatch())
     assert cash(s, 0) == before - money(ruleset)["income_tax"]
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import RuleError
+from engine.core.values import SYSTEM
 from engine.deal import DEAL, area
 from engine.deal.ai import choose
 from engine.deal.cards import KEY, N_CARDS, VALUE
 from engine.deal.invariants import card_locations
 from engine.deal.model import (
     RULESETS,
-    SYSTEM,
     Accept,
     AutoPay,
     BankCard,

@@ -16,6 +16,7 @@ from bot.bench import (
     bench_service,
 )
 from bot.cli import main
+from engine.core.values import SYSTEM
 from engine.deal import DEAL
 from engine.deal.ai import choose
 from engine.deal.rules import new_game
@@ -228,7 +229,7 @@ def test_the_board_ai_beats_random_play():
             legal = BOARD.legal_actions(state, seat)
             BOARD.apply(state, seat, board_choose(state, seat, legal) if seat == 0 else r.choice(legal))
         if state.stage != "over":
-            from engine.board.model import SYSTEM, EndMatch
+            from engine.board.model import EndMatch
 
             BOARD.apply(state, SYSTEM, EndMatch())
         wins += (0 in state.winners) / len(state.winners)

@@ -16,7 +16,6 @@ from engine.core.values import Action, EndMatch, Event, GameOver, GameStarted, T
 
 SCHEMA_VERSION = 1
 BANK = -1
-SYSTEM = -1  # the seat the service uses for clock-driven actions (EndMatch)
 HOTEL = 5
 
 

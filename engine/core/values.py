@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import msgspec
 
+SYSTEM = -1  # the seat of moves the service makes itself: the match clock's end, the turn cap
+
+
 
 class Action(msgspec.Struct, frozen=True, tag_field="type"):
     pass

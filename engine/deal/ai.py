@@ -13,10 +13,10 @@ pay with its least valuable cards.
 
 from __future__ import annotations
 
+from engine.core.values import SYSTEM
 from engine.deal import area, payment
 from engine.deal.cards import ACTION, IS_MULTI, KIND, PLACEABLE, SET_SIZE, VALUE
 from engine.deal.model import (
-    SYSTEM,
     Accept,
     AutoPay,
     BankCard,

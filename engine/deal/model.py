@@ -18,7 +18,6 @@ from engine.core.rng import Rng
 from engine.core.values import Action, EndMatch, Event, GameOver, GameStarted, TurnEnded, TurnStarted
 
 SCHEMA_VERSION = 1
-SYSTEM = -1  # the seat the service uses for clock-driven actions (EndMatch)
 
 
 class Group(msgspec.Struct):

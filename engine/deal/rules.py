@@ -26,9 +26,11 @@ from collections.abc import Callable, Collection, Sequence
 
 import msgspec
 
+from engine.core import rulesets
 from engine.core.contract import Decision, Result, first_timeout
 from engine.core.errors import RuleError
 from engine.core.rng import Rng
+from engine.core.values import SYSTEM
 from engine.deal import area, payment
 from engine.deal.cards import (
     ACTION,
@@ -50,7 +52,6 @@ from engine.deal.model import (
 )
 from engine.deal.model import (
     SCHEMA_VERSION,
-    SYSTEM,
     Accept,
     ActionPlayed,
     AutoPay,
@@ -107,20 +108,7 @@ PAY_KINDS = ("rent", "debt", "birthday")
 
 def resolve_options(options: DealOptions | str | dict | None) -> DealOptions:
     """A rule set by name, a ``DealOptions``, or a dict of overrides on a named rule set."""
-    if options is None:
-        return RULESETS_OPTIONS["standard"]
-    if isinstance(options, DealOptions):
-        return options
-    if isinstance(options, str):
-        if options not in RULESETS_OPTIONS:
-            raise ValueError(f"unknown Deal rule set {options!r}; choose one of {', '.join(RULESETS_OPTIONS)}")
-        return RULESETS_OPTIONS[options]
-    overrides = dict(options)
-    base = resolve_options(overrides.pop("ruleset", "standard"))
-    unknown = set(overrides) - set(DealOptions.__struct_fields__)
-    if unknown:
-        raise ValueError(f"unknown Deal options: {', '.join(sorted(unknown))}")
-    return msgspec.structs.replace(base, **overrides)
+    return rulesets.resolve(options, RULESETS_OPTIONS, "standard", DealOptions, "Deal")
 
 
 def new_game(seats: int | Sequence, options: DealOptions | str | dict | None = None, seed: int = 0) -> DealState:

@@ -26,10 +26,10 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from engine.core.values import EndMatch
+from engine.core.values import SYSTEM, EndMatch
 from engine.games import PLUGS
 from engine.service import metrics, store
-from engine.service.outcome import SYSTEM, Outcome
+from engine.service.outcome import Outcome
 
 if TYPE_CHECKING:
     from engine.service.cache import LiveTable

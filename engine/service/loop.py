@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.core.contract import GameRules
-from engine.core.values import EndMatch, TurnStarted
+from engine.core.values import SYSTEM, EndMatch, TurnStarted
 from engine.games import PLUGS
 from engine.service import store
-from engine.service.outcome import SYSTEM, Outcome
+from engine.service.outcome import Outcome
 from engine.service.views import Ask, PrivateView, PublicView, asks_of, private_views, public_view
 
 if TYPE_CHECKING:

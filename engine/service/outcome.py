@@ -12,7 +12,6 @@ from engine.games import GAMES
 
 ACTIVE = ("lobby", "running")  # a chat has at most one table in these
 LIVE = ("running", "paused")  # a game in progress; "paused": a tournament admin stopped its clocks
-SYSTEM = -1  # the seat of moves made by the service itself (the match clock, the turn cap)
 
 
 @dataclass

@@ -43,7 +43,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.core.contract import GameRules
 from engine.core.errors import RuleError
-from engine.core.values import EndMatch
+from engine.core.values import SYSTEM, EndMatch
 from engine.games import SHOWN
 from engine.service import metrics, migrate, store, tokens, writer
 from engine.service.cache import LiveTable, TableCache
@@ -52,7 +52,7 @@ from engine.service.clocks import MISSES_BEFORE_AI, Clocks, wanted_infos
 from engine.service.lobby import Lobby, is_ai_user
 from engine.service.loop import Snapshot, TableLoop, TableUpdate
 from engine.service.notices import Listener
-from engine.service.outcome import LIVE, SYSTEM, Outcome
+from engine.service.outcome import LIVE, Outcome
 from engine.service.records import Records
 from engine.service.schedules import Schedules
 from engine.service.tournaments import Tournaments

@@ -45,7 +45,6 @@ from __future__ import annotations
 import msgspec
 
 from engine.board.model import (
-    SYSTEM,
     AcceptTrade,
     Bid,
     BoardState,
@@ -144,7 +143,6 @@ from engine.board.rules.turn import (
     _h_pay_fine,
     _h_pay_tax,
     _h_roll,
-    _roll_dice,
     _settle,
     new_game,
     new_game_with_events,
@@ -152,15 +150,15 @@ from engine.board.rules.turn import (
 from engine.board.trades import trade_template
 from engine.core.contract import Result
 from engine.core.errors import RuleError
+from engine.core.values import SYSTEM
 
-# what other modules and the tests import from ``engine.board.rules`` (``_roll_dice``: the tests
-# replace it here to force the dice; ``turn.py`` looks it up on this package)
+# what other modules and the tests import from ``engine.board.rules`` (the dice: ``rules.dice``)
 __all__ = [
     "active_seats", "answers", "apply", "_bankrupt", "bid_reach", "bid_steps", "board_of", "buildable_streets",
     "current_seat", "doubles_window", "event_for", "GO_TO_JAIL", "group_has_buildings", "_HANDLERS", "interest",
     "JAIL", "legal_actions", "lift_cost", "Management", "management_choices", "MAX_PLAYERS", "max_raisable",
     "min_bid", "MIN_PLAYERS", "new_game", "new_game_with_events", "next_sale", "owns_group", "_pay_first_debt",
-    "rent_for", "resolve_options", "result", "_roll_dice", "round_amount", "RULESETS", "salary", "_settle",
+    "rent_for", "resolve_options", "result", "round_amount", "RULESETS", "salary", "_settle",
     "start_cash", "timeout_action", "total_assets", "trade_options", "trade_template", "valuation", "view",
     "waiting_for",
 ]

@@ -9,8 +9,6 @@ these basics from one place instead of from each other.
 
 from __future__ import annotations
 
-import msgspec
-
 from engine.board.data import Board, board
 from engine.board.model import (
     BANK,
@@ -29,6 +27,7 @@ from engine.board.model import (
     SellBuilding,
     SellGroupBuildings,
 )
+from engine.core import rulesets
 from engine.core.errors import RuleError
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -43,21 +42,7 @@ RULESETS = tuple(RULESET_OPTIONS)
 def resolve_options(options: BoardOptions | str | dict | None) -> BoardOptions:
     """A rule set by name (its ``RULESET_OPTIONS``), a ``BoardOptions`` as it is, or a dict of
     overrides on a named rule set (china when it names none)."""
-    if options is None:
-        return RULESET_OPTIONS["china"]
-    if isinstance(options, BoardOptions):
-        return options
-    if isinstance(options, str):
-        if options not in RULESETS:
-            raise ValueError(f"unknown board rule set {options!r}; choose one of {', '.join(RULESETS)}")
-        return RULESET_OPTIONS[options]
-    overrides = dict(options)
-    unknown = set(overrides) - set(BoardOptions.__struct_fields__)
-    if unknown:
-        raise ValueError(f"unknown board options: {', '.join(sorted(unknown))}")
-    if overrides.get("ruleset", "china") not in RULESETS:
-        raise ValueError(f"unknown board rule set {overrides['ruleset']!r}")
-    return msgspec.structs.replace(RULESET_OPTIONS[overrides.pop("ruleset", "china")], **overrides)
+    return rulesets.resolve(options, RULESET_OPTIONS, "china", BoardOptions, "board")
 
 
 _BOARDS = {r: board(r) for r in RULESETS}

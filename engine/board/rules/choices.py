@@ -19,7 +19,6 @@ from typing import NamedTuple
 
 from engine.board.model import (
     BANK,
-    SYSTEM,
     AcceptTrade,
     Bid,
     BoardState,
@@ -77,6 +76,7 @@ from engine.board.rules.building import (
 from engine.board.rules.trades import _accept_problem
 from engine.board.trades import means_problem, offer_problem, terms_problem, window_problem
 from engine.core.contract import Decision, first_timeout
+from engine.core.values import SYSTEM
 
 
 def legal_actions(state: BoardState, seat: int) -> list:

@@ -4,11 +4,12 @@ total value wins. The last player standing (B-16) ends the game in ``money.py``.
 
 from __future__ import annotations
 
-from engine.board.model import BANK, SYSTEM, BoardState, EndMatch
+from engine.board.model import BANK, BoardState, EndMatch
 from engine.board.rules.auctions import _close_unsold, _decide_auction, _void_auction
 from engine.board.rules.base import _charge, _finish, board_of, current_seat, valuation
 from engine.board.rules.money import _lapse, _raise_and_pay
 from engine.core.errors import RuleError
+from engine.core.values import SYSTEM
 
 
 def _h_end_match(state: BoardState, seat: int, action: EndMatch, events: list) -> None:

@@ -2,15 +2,13 @@
 square does (purchase, rent, tax, cards, jail), leaving jail, the purchase decision, the income
 tax choice, and ``_settle``, which moves the table on to whatever it waits for next.
 
-Dice come from ``_roll_dice`` looked up on the package (``engine.board.rules._roll_dice``), so a
-test can replace that one name to force the rolls.
+Dice come from ``dice.roll`` (looked up at each roll, so a test can replace it to force them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.board import rules  # the package: ``rules._roll_dice`` is the one name tests replace
 from engine.board.data import PROPERTY_KINDS, board
 from engine.board.model import (
     BANK,
@@ -40,6 +38,7 @@ from engine.board.model import (
     UseJailCard,
     WentToJail,
 )
+from engine.board.rules import dice
 from engine.board.rules.auctions import _open_auction, _void_auction
 from engine.board.rules.base import (
     JAIL,
@@ -103,11 +102,6 @@ def _highest_roller(rng: Rng, seats: list[int], record: list[list[int]]) -> int:
     best = max(totals.values())
     tied = [s for s in seats if totals[s] == best]
     return tied[0] if len(tied) == 1 else _highest_roller(rng, tied, record)
-
-
-def _roll_dice(state: BoardState) -> tuple[int, int]:
-    """The one place dice come from (tests replace it to force a roll)."""
-    return state.rng.die(), state.rng.die()
 
 
 def _start_turn(state: BoardState, events: list) -> None:
@@ -178,7 +172,7 @@ def _land(state: BoardState, p: BoardPlayer, dice_total: int, events: list, rent
             state.buy_square = sq
         elif owner != p.seat and not state.mortgaged[sq]:
             if kind == "utility" and utility_multiplier is not None:
-                d1, d2 = rules._roll_dice(state)  # B-07: the card's fresh roll
+                d1, d2 = dice.roll(state)  # B-07: the card's fresh roll
                 events.append(DiceRolled(seat=p.seat, dice=[d1, d2]))
                 dice_total = d1 + d2
             rent = rent_for(state, sq, dice_total, utility_multiplier) * rent_multiplier
@@ -302,7 +296,7 @@ def _h_roll(state: BoardState, seat: int, action: Roll, events: list) -> None:
     for c in [c for c in state.rent_claims if c.payer != seat]:  # B-06: the next player rolls
         _lapse(state, c, events)
     state.rolled = True
-    d1, d2 = rules._roll_dice(state)
+    d1, d2 = dice.roll(state)
     state.last_dice = [d1, d2]
     events.append(DiceRolled(seat=seat, dice=[d1, d2]))
     total = d1 + d2
