@@ -614,6 +614,30 @@ async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path, monkeyp
                 assert answers and answers <= mine, "every bid of this bidder, one press away"
 
 
+async def test_an_older_my_hand_reply_loses_its_buttons_after_a_restart_too(tmp_path, monkeypatch):
+    """"My hand" pressed, the bot restarted, "My hand" pressed again: the reply from before the
+    restart goes inert (its interaction token was noted), and the new one is kept current."""
+    fake = FakeDiscord()
+    async with running_bot(tmp_path, monkeypatch, fake) as (client, fake, service):
+        table = await open_table(client, fake, service, "deal", ai=False)
+        seat = service.waiting_for(table)[0].seat
+        uid = int(service.table(table).seats[seat]["user"][3:])
+        await dispatch(client, click(f"h:{table}", uid))
+        first = next(u for m, u, p in reversed(fake.calls) if m == "POST" and "/webhooks/" in u)
+        first_token = first.split("/webhooks/")[1].split("/")[1]
+    async with running_bot(tmp_path, monkeypatch, fake) as (client, fake, service):
+        fake.calls.clear()
+        await dispatch(client, click(f"h:{table}", uid))
+        stripped = [u for m, u, p in fake.calls if m == "PATCH" and f"/webhooks/42/{first_token}/messages/" in u
+                    and p.get("components") == []]
+        assert stripped, "the reply from before the restart lost its buttons"
+        second = next(u for m, u, p in reversed(fake.calls) if m == "POST" and "/webhooks/" in u)
+        second_token = second.split("/webhooks/")[1].split("/")[1]
+        await play_one(client, fake, service, table)  # a move: the new reply shows the new choices
+        kept = [p for m, u, p in fake.calls if m == "PATCH" and f"/webhooks/42/{second_token}/messages/" in u]
+        assert kept and kept[-1]["components"], "the reply made after the restart is kept current"
+
+
 async def test_my_hand_is_kept_current_and_an_older_reply_loses_its_buttons(tmp_path, monkeypatch):
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         table = await open_table(client, fake, service, "deal", ai=False)

@@ -234,7 +234,7 @@ class Front:
         sent = await interaction.followup.send(text, files=files, view=view_of(sign, paged[0]), ephemeral=True,
                                                wait=True)
         if len(paged) == 1:  # kept current while Discord lets it be edited (later pages are not: they are rare)
-            await self.messenger.remember_reply(table_id, own.seat, sent, screen)
+            await self.messenger.remember_reply(table_id, own.seat, interaction.token, sent.id, screen)
         for n, page in enumerate(paged[1:], 2):  # more choices than one message holds
             await interaction.followup.send(f"({n}/{len(paged)})", view=view_of(sign, page), ephemeral=True)
 

@@ -6,7 +6,8 @@ live ``<t:…:R>`` countdown each reader sees in their own time.
 
 Each player's ephemeral "My hand" reply (an answer to their press, seen by them alone) is kept
 current too while Discord lets it be edited (15 minutes); a newer one takes its place and the older
-one loses its buttons.
+one loses its buttons, also after a restart (the reply's interaction token is noted in the
+database for those 15 minutes).
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from __future__ import annotations
 import io
 import logging
 import os
-import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import discord
 
@@ -24,6 +24,7 @@ from bot.messenger import Mention, Text, Unreachable
 from bot.screens import Button, Screen
 from bot.updates import fingerprint
 from bot.web.auth import watch_path
+from engine.service import keyvalue
 from engine.service.tournaments import base_chat
 from engine.service.views import PublicView, Seat
 from words.i18n import t
@@ -75,7 +76,8 @@ class DiscordMessenger:
         self.front = front
         self.service = front.service
         self.web_url = (os.environ.get("TYCOON_WEB_URL") or "").rstrip("/") or None
-        self._replies: dict[tuple[int, int], tuple[discord.WebhookMessage, float, tuple[str, str]]] = {}
+        self._replies: dict[tuple[int, int], Reply] = {}
+        self._asked: set[tuple[int, int]] = set()  # (table, seat) whose noted reply was read already
 
     @property
     def client(self) -> discord.Client:
@@ -171,13 +173,31 @@ class DiscordMessenger:
 
     # -- the ephemeral "My hand" replies ------------------------------------------------------------
 
-    async def remember_reply(self, table: int, seat: int, message: discord.WebhookMessage, screen: Screen) -> None:
-        """The player's newest "My hand" reply is the one kept current; an older one loses its buttons."""
-        older = self._replies.get((table, seat))
-        self._replies[(table, seat)] = (message, time.monotonic() + EPHEMERAL_SECONDS, self._digest(screen))
-        if older is not None and time.monotonic() < older[1]:
+    def _webhook(self, token: str) -> discord.Webhook:
+        """The interaction's follow-up webhook, from its token (any process that knows the token)."""
+        data = {"id": self.client.application_id, "type": 3, "token": token}  # as ``Interaction.followup``
+        return discord.Webhook.from_state(data=data, state=self.client._connection)
+
+    async def _held(self, table: int, seat: int) -> Reply | None:
+        """The player's newest "My hand" reply: in memory, else as a process before a restart noted it."""
+        if (table, seat) not in self._replies and (table, seat) not in self._asked:
+            self._asked.add((table, seat))
+            raw = await keyvalue.get_value(self.service.engine, _reply_key(table, seat))
+            if raw:
+                token, message, until = raw.rsplit(":", 2)
+                self._replies[(table, seat)] = Reply(token, int(message), float(until), ("", ""))
+        return self._replies.get((table, seat))
+
+    async def remember_reply(self, table: int, seat: int, token: str, message: int, screen: Screen) -> None:
+        """The player's newest "My hand" reply is the one kept current (noted in the database too,
+        so a restarted process still knows it); an older one loses its buttons."""
+        older = await self._held(table, seat)
+        until = self.service.clock() + EPHEMERAL_SECONDS
+        self._replies[(table, seat)] = Reply(token, message, until, self._digest(screen))
+        await keyvalue.set_value(self.service.engine, _reply_key(table, seat), f"{token}:{message}:{until}")
+        if older is not None and older.message != message and self.service.clock() < older.until:
             try:
-                await older[0].edit(view=None)
+                await self._webhook(older.token).edit_message(older.message, view=None)
             except discord.HTTPException as e:  # dismissed by the player, or expired
                 log.info("an older My hand reply kept its buttons: %s", e)
 
@@ -188,24 +208,37 @@ class DiscordMessenger:
 
     async def refresh_own(self, table: int, seat: int, screen: Screen) -> None:
         """A "My hand" reply kept current while its interaction can still edit it (only what changed)."""
-        held = self._replies.get((table, seat))
+        held = await self._held(table, seat)
         if held is None:
             return
-        message, until, shown = held
         digest = self._digest(screen)
-        if digest == shown:
+        if digest == held.shown:
             return
-        if time.monotonic() > until:
+        if self.service.clock() > held.until:
             self._replies.pop((table, seat), None)
             return
         content, _ = render(Text(screen.text))
         kwargs = {"content": content, "view": self._view(screen.buttons[:PAGE])}
-        if screen.picture is not None and digest[1] != shown[1]:  # a picture only when it changed
+        if screen.picture is not None and digest[1] != held.shown[1]:  # a picture only when it changed
             kwargs["attachments"] = [discord.File(io.BytesIO(screen.picture), "hand.png")]
         try:
-            await message.edit(**kwargs)
+            await self._webhook(held.token).edit_message(held.message, **kwargs)
         except discord.HTTPException as e:  # dismissed, or expired
             log.info("a My hand reply is no longer kept current: %s", e)
             self._replies.pop((table, seat), None)
             return
-        self._replies[(table, seat)] = (message, until, digest)
+        self._replies[(table, seat)] = Reply(held.token, held.message, held.until, digest)
+
+
+def _reply_key(table: int, seat: int) -> str:
+    return f"dc.reply.{table}.{seat}"
+
+
+class Reply(NamedTuple):
+    """A player's "My hand" reply: its interaction's token, its id, until when it can be edited,
+    and what it shows (to edit only what changed)."""
+
+    token: str
+    message: int
+    until: float
+    shown: tuple[str, str]
