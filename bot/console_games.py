@@ -58,7 +58,7 @@ def _deal_confirm(view: dict, action, label: str, lang: str) -> str | None:
 DEAL_KIT = ConsoleKit(
     order=lambda view, decision, actions: actions,
     label=WORDS["deal"].action,
-    prompt=lambda view, decision, lang, names, ruleset: deal_text.prompt_line(view, decision, lang, names),
+    prompt=WORDS["deal"].prompt,
     extra_lines=_deal_extra,
     standing=lambda p, lang, names, ruleset: t(lang, "console.standing.deal", seat=names.get(p["seat"], "?"),
                                                bank=p["bank_total"], sets=p["complete_sets"], hand=p["hand_count"]),
@@ -111,7 +111,7 @@ def _board_standing(p: dict, lang: str, names: Names, ruleset: str) -> str:
 
 
 BOARD_KIT = ConsoleKit(
-    order=_board_order, label=_board_label, prompt=board_text.prompt_line, extra_lines=_board_extra,
+    order=_board_order, label=_board_label, prompt=WORDS["board"].prompt, extra_lines=_board_extra,
     standing=_board_standing, number_help=console_help.square_text,
     confirm=lambda view, action, label, lang: t(lang, "console.confirm.move", move=label)
     if isinstance(action, PayJailFine | AcceptTrade) else None,

@@ -114,11 +114,24 @@ class Flows:
         place = self.tables.m.table_place(view)
         body = Text(text if text is not None else self.lobby_text(view, lang))
         buttons = [] if text is not None else self.lobby_buttons(view, lang)
-        message = view.messages.get(f"{self.p}_lobby")
+        key = f"{self.p}_lobby"
+        message = view.messages.get(key)
         if message is not None and await self.tables.edit(place, message, body, buttons, None):
             return
         sent = await self.tables.post(place, body, buttons)
-        await self.service.lobby.set_messages(table_id, **{f"{self.p}_lobby": sent})
+        await self._keep_one_lobby(table_id, place, key, message, sent, body, buttons)
+
+    async def _keep_one_lobby(self, table_id: int, place, key: str, old, sent, body: Text,
+                              buttons: list[Button]) -> None:
+        """Record the lobby message just posted unless a racing press recorded another first: then
+        ours loses its buttons and the recorded one shows the lobby (one lobby with buttons)."""
+        if sent is None:
+            return
+        held = await self.service.lobby.swap_message(table_id, key, old, sent)
+        if held is None or held == sent:
+            return
+        await self.tables.strip(place, sent)
+        await self.tables.edit(place, held, body, buttons, None)
 
     async def open_lobby(self, who: Who, game: str, ruleset: str | None, options: dict, answer: Answer,
                          post: bool = True) -> int | None:
@@ -134,9 +147,10 @@ class Flows:
     async def post_lobby(self, table_id: int, lang: str, answer: Answer) -> None:
         """The lobby's message as the answer to the one who opened it, remembered to be edited."""
         views = await self.service.views(table_id, seats=())
-        sent = await answer.reply(self.lobby_text(views[0], lang), self.lobby_buttons(views[0], lang))
-        if sent is not None:
-            await self.service.lobby.set_messages(table_id, **{f"{self.p}_lobby": sent})
+        body, buttons = Text(self.lobby_text(views[0], lang)), self.lobby_buttons(views[0], lang)
+        sent = await answer.reply(body.body, buttons)
+        await self._keep_one_lobby(table_id, self.tables.m.table_place(views[0]), f"{self.p}_lobby", None, sent,
+                                   body, buttons)
 
     async def lobby_press(self, who: Who, table_id: int, op: str, answer: Answer) -> None:
         views = await self.service.views(table_id, seats=())

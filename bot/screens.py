@@ -67,14 +67,15 @@ def clock_line(lang: str, names: dict[int, str], asks: Iterable[Ask], current: i
     return " · ".join(parts) or None
 
 
-def note_lines(notes: Iterable, lang: str, names: dict[int, str]) -> list[str]:
-    """The service's notes about seats (left, back, kept by the AI, replaced) as lines for the group."""
+def note_lines(notes: Iterable, lang: str, names: dict[int, str], say: Callable[..., str] = t) -> list[str]:
+    """The service's notes about seats (left, back, kept by the AI, replaced) as lines for the group
+    (``say`` words a key: the web's names no chat command)."""
     out = []
     for note in notes:
         params = dict(note.params)
         if "seat" in params:
             params["name"] = names.get(params["seat"], "?")
-        out.append(t(lang, note.key, **params))
+        out.append(say(lang, note.key, **params))
     return out
 
 
@@ -137,7 +138,8 @@ def hand_line(view: PrivateView, lang: str) -> str | None:
     return WORDS[view.game].hand(view.board, view.seat, normalise_lang(lang))
 
 
-def refusal_text(outcome, lang: str, game: str | None, ruleset: str, names: dict[int, str]) -> str:
+def refusal_text(outcome, lang: str, game: str | None, ruleset: str, names: dict[int, str],
+                 say: Callable[..., str] = t) -> str:
     """The short private alert for a refused press: the rules' reason, or the service's."""
     lang = normalise_lang(lang)
     if outcome.rule and game in WORDS:
@@ -145,4 +147,4 @@ def refusal_text(outcome, lang: str, game: str | None, ruleset: str, names: dict
     params = dict(outcome.params)
     if "seat" in params:
         params["name"] = names.get(params["seat"], "?")
-    return t(lang, outcome.key or "service.bad_token", **params)
+    return say(lang, outcome.key or "service.bad_token", **params)

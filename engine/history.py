@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.board.rules import valuation as board_value
 from engine.core.contract import GameRules
-from engine.deal.rules import valuation as deal_value
+from engine.games import SHOWN
 
 
 def net_worth_series(rules: GameRules, seats: int, options: Any, seed: int,
                      log: Sequence[tuple[int, Any]]) -> dict[int, list[int]]:
-    value = board_value if rules.name == "board" else deal_value
+    value = SHOWN[rules.name].worth
     state = rules.new_game(seats, options, seed)
     series: dict[int, list[int]] = {seat: [] for seat in range(seats)}
     turn = -1

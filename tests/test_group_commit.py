@@ -141,7 +141,7 @@ async def test_a_clock_whose_lease_another_process_took_leaves_its_batch_without
         due = {row.table_id: row for row in await store.due(service.engine, clock.now)}
         timed_out, pressed = tables[0], tables[1:]
         deadline = due[timed_out]
-        assert await store.claim(service.engine, [deadline.id], "me", clock.now, 30) == {deadline.id}
+        assert {r.id for r in await store.claim(service.engine, [deadline.id], "me", clock.now, 30)} == {deadline.id}
         async with service.engine.begin() as conn:  # the lease ran out and another process took it
             await conn.execute(update(store.DeadlineRow).where(store.DeadlineRow.id == deadline.id)
                                .values(owner="another"))

@@ -179,7 +179,7 @@ async def test_a_process_killed_between_taking_a_clock_and_applying_it_loses_not
     table = await lobby(first, "deal", humans=2, ais=0, seed=8)
     clock.now += 61
     [due] = await store.due(first.engine, clock())
-    assert await store.claim(first.engine, [due.id], first.clocks.owner, clock(), LEASE) == {due.id}
+    assert {r.id for r in await store.claim(first.engine, [due.id], first.clocks.owner, clock(), LEASE)} == {due.id}
     await first.engine.dispose()  # killed right after taking it
 
     other = await GameService.open(db_url, clock)
@@ -378,3 +378,62 @@ async def test_a_process_that_dies_inside_start_leaves_a_lobby_that_starts_later
             await again.close()
     finally:
         await service.close()
+
+
+async def _clock_rows(service, table: int) -> list:
+    """A table's clocks that may still fire (not the match clock)."""
+    async with AsyncSession(service.engine) as session:
+        rows = await session.exec(select(store.DeadlineRow).where(
+            store.DeadlineRow.table_id == table, store.DeadlineRow.status.in_(store.LIVE_CLOCKS),
+            store.DeadlineRow.kind != "match"))
+        return list(rows)
+
+
+async def test_a_clock_replaced_between_a_sweeps_read_and_its_claim_survives(db_url):
+    """Issue 32: a sweep reads a due clock; before it claims it, a press moves the table, retiring
+    that clock and setting the next one. The claim takes nothing (a clock id is never reused, and
+    a clock is claimed only while it is due), and the new clock fires when its own time comes."""
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock)
+    try:
+        table = await lobby(service, "deal", humans=2, ais=0, seed=8)
+        clock.now += 61
+        [read] = await store.due(service.engine, clock())  # the sweep's read
+        assert await step(service, table)  # the press commits between the read and the claim
+        live = await _clock_rows(service, table)
+        assert len(live) == 1 and live[0].id != read.id and live[0].due_at > clock()
+        assert await store.claim(service.engine, [read.id], service.clocks.owner, clock(), LEASE) == []
+        again = await _clock_rows(service, table)
+        assert [(c.id, c.status) for c in again] == [(live[0].id, "pending")]  # not retired as "moot"
+        clock.now = live[0].due_at + 1
+        fired = [o for o in await service.sweep() if o.ok]
+        assert [o.table for o in fired] == [table]
+    finally:
+        await service.close()
+
+
+async def test_0008_sqlite_clock_ids_are_never_reused(tmp_path):
+    """Migration 0008: the deadlines table of an existing SQLite database is rebuilt with
+    AUTOINCREMENT, its clocks kept; the largest id, deleted, is not given out again."""
+    import sqlalchemy as sa
+
+    from tests.test_migrations import _upgrade
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    await _upgrade(url, "0007")
+    engine = store.make_engine(url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(sa.text("INSERT INTO deadlines (id, version, seat, kind, due_at, status, ai) VALUES "
+                                       "(1, 0, 0, 'turn', 5.0, 'pending', 0), (2, 0, 0, 'turn', 6.0, 'pending', 0)"))
+        await _upgrade(url, "head")
+        async with engine.begin() as conn:
+            sql = (await conn.execute(sa.text("SELECT sql FROM sqlite_master WHERE name = 'deadlines'"))).scalar()
+            assert "AUTOINCREMENT" in sql
+            assert [r[0] for r in await conn.execute(sa.text("SELECT id FROM deadlines ORDER BY id"))] == [1, 2]
+            await conn.execute(sa.text("DELETE FROM deadlines WHERE id = 2"))
+            await conn.execute(sa.text("INSERT INTO deadlines (version, seat, kind, due_at, status, ai) "
+                                       "VALUES (1, 0, 'turn', 7.0, 'pending', 0)"))
+            assert (await conn.execute(sa.text("SELECT max(id) FROM deadlines"))).scalar() == 3
+    finally:
+        await engine.dispose()

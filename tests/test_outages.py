@@ -32,7 +32,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
 from engine.games import GAMES, PLUGS
-from engine.service import runner, store
+from engine.service import metrics, runner, store
 from engine.service.outcome import Outcome
 from engine.service.runner import ServiceDown
 from engine.service.tables import GameService
@@ -47,6 +47,7 @@ TIMEOUT = 20.0  # generous: only ever reached when something is broken
 def beat_at_once(monkeypatch):
     """The heartbeat is touched after every sweep that worked (not at most every 5 s)."""
     monkeypatch.setattr(runner, "BEAT_EVERY", 0.0)
+    monkeypatch.setattr(store, "_outages", {})  # each test's failures are told afresh
 
 
 async def eventually(check: Callable[[], bool | Awaitable[bool]], what: str, timeout: float = TIMEOUT) -> None:
@@ -340,6 +341,7 @@ async def test_a_postgresql_connection_loss_is_survived_by_the_clock_task_and_pr
 
 async def test_the_table_loop_retries_a_database_error_while_the_ai_seats_answer(tmp_path, monkeypatch, caplog):
     service = await GameService.open(f"sqlite:///{tmp_path / 'tycoon.db'}")
+    settle_errors = metrics.DATABASE_ERRORS.labels("settle")._value.get()
     try:
         table = await lobby(service, "deal", humans=1, ais=2, seed=7)
         await asyncio.wait_for(service.idle(), timeout=TIMEOUT)  # AI seats that start have answered
@@ -382,7 +384,66 @@ async def test_the_table_loop_retries_a_database_error_while_the_ai_seats_answer
         assert any(row.seq > pressed_at and row.seat != human for row in log)
         assert len(log) == service.table(table).version > pressed_at
         retries = unavailable(caplog, "database unavailable while settling")
-        assert len(retries) == 2 and all(r.exc_info is None for r in retries)
+        assert len(retries) == 1 and all(r.exc_info is None for r in retries)  # one line for the kind
+        assert metrics.DATABASE_ERRORS.labels("settle")._value.get() - settle_errors == 2  # both counted
         assert not [r for r in caplog.records if "settling failed" in r.getMessage()]
+    finally:
+        await service.close()
+
+
+# -- a full disk ------------------------------------------------------------------------------------
+
+async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartbeat_stale(tmp_path, caplog):
+    """Issue 32: SQLite whose file may not grow (``max_page_count``: "database or disk is full"),
+    six tables whose clocks keep running out: the moves fill what room the file has left, then
+    every try of the sweep is one warning line without a traceback, the tries back off, the
+    heartbeat is no longer touched, the metrics count the failures; once the disk has room again
+    the clocks fire, each once."""
+    caplog.set_level(logging.INFO, logger="engine.service")
+    clock = FakeClock()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'full.db'}", clock)
+    beat = tmp_path / "beat"
+    try:
+        tables = []
+        for i in range(6):
+            out = await service.lobby.new_table(f"chat:{i}", "deal", None, "u0", "Ann")
+            assert (await service.lobby.join(out.table, "u1", "Bob")).ok
+            assert (await service.lobby.start(out.table, "u0", seed=8 + i)).ok
+            tables.append(out.table)
+        async with service.engine.connect() as conn:  # the one connection SQLite writes through
+            pages = (await conn.exec_driver_sql("PRAGMA page_count")).scalar()
+            await conn.exec_driver_sql(f"PRAGMA max_page_count = {pages}")
+        counted = {kind: metrics.DATABASE_ERRORS.labels(kind)._value.get() for kind in ("move", "settle", "sweep")}
+        stop = asyncio.Event()
+        task = asyncio.create_task(service.run(stop, every=0.05, heartbeat=str(beat)))
+
+        async def clocks_run_out() -> None:  # a turn's minute passes again and again
+            while not unavailable(caplog):
+                clock.now += 61
+                await asyncio.sleep(0.05)
+
+        try:
+            await asyncio.wait_for(clocks_run_out(), TIMEOUT)
+            # (moves that still fit in a page with room go on being stored for a while)
+            await eventually(lambda: service.writes_failing() and time.monotonic() - service.stored_at > 1.0,
+                             "no move has been stored for a second")
+            beaten, told = beat.stat().st_mtime_ns, len(unavailable(caplog))
+            await asyncio.sleep(1.5)
+            assert service.writes_failing() and beat.stat().st_mtime_ns == beaten, "the heartbeat is stale"
+            assert len(unavailable(caplog)) - told <= 4, "a line per kind now and then, not one per table and try"
+            async with service.engine.connect() as conn:  # room again
+                await conn.exec_driver_sql("PRAGMA max_page_count = 1073741823")
+            await eventually(lambda: beat.stat().st_mtime_ns != beaten, "moves are stored and the heartbeat beats")
+        finally:
+            await stop_task(stop, task)
+        lines = unavailable(caplog)
+        failures = sum(metrics.DATABASE_ERRORS.labels(k)._value.get() - v for k, v in counted.items())
+        assert all(r.levelno == logging.WARNING and r.exc_info is None for r in lines)
+        assert all("full" in r.getMessage() for r in lines), [r.getMessage() for r in lines]
+        assert not [r for r in caplog.records if r.exc_info is not None], "no traceback, not one per clock"
+        assert failures > len(lines), "every failure counted in the metrics, far fewer told"
+        fired = [x.deadline_id for t in tables for x in await store.load_log(service.engine, t)
+                 if x.deadline_id is not None]  # (AI seats took over the seats that missed three clocks)
+        assert len(fired) >= len(tables) and len(fired) == len(set(fired)), "no clock was applied twice"
     finally:
         await service.close()

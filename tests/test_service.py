@@ -503,6 +503,47 @@ async def test_a_failure_inside_the_transaction_loses_nothing(db_url, monkeypatc
         await service.close()
 
 
+async def test_a_reader_never_sees_a_move_whose_commit_is_in_flight(db_url, monkeypatch):
+    """Issue 32: while a press's move is being stored, the table's state, whom it waits for and the
+    buttons signed for it are the stored ones; the commit fails, and a button signed meanwhile
+    is applied as exactly the action it was signed for."""
+    service = await GameService.open(db_url)
+    try:
+        table = await lobby(service, "deal", humans=2, ais=0, seed=21)
+        await service.idle()
+        rules = GAMES["deal"]
+        seat = rules.waiting_for(service.state(table))[0].seat
+        user = service.table(table).seats[seat]["user"]
+        stored, waiting, signed = rules.encode_state(service.state(table)), service.waiting_for(table), \
+            service.buttons(table, seat)
+        started, go = asyncio.Event(), asyncio.Event()
+
+        async def slow_then_failed(*args, **kwargs):
+            started.set()
+            await go.wait()
+            raise ConnectionError("the database went away mid-transaction")
+
+        monkeypatch.setattr(store, "append_move", slow_then_failed)
+        played = next((a, tok) for a, tok in signed if type(a).__name__ != "EndTurn")  # a card played
+        press = asyncio.create_task(service.act(user, played[1]))
+        await started.wait()
+        assert rules.encode_state(service.state(table)) == stored
+        assert service.waiting_for(table) == waiting
+        during = service.buttons(table, seat)
+        assert during == signed
+        go.set()
+        with pytest.raises(ConnectionError):
+            await press
+        monkeypatch.undo()
+        await service.live(table)
+        last = during[-1]  # pressed now, it is the action its button showed
+        assert (await service.act(user, last[1])).ok
+        log = await store.load_log(service.engine, table)
+        assert rules.decode_action(log[-1].action) == last[0]
+    finally:
+        await service.close()
+
+
 async def test_rotating_the_secret_refuses_every_button_signed_before(db_url, monkeypatch):
     from bot import cli
 

@@ -14,6 +14,7 @@ from bot.bench import (
     bench_finished_memory,
     bench_render,
     bench_service,
+    bench_web,
 )
 from bot.cli import main
 from engine.core.values import SYSTEM
@@ -186,6 +187,10 @@ def test_bench_reports_the_named_figures():
     assert clocks["clocks_fired"] > 4 and clocks["clock_lateness_p99_s"] >= clocks["clock_lateness_p50_s"] >= 0
     memory = bench_finished_memory(games=6, checkpoint=3)
     assert memory["memory_after_6_finished_games_mb"] > 0 and memory["memory_after_3_finished_games_mb"] > 0
+    web = bench_web(games=3, presses=3)
+    assert 0 < web["web_update_bytes_median_deal"] < 8192 and 0 < web["web_update_bytes_median_board"] < 8192
+    assert "web_memory_growth_mb_3_games" in web
+    assert web["web_press_to_paint_ms_median"] is None or web["web_press_to_paint_ms_median"] > 0
     pictures = bench_render(frames=2)
     assert pictures["board_render_median_ms"] > 0 and 0 < pictures["board_png_kb"] < 250
     assert pictures["deal_table_png_kb"] > 0 and pictures["hand_png_kb"] > 0

@@ -5,16 +5,20 @@ address."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import re
 
 import aiohttp
 import pytest
 
 from bot import cli
+from bot.bench_web import update_sizes
 from bot.web import auth
 from bot.web.context import watch_path
-from bot.web.live import Hub, RateLimit, parse_message
+from bot.web.live import Hub, RateLimit
+from bot.web.messages import parse_message
 from bot.web.server import make_app, start_site
 from engine.games import PLUGS
 from engine.service.tables import GameService
@@ -181,8 +185,14 @@ async def test_spectators_need_the_signed_key_and_get_no_private_screen(site):
     page = await http.get(f"{address}/watch/{made.table}?k={key}")
     assert page.status == 200
     ws = await http.ws_connect(f"{address}/ws/{made.table}?watch={key}", headers={"Origin": address})
+    atlas = json.loads((await ws.receive()).data)
+    assert atlas["type"] == "atlas" and len(atlas["cards"]) == 106  # the game's fixed parts, first
     shown = json.loads((await ws.receive()).data)
-    assert shown["type"] == "table" and shown["private"] is None and shown["public"]["picture"]
+    assert shown["type"] == "table" and shown["own"] is None and shown["seat"] is None
+    assert all("hand" not in p for p in shown["view"]["players"])  # no hand in what a spectator gets
+    picture = await http.get(address + shown["picture"])
+    assert picture.status == 200 and (await picture.read())[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (await http.get(f"{address}/picture/{made.table}?k=v:{made.table}.00000000")).status == 403
     await ws.send_str(json.dumps({"type": "press", "token": service.buttons(made.table, 0)[0][1]}))
     assert "spectators cannot press" in json.loads((await ws.receive()).data)["message"]
     await ws.close()
@@ -201,8 +211,9 @@ async def test_a_move_made_elsewhere_reaches_the_page(site):
     while not seen or seen[-1]["type"] != "table":
         seen.append(json.loads((await ws.receive()).data))
     shown = seen[-1]
-    assert shown["status"] == "running" and shown["seat"] == 0 and shown["public"]["picture"].startswith("data:")
-    version = shown["version"]
+    assert shown["status"] == "running" and shown["seat"] == 0 and len(shown["view"]["squares"]) == 28
+    await service.idle()  # the AI seat's moves settled: a person owes the next one
+    version = service.table(table).version
     user, token = None, None
     for seat, s in enumerate(service.table(table).seats):
         if not s["ai"] and service.buttons(table, seat):
@@ -347,3 +358,68 @@ async def test_B08_web_lobby_shows_the_rule_options_and_only_the_creator_toggles
     options = service.state(table).options
     assert options.income_tax_choice is True and options.no_trading is False
     await ws.close()
+
+
+@pytest.mark.parametrize("game", ["deal", "board"])
+async def test_the_page_gets_the_table_as_data_a_few_kilobytes_an_update(site, game):
+    """Issue 31: no picture travels; the game's fixed parts come once (``atlas``), then each update
+    carries the views as JSON: at most 5 KB an update at the median, a whole game long."""
+    service, address, http = site
+    sizes, kinds, tables = await update_sizes(service, address, http, game)
+    assert kinds.count("atlas") == 1 and kinds.index("atlas") < kinds.index("table")
+    assert not [raw for raw in tables if "data:image" in raw or json.loads(raw)["own"] is None]
+    sizes.sort()
+    assert len(sizes) >= 20 and sizes[len(sizes) // 2] <= 5 * 1024, sizes
+
+
+def test_nothing_on_the_web_names_a_chat_command():
+    """The web has no /newgame or /join: every sentence a page shows is worded for the page."""
+    from bot.web.messages import say
+    from words.i18n import CATALOGUES, LANGS
+
+    command = re.compile(r"(?<![\w.])/(newgame|join|leave|endgame|start|hand|lang|rules|stats|help)\b")
+    shown = [k for k in CATALOGUES["en"] if k.startswith("web.")]
+    shown += ["service.no_lobby", "service.no_table", "service.not_a_player", "service.ai_took_over",
+              "service.seat_left", "service.table_damaged"]
+    for lang in LANGS:
+        for key in shown:
+            text = say(lang, key, name="Ann", table=1, url="x", names="Ann", count=1, left="0:10")
+            assert not command.search(text), (lang, key, text)
+
+
+async def test_a_table_that_does_not_exist_is_a_page_that_says_so(site):
+    service, address, http = site
+    for path in ("/t/99999", "/tg/99999"):
+        page = await http.get(address + path)
+        body = await page.text()
+        assert page.status == 404 and t("en", "web.missing.title") in body
+        assert t("en", "web.say.service.no_table").split(":")[0] in body and "/newgame" not in body
+    icon = await http.get(address + "/favicon.ico")
+    assert icon.status == 200 and icon.content_type == "image/svg+xml"
+
+
+async def test_tables_watched_to_their_end_leave_nothing_behind_in_the_web_process(tmp_path):
+    """Issue 31: memory stays bounded: once a finished table's last page has gone, the web process
+    keeps nothing for it (no clients, no lock; the atlas is one per game, rule set and language)."""
+    from bot.bench_web import memory_growth
+    from bot.web.atlas import atlas
+
+    atlas.cache_clear()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'web.db'}")
+    hub = Hub(service)
+    runner, address = await start_site(make_app(service, hub, lang="en"), "127.0.0.1", 0)
+    try:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            await http.get(address + "/")
+            await memory_growth(service, address, http, 6)
+        for _ in range(100):
+            if not hub.clients:
+                break
+            await asyncio.sleep(0.02)
+        assert hub.clients == {} and hub._locks == {}
+        assert {service.table(t).status for t in range(1, 7)} == {"over"}
+        assert atlas.cache_info().currsize <= 2 * 3  # two games, three languages (the standard rule sets)
+    finally:
+        await runner.cleanup()
+        await service.idle()
+        await service.close()

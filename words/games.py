@@ -26,6 +26,7 @@ class GameWords:
     own_screen: str  # the label key of the button that opens a player's own screen
     hand: Callable[[dict, int, str], str | None]  # (a seat's view, seat, lang): its hand in one line, if any
     money: Callable[[int, str, str], str]  # (amount, lang, ruleset): an amount as the game writes it
+    prompt: Callable[[dict, Any, str, Names, str], str]  # (view, decision, lang, names, ruleset): the question
 
 
 def _deal_hand(view: dict, seat: int, lang: str) -> str | None:
@@ -47,7 +48,8 @@ WORDS: dict[str, GameWords] = {
                                                              for e in events],
         error=lambda err, lang, names, ruleset: deal_text.explain_error(err, lang, names),
         winners=deal_text.winners_line,
-        own_screen="tg.btn.my_hand", hand=_deal_hand, money=lambda amount, lang, ruleset: f"{amount}M"),
+        own_screen="tg.btn.my_hand", hand=_deal_hand, money=lambda amount, lang, ruleset: f"{amount}M",
+        prompt=lambda view, decision, lang, names, ruleset: deal_text.prompt_line(view, decision, lang, names)),
     "board": GameWords(
         table=lambda view, lang, names, ruleset: board_text.render_board(view, lang, names, ruleset),
         private_lines=lambda view, seat, decisions, lang, names, ruleset: board_text.private_lines(
@@ -59,7 +61,7 @@ WORDS: dict[str, GameWords] = {
         error=lambda err, lang, names, ruleset: board_text.explain_error(err, lang, ruleset, names),
         winners=board_text.winners_line,
         own_screen="tg.btn.my_options", hand=lambda view, seat, lang: None,
-        money=lambda amount, lang, ruleset: board_text.money(ruleset, amount, lang)),
+        money=lambda amount, lang, ruleset: board_text.money(ruleset, amount, lang), prompt=board_text.prompt_line),
 }
 
 

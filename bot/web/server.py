@@ -47,9 +47,10 @@ from bot.web.context import (
     user_of,
 )
 from bot.web.live import Client, Hub
+from bot.web.messages import say
 from engine.games import GAMES
 from engine.service.tables import GameService
-from words.i18n import CATALOGUES, LANGS, normalise_lang, t
+from words.i18n import CATALOGUES, LANGS, normalise_lang, ruleset_name, t
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -83,16 +84,33 @@ def _page(request: web.Request, name: str, **config) -> web.Response:
 
 
 async def lobby_page(request: web.Request) -> web.Response:
-    games = {g: list(GAMES[g].rulesets) for g in ("deal", "board")}
+    lang = lang_of(request)
+    games = {g: [[rs, ruleset_name(rs, lang)] for rs in GAMES[g].rulesets] for g in GAMES}
     limits = {g: [GAMES[g].min_players, GAMES[g].max_players] for g in games}
     return _page(request, "lobby", page="lobby", games=games, limits=limits)
 
 
+async def _missing(request: web.Request) -> web.Response:
+    """A table that does not exist: a page that says so, with the way back (not a page that waits)."""
+    response = _page(request, "missing", page="missing", message=say(lang_of(request), "service.no_table"))
+    response.set_status(404)
+    return response
+
+
+async def _exists(request: web.Request, table: int | None) -> bool:
+    return table is not None and await request.app[SERVICE].views(table, seats=()) is not None
+
+
 async def table_page(request: web.Request) -> web.Response:
     table = id_in_path(request)
-    if table is None:
-        raise web.HTTPNotFound(text=t(lang_of(request), "web.err.no_such_page"))
+    if not await _exists(request, table):
+        return await _missing(request)
     return _page(request, "table", page="table", mode="play", table=table)
+
+
+async def favicon(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "favicon.svg", headers={"Content-Type": "image/svg+xml",
+                                                              "Cache-Control": "max-age=86400"})
 
 
 async def watch_page(request: web.Request) -> web.Response:
@@ -105,9 +123,24 @@ async def watch_page(request: web.Request) -> web.Response:
 
 async def telegram_page(request: web.Request) -> web.Response:
     table = id_in_path(request)
-    if table is None:
-        raise web.HTTPNotFound(text=t(lang_of(request), "web.err.no_such_page"))
+    if not await _exists(request, table):
+        return await _missing(request)
     return _page(request, "table", page="table", mode="tg", table=table)
+
+
+async def picture(request: web.Request) -> web.Response:
+    """The table as the chats see it, a PNG ("download picture"), for whoever has its watch key."""
+    from bot.screens import public_screen
+
+    service, table = request.app[SERVICE], id_in_path(request)
+    if table is None or service.unsign(request.query.get("k", "")) != f"v:{table}":
+        raise web.HTTPForbidden(text=t(lang_of(request), "web.err.watch_key"))
+    views = await service.views(table, seats=())
+    if views is None or views[0].status == "lobby":
+        raise web.HTTPNotFound(text=t(lang_of(request), "web.err.no_such_page"))
+    screen = await asyncio.to_thread(public_screen, views[0], lang_of(request), service.clock())
+    return web.Response(body=screen.picture, content_type="image/png",
+                        headers={"Content-Disposition": f'inline; filename="table-{table}.png"'})
 
 
 async def tournament_page(request: web.Request) -> web.Response:
@@ -179,6 +212,8 @@ def make_app(service: GameService, hub: Hub | None = None, lang: str = "zh-Hans"
     app.router.add_get("/t/{table}", table_page)
     app.router.add_get("/watch/{table}", watch_page)
     app.router.add_get("/tg/{table}", telegram_page)
+    app.router.add_get("/picture/{table}", picture)
+    app.router.add_get("/favicon.ico", favicon)
     app.router.add_get("/tournament/{table}", tournament_page)
     app.router.add_get("/api/tournament/{table}", tournament_data)
     app.router.add_get("/api/tables", list_tables)

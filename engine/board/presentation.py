@@ -6,7 +6,19 @@ private message once they ask for their options."""
 from __future__ import annotations
 
 from engine.board import rules, trade_draft
-from engine.board.model import TradeClosed, TradeProposed
+from engine.board.model import (
+    AcceptTrade,
+    Bid,
+    Buy,
+    DeclareBankruptcy,
+    PayDebt,
+    PayJailFine,
+    PayTax,
+    Roll,
+    TradeClosed,
+    TradeProposed,
+    UseJailCard,
+)
 from engine.board.trades import trade_template
 from engine.core.contract import Decision
 from engine.core.presentation import Presentation
@@ -37,5 +49,25 @@ def extras(state, view: dict, seat: int) -> list[str]:
     return out + (["trade"] if template.fresh else [])
 
 
+def subject(action) -> str | None:
+    """Moves on a square (build, sell, mortgage, lift, claim rent, join a shortage) are about it; a
+    whole group's building or selling is about the group."""
+    for field in ("square", "street"):
+        square = getattr(action, field, None)
+        if isinstance(square, int) and square >= 0:
+            return f"s{square}"
+    group = getattr(action, "group", None)
+    return f"g{group}" if isinstance(group, str) else None
+
+
+def rank(action) -> int:
+    if isinstance(action, Roll | Buy | PayDebt | PayTax | Bid | AcceptTrade | PayJailFine | UseJailCard):
+        return 0
+    if isinstance(action, DeclareBankruptcy):
+        return 2
+    return 1
+
+
 BOARD_PRESENTATION = Presentation(name="board", where=where, hand_from_start=False, redact=redact,
-                                  worth=rules.valuation, extras=extras, drafts=trade_draft)
+                                  worth=rules.valuation, extras=extras, subject=subject, rank=rank,
+                                  drafts=trade_draft)

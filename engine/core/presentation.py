@@ -14,6 +14,11 @@ the game knows. Front ends ask these questions instead of branching on the game'
 - ``extras(state, view, seat)``: the seat's controls beside its moves: ``pile`` (look through the
   Deal discard pile, D-18), ``trade`` (open the trade builder, B-15), ``counter:<id>`` (answer an
   offer with one of its own);
+- ``subject(action)``: what a move is about, for a screen that lets a player tap the thing instead
+  of reading a list: ``c<card>`` (a card, wherever it lies), ``s<square>``, ``g<group>`` (every
+  square of a colour group), or None (a move about nothing one can tap: roll, end the turn);
+- ``rank(action)``: how a screen weighs a move among the others: 0 the expected answer (roll, buy,
+  pay), 1 an ordinary one, 2 one to keep apart (end the turn with plays left, bankruptcy);
 - ``drafts``: the game's rules for building an offer one change at a time (the board's
   ``engine.board.trade_draft``: a ``Draft``, its changes and the ``Desk`` a screen shows), or None
   for a game without trading.
@@ -42,6 +47,8 @@ class Presentation:
     redact: Callable[[Any, int | None], Any | None]
     worth: Callable[[Any], dict[int, int]]
     extras: Callable[[Any, dict, int], list[str]]
+    subject: Callable[[Any], str | None] = lambda action: None
+    rank: Callable[[Any], int] = lambda action: 1
     drafts: Any = None
 
     def events_for(self, events, viewer: int | None) -> list:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine.core.contract import Decision
 from engine.core.presentation import Presentation
 from engine.deal import rules
+from engine.deal.model import Accept, AutoPay, ConfirmPayment, EndTurn
 
 # the decisions asked right under the table: Just Say No windows. Their answers stay private (who
 # holds a Just Say No is hidden: every target is asked the same way, and answers in their own screen)
@@ -24,5 +25,19 @@ def extras(state, view: dict, seat: int) -> list[str]:
     return ["pile"] if state.phase != "over" and view.get("discard") else []
 
 
+def subject(action) -> str | None:
+    """Every Deal move but ending the turn and answering a demand is about one card."""
+    card = getattr(action, "card", None)
+    return f"c{card}" if isinstance(card, int) and card >= 0 else None
+
+
+def rank(action) -> int:
+    if isinstance(action, EndTurn):
+        return 2  # apart from the cards: it is easy to press too early
+    if isinstance(action, Accept | ConfirmPayment | AutoPay):
+        return 0
+    return 1
+
+
 DEAL_PRESENTATION = Presentation(name="deal", where=where, hand_from_start=True, redact=rules.event_for,
-                                 worth=rules.valuation, extras=extras)
+                                 worth=rules.valuation, extras=extras, subject=subject, rank=rank)

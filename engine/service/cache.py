@@ -39,6 +39,16 @@ class LiveTable:
     state: Any = None
     clocks: list[store.ClockInfo] = field(default_factory=list)  # the live clocks, as last set
     _legal: tuple | None = field(default=None, repr=False, compare=False)  # (version, seat, state id, actions)
+    # a move is applied to ``state`` and not yet stored: readers without the table's lock see the
+    # stored state instead (``committed``), so nothing shown or signed comes from a move that may
+    # still fail to commit
+    moving: bool = field(default=False, repr=False, compare=False)
+
+    def committed(self) -> Any:
+        """The state as stored: ``state``, or while a move is in flight, the stored snapshot's."""
+        if not self.moving:
+            return self.state
+        return None if self.row.snapshot is None else self.rules.decode_state(self.row.snapshot)
 
     def legal(self, seat: int) -> list:
         """``legal_actions`` of the state at this version for ``seat``, computed once: a screen's

@@ -123,8 +123,8 @@ class Clocks:
         to reach the database at all is raised (the supervisor retries)."""
         now = self.service.clock()
         rows = await store.due(self.service.engine, now)
-        taken = await store.claim(self.service.engine, [r.id for r in rows], self.owner, now, LEASE)
-        mine = [r for r in rows if r.id in taken]
+        # the rows as claimed, not as read: a clock read here may have been replaced since
+        mine = await store.claim(self.service.engine, [r.id for r in rows], self.owner, now, LEASE)
         if not mine:
             return []
         tables = [r for r in mine if r.table_id is not None]
@@ -138,13 +138,22 @@ class Clocks:
                 results.append(await self._guarded(row))
         finally:
             self.quiet.set()
+        stuck = [r for r in results if isinstance(r, BaseException)]
+        if stuck:  # the database refused the moves (a full disk): the supervisor backs off, says so once
+            raise stuck[0]
         return [o for o in results if o is not None]
 
-    async def _guarded(self, row: store.DeadlineRow) -> Outcome | None:
+    async def _guarded(self, row: store.DeadlineRow) -> Outcome | BaseException | None:
         try:
             if row.table_id is not None:
                 return await self.service.fire(row, self.owner)
             return await self._fire_other(row)
+        except store.DB_ERRORS as e:  # the database, not this clock: given back, told by the sweep
+            with contextlib.suppress(*store.DB_ERRORS):
+                await store.release(self.service.engine, row.id, self.owner)
+            if row.table_id is not None:
+                self.service.cache.drop(row.table_id)
+            return e
         except Exception:
             where = f"table {row.table_id}" if row.table_id is not None else (
                 f"schedule {row.schedule_id}" if row.schedule_id is not None else f"tournament {row.tournament_id}")

@@ -330,6 +330,14 @@ class Lobby:
         if live is not None and merged is not None:
             live.row.messages = merged
 
+    async def swap_message(self, table_id: int, key: str, old: Any, new: Any) -> Any:
+        """``new`` under ``key`` if it still holds ``old``; what the key holds afterwards."""
+        held = await store.swap_message(self.engine, table_id, key, old, new)
+        live = self.cache.peek(table_id)
+        if live is not None:  # what is stored now, whoever won
+            live.row.messages = {**(live.row.messages or {}), key: held}
+        return held
+
     async def set_dm(self, table_id: int, user: str, reachable: bool) -> None:
         """Whether the bot can send this player private messages (else the adapter falls back)."""
         async with self.cache.lock(table_id):

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.contract import GameRules
 from engine.core.values import SYSTEM, EndMatch, TurnStarted
 from engine.games import PLUGS
-from engine.service import store
+from engine.service import metrics, store
 from engine.service.outcome import Outcome
 from engine.service.views import Ask, PrivateView, PublicView, asks_of, private_views, public_view
 
@@ -222,8 +222,12 @@ class TableLoop:
                 await self._play_ai(table_id)
                 update = await self._take_update(table_id)
             except store.DB_ERRORS as e:  # the database blinked: the copy is read again, later
-                log.warning("table %s: database unavailable while settling (%s: %s); retrying in %.1f s",
-                            table_id, type(e).__name__, str(e)[:200], backoff)
+                metrics.DATABASE_ERRORS.labels("settle").inc()
+                told, untold = store.outage_told(e)
+                if told:  # one line for all the tables that meet the same failure meanwhile
+                    log.warning("database unavailable while settling tables (%s)%s; table %s retries in %.1f s",
+                                store.describe(e), f", {untold} more like it since" if untold else "",
+                                table_id, backoff)
                 self.service.cache.drop(table_id)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, RETRY_MAX)

@@ -42,10 +42,7 @@ def touch(path: str) -> None:
         f.write(str(int(time.time())))
 
 
-def describe(error: BaseException) -> str:
-    """One line for the log: the error's kind and the first line of its message."""
-    text = str(getattr(error, "orig", None) or error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0][:200] if text else ''}"
+describe = store.describe  # one line for the log: the error's kind and its message's first line
 
 
 async def _wait(stop: asyncio.Event, seconds: float) -> None:
@@ -101,7 +98,8 @@ async def supervise(service: GameService, stop: asyncio.Event, every: float = 1.
             with contextlib.suppress(*store.DB_ERRORS):
                 metrics.TABLES_OPEN.set(await store.count_open(service.engine))
                 last_count = time.monotonic()
-        if heartbeat and time.monotonic() - last_beat >= BEAT_EVERY:  # proof of a sweep that worked
+        if heartbeat and time.monotonic() - last_beat >= BEAT_EVERY and not service.writes_failing():
+            # proof of a sweep that worked, while moves are being stored
             touch(heartbeat)
             last_beat = time.monotonic()
         # sleep until the next clock is due (at most ``every``: other processes set clocks too)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sqlalchemy import BigInteger, Column, Integer, Text, and_, delete, event, exc, func, or_, update
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -72,6 +72,7 @@ class DeadlineRow(SQLModel, table=True):
     """
 
     __tablename__ = "deadlines"
+    __table_args__ = {"sqlite_autoincrement": True}  # an id is never reused (migration 0008)
 
     id: int | None = Field(default=None, primary_key=True)
     table_id: int | None = Field(default=None, index=True, foreign_key="tables.id")
@@ -216,6 +217,29 @@ class SettingRow(SQLModel, table=True):
 # DBAPIError; a refused connection can come through as a plain OSError)
 DB_ERRORS = (exc.DBAPIError, exc.TimeoutError, OSError, ConnectionError, asyncio.TimeoutError)
 
+def describe(error: BaseException) -> str:
+    """One line for the log: the error's kind and the first line of its message."""
+    text = str(getattr(error, "orig", None) or error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0][:200] if text else ''}"
+
+
+OUTAGE_SPACING = 5.0  # seconds between two log lines about one kind of database failure
+_outages: dict[str, list] = {}  # the failure's line -> [when it was last told, how many since]
+
+
+def outage_told(error: BaseException, now: float | None = None) -> tuple[bool, int]:
+    """Whether a database failure of this kind is told in the log now (at most once every
+    ``OUTAGE_SPACING`` seconds: a full disk fails every table's move at once), and how many like
+    it went untold since the last line."""
+    now = time.monotonic() if now is None else now
+    seen = _outages.setdefault(describe(error), [float("-inf"), 0])
+    if now - seen[0] < OUTAGE_SPACING:
+        seen[1] += 1
+        return False, 0
+    untold, seen[0], seen[1] = seen[1], now, 0
+    return True, untold
+
+
 # clocks that a move retires: whatever is set for the old version (the match clock stays)
 LIVE_CLOCKS = ("pending", "claimed")
 
@@ -330,21 +354,24 @@ async def seat_of_move(engine: AsyncEngine, table_id: int, seq: int) -> int | No
         return row.seat if row is not None else None
 
 
-async def claim(engine: AsyncEngine, ids: list[int], owner: str, now: float, lease: float) -> set[int]:
-    """Take due clocks for this process: each still pending, or leased by a process whose lease ran
-    out. The ids this process now holds (another process may have taken some first)."""
+async def claim(engine: AsyncEngine, ids: list[int], owner: str, now: float, lease: float) -> list[DeadlineRow]:
+    """Take due clocks for this process: each still pending and due, or leased by a process whose
+    lease ran out. The rows this process now holds, as they are stored now (another process may
+    have taken some first; a clock changed since it was read is fired as it is now, or not at all
+    when it is no longer due)."""
     if not ids:
-        return set()
+        return []
+    columns = DeadlineRow.__table__.c
     async with AsyncSession(engine) as session:
         result = await session.exec(
             update(DeadlineRow).where(DeadlineRow.id.in_(ids), or_(
-                DeadlineRow.status == "pending",
+                and_(DeadlineRow.status == "pending", DeadlineRow.due_at <= now),
                 and_(DeadlineRow.status == "claimed", DeadlineRow.lease_until < now)))
             .values(status="claimed", owner=owner, lease_until=now + lease)
-            .returning(DeadlineRow.id))
-        taken = {row[0] for row in result}
+            .returning(*columns))
+        taken = [DeadlineRow(**dict(row._mapping)) for row in result]
         await session.commit()
-        return taken
+        return sorted(taken, key=lambda r: r.due_at)
 
 
 async def release(engine: AsyncEngine, deadline_id: int, owner: str, status: str = "pending") -> bool:
@@ -489,6 +516,20 @@ async def merge_messages(engine: AsyncEngine, table_id: int, changed: dict, remo
 
     row = await modify_table(engine, table_id, change)
     return None if row is None else dict(row.messages or {})
+
+
+async def swap_message(engine: AsyncEngine, table_id: int, key: str, old: Any, new: Any) -> Any:
+    """Store ``new`` under ``key`` only if it still holds ``old`` (a message posted by two racing
+    presses is recorded once); what the key holds afterwards (None: no such table)."""
+    def change(row: TableRow) -> dict | None:
+        messages = dict(row.messages or {})
+        if messages.get(key) != old:
+            return None
+        messages[key] = new
+        return {"messages": messages}
+
+    row = await modify_table(engine, table_id, change)
+    return None if row is None else (row.messages or {}).get(key)
 
 
 async def read_messages(engine: AsyncEngine, table_id: int) -> dict | None:

@@ -45,6 +45,7 @@ from engine.core.contract import GameRules
 from engine.core.errors import RuleError
 from engine.core.values import SYSTEM, EndMatch
 from engine.games import SHOWN
+from engine.history import net_worth_series
 from engine.service import metrics, migrate, store, tokens, writer
 from engine.service.cache import LiveTable, TableCache
 from engine.service.chats import Chats
@@ -83,6 +84,9 @@ class GameService:
         self._seat_tasks: set = set()
         self.records = Records(self)
         self.swept_at: float | None = None  # wall time of the clock task's last sweep that worked
+        # monotonic times of the last move stored and the last one the database refused: while
+        # the newest write failed (within a minute), the heartbeat is not touched (a full disk)
+        self.stored_at = self.refused_at = float("-inf")
 
     @classmethod
     async def open(cls, url: str | None, clock: Callable[[], float] = time.time) -> GameService:
@@ -220,7 +224,8 @@ class GameService:
             live = self.cache.peek(table)
             if live is None or live.state is None or live.row.status != "running":
                 return []
-            table_id, version, legal = live.row.id, live.row.version, live.legal(seat)
+            legal = live.rules.legal_actions(live.committed(), seat) if live.moving else live.legal(seat)
+            table_id, version = live.row.id, live.row.version
         else:
             if snap.state is None or snap.row.status != "running":
                 return []
@@ -340,6 +345,13 @@ class GameService:
                     seats: list | None = None, missed: dict | None = None, notes=()) -> Outcome:
         """Apply and store one move (the caller holds the table's lock). ``seats`` and ``missed``
         change with the move, in its transaction; ``fired`` is the clock that made it."""
+        live.moving = True  # until stored (or dropped), readers without the lock see the stored state
+        try:
+            return await self._apply(live, seat, action, fired, seats, missed, notes)
+        finally:
+            live.moving = False
+
+    async def _apply(self, live: LiveTable, seat: int, action: Any, fired, seats, missed, notes) -> Outcome:
         rules, row = live.rules, live.row
         old_version = row.version
         before = self.loop.asked_now(live)
@@ -376,11 +388,13 @@ class GameService:
             self.cache.drop(row.id)  # not stored (or not known to be): the database is right, not our copy
             if isinstance(e, store.DB_ERRORS):
                 metrics.DATABASE_ERRORS.labels("move").inc()
+                self.refused_at = time.monotonic()
             raise
         if not stored:  # another process moved first, or took over this clock: the database is right
             self.cache.drop(row.id)
             return Outcome(False, "service.out_of_date", table=row.id)
         row.version, row.snapshot = old_version + 1, snapshot
+        self.stored_at = time.monotonic()
         for key, value in (("status", status), *changed.items()):  # an ORM row: each assignment costs
             if getattr(row, key) != value:
                 setattr(row, key, value)
@@ -459,6 +473,19 @@ class GameService:
         return public, {s: private_view(self._secret, snap, s, asks) for s in seats
                         if 0 <= s < len(snap.row.seats)}
 
+    async def worth_series(self, table_id: int) -> dict[int, list[int]]:
+        """Each seat's worth at the start of every turn so far, and now (the end screen's chart):
+        the game replayed from its stored log."""
+        live = await self.cache.get(table_id)
+        if live is None or live.state is None:
+            return {}
+        async with self.cache.lock(table_id):
+            row, rules = live.row, live.rules
+            seats, options, seed, version = len(row.seats), row.options or row.ruleset, row.seed, row.version
+        entries = [e for e in await store.load_log(self.engine, table_id) if e.seq <= version]
+        log = [(e.seat, rules.decode_action(e.action)) for e in entries]
+        return await asyncio.to_thread(net_worth_series, rules, seats, options, seed, log)
+
     async def history(self, table_id: int, viewer: int | None = None) -> list:
         """Every event of the table's game so far, from its stored log, as ``viewer`` (a seat, or None
         for the group) may see them: the whole story for whoever comes late to it."""
@@ -472,6 +499,11 @@ class GameService:
         events = rules.replay_events(seats, options, seed, [(e.seat, rules.decode_action(e.action)) for e in entries])
         return SHOWN[row.game].events_for(events, viewer)
 
+    def writes_failing(self, within: float = 60.0) -> bool:
+        """Whether the newest move the database was asked to store was refused, less than
+        ``within`` seconds ago (the heartbeat then stays stale: the service cannot keep games)."""
+        return self.refused_at > self.stored_at and time.monotonic() - self.refused_at < within
+
     def rules(self, table_id: int) -> GameRules | None:
         live = self.cache.peek(table_id)
         return live.rules if live else None
@@ -481,11 +513,12 @@ class GameService:
         live = self.cache.peek(table_id)
         if live is None or live.state is None or live.row.status != "running":
             return []
-        return live.rules.waiting_for(live.state)
+        return live.rules.waiting_for(live.committed())
 
     def state(self, table_id: int) -> Any:
+        """The table's state as stored (a move in flight is not seen until it is stored)."""
         live = self.cache.peek(table_id)
-        return live.state if live else None
+        return live.committed() if live else None
 
     def table(self, table_id: int) -> store.TableRow | None:
         live = self.cache.peek(table_id)

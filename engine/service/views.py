@@ -48,11 +48,13 @@ class Ask(msgspec.Struct, frozen=True):
 
 
 class Choice(msgspec.Struct, frozen=True):
-    """A button: the game's action and the signed token it carries."""
+    """A button: the game's action and the signed token it carries; ``answers``: it answers a
+    decision the seat is asked now (not merely something it may also do)."""
 
     action: Any
     token: str
     seat: int
+    answers: bool = False
 
 
 class Note(msgspec.Struct, frozen=True):
@@ -179,6 +181,13 @@ def public_view(secret: bytes, snap: Snapshot, asks: list[Ask], events=(), notes
         settings=msgspec.to_builtins(state.options) if state is not None else {})
 
 
+def _answering(snap: Snapshot, choices: list[Choice], asks: list[Ask]) -> list[Choice]:
+    """The choices, those that answer one of ``asks`` marked."""
+    actions = [c.action for c in choices]
+    wanted = [a for ask in asks for a in snap.rules.answers(ask.decision, actions)]
+    return [msgspec.structs.replace(c, answers=True) if c.action in wanted else c for c in choices]
+
+
 def private_view(secret: bytes, snap: Snapshot, seat: int, asks: list[Ask], events=()) -> PrivateView:
     """One seat's own view; a seat the AI keeps for its away player offers only "take it back"."""
     row, state, shown = snap.row, snap.state, SHOWN[snap.game]
@@ -188,7 +197,7 @@ def private_view(secret: bytes, snap: Snapshot, seat: int, asks: list[Ask], even
     return PrivateView(
         table=snap.table, version=snap.version, game=snap.game, ruleset=row.ruleset, status=row.status, seat=seat,
         board=board, asks=[a for a in asks if a.seat == seat],
-        choices=[] if away else _choices(secret, snap, seat),
+        choices=[] if away else _answering(snap, _choices(secret, snap, seat), [a for a in asks if a.seat == seat]),
         extras=shown.extras(state, board, seat) if running and not away else [],
         events=shown.events_for(events, seat), ai_keeps=away, own_from_start=shown.hand_from_start)
 

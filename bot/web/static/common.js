@@ -34,3 +34,6 @@ function langLinks() {
 }
 fillWords();
 langLinks();
+// No emoji on a page: the fonts a system has may draw them as boxes; a label keeps its words.
+const PICTOGRAPHS = /[\p{Extended_Pictographic}\u{2B1C}\u{2705}][\u{FE0F}\u{200D}]*\s*/gu;
+function plain(text) { return String(text || "").replace(PICTOGRAPHS, "").trim(); }

@@ -4,7 +4,7 @@ const gameSelect = $("game"), rulesetSelect = $("ruleset"), aiInput = $("ai"), n
 nameInput.value = localStorage.getItem("tycoon-name") || "";
 for (const game of Object.keys(CFG.games)) gameSelect.append(el("option", {value: game, textContent: w("web.game." + game)}));
 function rulesets() {
-  rulesetSelect.replaceChildren(...CFG.games[gameSelect.value].map(r => el("option", {value: r, textContent: r})));
+  rulesetSelect.replaceChildren(...CFG.games[gameSelect.value].map(([r, name]) => el("option", {value: r, textContent: name})));
   aiInput.max = CFG.limits[gameSelect.value][1] - 1;
 }
 gameSelect.addEventListener("change", rulesets);

@@ -1,14 +1,24 @@
-// A table page: the lobby until the game starts, then the live table. Everything comes over the
-// table's WebSocket; a press sends the button's token, exactly as a chat button would.
-"use strict";
-let socket = null, session = null, retry = 1000, lastState = null;
+// A table page: the lobby until the game starts, then the live table, drawn here from the views
+// the server sends (board.js, deal.js), with the clock (clock.js) and the end screen (end.js).
+// Everything comes over the table's WebSocket; a move sends the button's token, exactly as a chat
+// button would; the discard pile and the trade builder are asked of the server by the page.
+import {boardPlayers, drawBoard, money as boardMoney, squareSheet} from "/static/board.js";
+import {showClock} from "/static/clock.js";
+import {cardSheet, cardTile, drawDeal} from "/static/deal.js";
+import {showEnd} from "/static/end.js";
+import {showTrade, tradeOp, useSender} from "/static/trade.js";
+
+let socket = null, session = null, retry = 1000, atlas = null, last = null, gone = false;
+const shownAt = {};  // seat -> square its token stands on (board.js walks it to the next one)
 const nameInput = $("name");
+const tg = window.Telegram && window.Telegram.WebApp;
 nameInput.value = localStorage.getItem("tycoon-name") || "";
-if (CFG.mode === "watch") { $("private").remove(); $("trade").remove(); }  // a spectator's page: no hand, no offers
+if (CFG.mode === "watch") for (const id of ["mine", "trade", "pile"]) $(id).remove();  // no hand, no offers
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
+useSender(send);
 for (const button of document.querySelectorAll("[data-op]")) {
   button.addEventListener("click", () => send({type: "lobby", op: button.dataset.op, name: nameInput.value.trim()}));
 }
@@ -18,26 +28,30 @@ $("join").addEventListener("click", () => {
   localStorage.setItem("tycoon-name", name);
   send({type: "lobby", op: "join", name});
 });
-
-// on a phone the table picture is small: a tap shows it twice as wide (scroll sideways), another tap fits it
-$("public-picture").addEventListener("click", () => $("picture-box").classList.toggle("zoom"));
+$("sheet-close").addEventListener("click", closeSheet);
+$("sheet").addEventListener("click", (event) => { if (event.target === $("sheet")) closeSheet(); });
+if ($("pile-close")) $("pile-close").addEventListener("click", () => { $("pile").hidden = true; });
 
 function status(text) { $("status").textContent = text || ""; }
+function money(amount) { return atlas ? boardMoney(atlas, amount) : String(amount); }
 
 function showLobby(m) {
   $("lobby").hidden = false;
-  for (const id of ["public", "private", "log-card"]) if ($(id)) $(id).hidden = true;
-  $("heading").textContent = `#${m.table} ${w("web.game." + m.game)} · ${m.ruleset}`;
+  for (const id of ["turn", "stage", "mine", "log-card", "end"]) if ($(id)) $(id).hidden = true;
+  $("heading").textContent = `#${m.table} ${w("web.game." + m.game)} · ${m.ruleset_name}`;
   $("seats").replaceChildren(...m.seats.map((s, i) => el("li", {className: i === m.seat ? "me" : "",
     textContent: s.name + (s.ai ? ` (${w("web.ai")})` : "") + (i === m.seat ? ` (${w("web.you")})` : "")})));
   const playing = m.status === "lobby" && m.web && !m.watch;
   $("join-row").hidden = !playing || m.seat !== null;
   $("lobby-buttons").hidden = !playing;
-  // the table's rule options: what is on for everyone, a toggle per option for the creator
+  // the table's rule options: what is on for everyone, a switch per option for the creator
   $("options-on").textContent = m.options_on || "";
   const toggles = playing && m.creator ? m.options : [];
   $("option-buttons").replaceChildren(...toggles.map(o => {
-    const button = el("button", {textContent: (o.on ? "✅ " : "⬜ ") + o.label, className: "quiet"});
+    const button = el("button", {className: "switch" + (o.on ? " on" : ""), type: "button"},
+                      el("span", {className: "knob"}), el("span", {textContent: o.label}));
+    button.setAttribute("role", "switch");
+    button.setAttribute("aria-checked", String(o.on));
     button.dataset.option = o.op;
     button.addEventListener("click", () => send({type: "lobby", op: o.op, name: nameInput.value.trim()}));
     return button;
@@ -46,83 +60,158 @@ function showLobby(m) {
   $("share").textContent = m.status === "lobby" ? w("web.table.share", {url: location.origin + location.pathname}) : "";
 }
 
-function showTable(m) {
-  $("lobby").hidden = true;
-  $("heading").textContent = `#${m.table} ${w("web.game." + m.game)}`;
-  $("public").hidden = false;
-  $("public-picture").src = m.public.picture || "";
-  $("public-text").textContent = m.public.text;
-  $("log-card").hidden = false;
-  // the whole log when the page opens; then each update adds its lines (newest first)
-  const lines = m.log.slice().reverse().map(line => el("li", {textContent: line}));
-  if (m.log_append) $("log").prepend(...lines); else $("log").replaceChildren(...lines);
-  const own = m.private, box = $("private");
-  let line = w("web.status." + m.status);
-  if (m.result) line += " · " + m.result;  // the game is over: who won
-  if (CFG.mode === "watch") line += " · " + w("web.table.watching");
-  else if (m.seat === null) line += " · " + w("web.table.not_seated");
-  if (box) {
-    box.hidden = !own;
-    if (own) {
-      $("private-picture").hidden = !own.picture;
-      $("private-picture").src = own.picture || "";
-      $("private-text").textContent = own.text;
-      $("buttons").replaceChildren(...own.buttons.map(b => {
-        const button = el("button", {textContent: b.label, className: "act"});
-        button.dataset.token = b.token;
-        button.addEventListener("click", () => {
-          if (b.kind === "trade") return send({type: "trade", op: b.token.split(":")[2]});  // opens the builder
-          for (const other of $("buttons").querySelectorAll("button")) other.disabled = true;
-          send(b.kind === "back" ? {type: "back"} : {type: "press", token: b.token});
-        });
-        return button;
-      }));
-      if (!own.buttons.length && m.status === "running") line += " · " + w("web.table.waiting");
-    }
-  }
-  status(line);
+// -- moves: buttons for what is about nothing one can tap, a sheet for a card or a square --------
+
+function press(move) {
+  for (const b of document.querySelectorAll(".moves button")) b.disabled = true;
+  if (tg && tg.HapticFeedback) tg.HapticFeedback.impactOccurred("light");
+  closeSheet();
+  send({type: "press", token: move.token});
 }
 
-// The trade builder (B-15): what the server sends back for each change; every control sends one
-// op of bot/trade_builder.py, and the server answers with the whole builder again.
-function tradeOp(op, values) { send({type: "trade", op, values: values || []}); }
-function showTrade(m) {
-  const box = $("trade");
+function moveButton(move) {
+  const button = el("button", {textContent: plain(move.label), className: `rank-${move.rank}`, type: "button"});
+  button.dataset.token = move.token;
+  button.addEventListener("click", () => press(move));
+  return button;
+}
+
+function subjects(m) {
+  const out = new Set(((m.own && m.own.moves) || []).filter(x => x.about).map(x => x.about));
+  // the rules list a move once for cards alike (two "Pass Go"): every such card in the hand offers it
+  const me = m.own && (m.own.adds.players || []).find(p => p.seat === m.seat);
+  for (const id of (me && me.hand) || []) if (twin(m, id)) out.add("c" + id);
+  return out;
+}
+
+function twin(m, id) {
+  // a card of the hand alike to ``id`` (same name) whose moves the rules listed
+  const me = m.own && (m.own.adds.players || []).find(p => p.seat === m.seat);
+  const moves = new Set(((m.own && m.own.moves) || []).map(x => x.about));
+  return ((me && me.hand) || []).find(other => other !== id && moves.has("c" + other)
+                                      && atlas.cards[other].name === atlas.cards[id].name);
+}
+
+function openSheet(sheet) {
+  let moves = ((last.own && last.own.moves) || []).filter(x => sheet.subjects.includes(x.about));
+  const id = sheet.subjects[0].startsWith("c") ? Number(sheet.subjects[0].slice(1)) : null;
+  if (!moves.length && id !== null && twin(last, id) !== undefined) {
+    moves = last.own.moves.filter(x => x.about === "c" + twin(last, id));
+  }
+  $("sheet-title").textContent = sheet.title;
+  $("sheet-text").replaceChildren(...sheet.lines.map(line => el("p", {textContent: line})));
+  $("sheet-moves").replaceChildren(...moves.map(moveButton));
+  $("sheet-moves").classList.toggle("few", moves.length <= 3);
+  $("sheet").hidden = false;
+  $("sheet").dataset.subject = sheet.subjects[0];
+}
+function closeSheet() { $("sheet").hidden = true; }
+
+$("board").addEventListener("click", (event) => {
+  const cell = event.target.closest(".sq");
+  if (cell && atlas && last) openSheet(squareSheet(atlas, last, Number(cell.dataset.square)));
+});
+for (const id of ["deal", "hand"]) {
+  $(id) && $(id).addEventListener("click", (event) => {
+    const card = event.target.closest("[data-card]");
+    if (card && atlas && last) openSheet(cardSheet(atlas, Number(card.dataset.card)));
+  });
+}
+
+function showMine(m) {
+  const box = $("mine"), own = m.own;
   if (!box) return;
-  box.hidden = false;
-  $("trade-text").textContent = m.text;
-  document.body.dataset.trade = m.closed ? "closed" : "open";
-  const c = m.controls;
-  for (const id of ["trade-partner-row", "trade-steps"]) $(id).hidden = !c;
-  box.querySelector(".sides").hidden = !c;
-  box.querySelector(".cash").hidden = !c;
-  if (!c) {
-    $("trade-finish").replaceChildren(el("button", {textContent: "×", className: "quiet", onclick: () => { box.hidden = true; }}));
-    return;
+  box.hidden = !own;
+  if (!own) return;
+  $("mine-title").textContent = w(m.game === "deal" ? "web.mine.hand" : "web.mine.moves");
+  $("asked").replaceChildren(...own.asked.map(line => el("p", {textContent: plain(line)})));
+  const me = (own.adds.players || []).find(p => p.seat === m.seat);
+  const tapped = subjects(m);
+  $("hand").replaceChildren(...((me && me.hand) || []).map(id => cardTile(atlas, id, tapped.has("c" + id))));
+  const loose = own.moves.filter(x => !x.about).sort((a, b) => a.rank - b.rank);
+  const onThings = own.moves.length - loose.length;
+  $("tap-hint").hidden = !onThings;
+  $("tap-hint").textContent = w(m.game === "deal" ? "web.mine.tap_card" : "web.mine.tap_square", {count: onThings});
+  const buttons = loose.map(moveButton);
+  if (own.ai_keeps) {
+    const back = el("button", {textContent: w("web.mine.seat_back"), className: "rank-0", type: "button"});
+    back.dataset.token = own.back;
+    back.addEventListener("click", () => send({type: "back"}));
+    buttons.unshift(back);
   }
-  $("trade-partner-row").hidden = !c.partners.length;
-  $("trade-partner").replaceChildren(...c.partners.map(([label, seat, on]) =>
-    el("option", {value: String(seat), textContent: label, selected: on})));
-  $("trade-partner").onchange = () => tradeOp("p" + $("trade-partner").value);
-  for (const [id, items, op] of [["trade-mine", c.mine, "m"], ["trade-theirs", c.theirs, "y"]]) {
-    $(id).replaceChildren(...items.map(([label, sq, on]) => {
-      const box = el("input", {type: "checkbox", checked: on, value: String(sq)});
-      box.dataset.square = String(sq);
-      box.addEventListener("change", () => tradeOp(op + sq));
-      return el("label", {}, box, " " + label);
-    }));
-  }
-  const cash = m.draft ? m.draft.cash : 0;
-  $("trade-you").value = String(Math.max(cash, 0));
-  $("trade-them").value = String(Math.max(-cash, 0));
-  $("trade-cash").onclick = () => tradeOp("xm", [$("trade-you").value || "0", $("trade-them").value || "0"]);
-  $("trade-steps").replaceChildren(...[...c.cash, ...c.cards].map(([label, op]) =>
-    el("button", {textContent: label, className: "quiet", onclick: () => tradeOp(op)})));
-  $("trade-finish").replaceChildren(...c.finish.map(([label, op]) => {
-    const button = el("button", {textContent: label, onclick: () => tradeOp(op)});
-    button.dataset.op = op;
+  $("moves").replaceChildren(...buttons);
+  $("moves").classList.toggle("few", buttons.length <= 2);
+  $("extras").replaceChildren(...own.extras.map(x => {
+    const button = el("button", {textContent: plain(x.label), className: "rank-1", type: "button"});
+    button.dataset.extra = x.op;
+    button.addEventListener("click", () => {
+      if (x.op === "pile") send({type: "pile"});
+      else tradeOp(x.op === "trade" ? "n" : "k" + x.op.split(":")[1]);
+    });
     return button;
   }));
+  telegramMain(loose, own);
+}
+
+function telegramMain(loose, own) {
+  // inside Telegram, the one expected answer also rides the app's main button
+  if (!tg || !tg.MainButton) return;
+  const main = loose.filter(x => x.rank === 0 && x.answers);
+  tg.MainButton.offClick(telegramMain.handler || (() => {}));
+  if (main.length === 1 && !own.ai_keeps) {
+    telegramMain.handler = () => press(main[0]);
+    tg.MainButton.setText(plain(main[0].label));
+    tg.MainButton.onClick(telegramMain.handler);
+    tg.MainButton.show();
+  } else tg.MainButton.hide();
+}
+
+function showPlayers(m) {
+  const rows = m.game === "board" ? boardPlayers(atlas, m) : [];
+  $("players").replaceChildren(...rows.map(r => {
+    const swatch = el("i", {className: "swatch"});
+    swatch.style.background = atlas.players[r.seat % atlas.players.length];
+    const who = m.seats[r.seat] ? m.seats[r.seat].name : "?";
+    const card = el("div", {className: "player" + (m.current === r.seat ? " now" : "") + (r.out ? " out" : "")},
+                    swatch, el("div", {}, el("div", {className: "who", textContent: who + (r.seat === m.seat ? ` (${w("web.you")})` : "")}),
+                                   el("div", {className: "facts", textContent: r.facts.join(" · ")})));
+    card.dataset.seat = String(r.seat);
+    return card;
+  }));
+}
+
+function showTable(m) {
+  last = m;
+  $("lobby").hidden = true;
+  $("heading").textContent = `#${m.table} ${w("web.game." + m.game)} · ${atlas.ruleset_name}`;
+  $("stage").hidden = false;
+  document.body.dataset.game = m.game;
+  const things = subjects(m);
+  $("board").hidden = m.game !== "board";
+  $("deal").hidden = m.game !== "deal";
+  if (m.game === "board") drawBoard($("board"), atlas, m, shownAt, things);
+  else drawDeal($("deal"), atlas, m, things);
+  showPlayers(m);
+  $("picture-link").href = m.picture;
+  showClock(m);
+  showMine(m);
+  $("log-card").hidden = false;
+  // the whole log when the page opens; then each update adds its lines (newest first)
+  const lines = m.log.slice().reverse().map(line => el("li", {textContent: plain(line)}));
+  if (m.log_append) $("log").prepend(...lines); else $("log").replaceChildren(...lines);
+  if (m.status === "over" || m.status === "cancelled") showEnd(m, atlas, money); else $("end").hidden = true;
+  let line = w("web.status." + m.status);
+  if (CFG.mode === "watch") line += " · " + w("web.table.watching");
+  else if (m.seat === null) line += " · " + w("web.table.not_seated");
+  else if (m.own && !m.own.moves.length && m.status === "running" && !m.own.ai_keeps) line += " · " + w("web.table.waiting");
+  status(line);
+  if (!$("sheet").hidden && $("sheet").dataset.subject) closeSheet();  // its moves are out of date
+}
+
+function showPile(m) {
+  $("pile").hidden = false;
+  $("pile-cards").replaceChildren(...(m.cards.length ? m.cards.map(id => cardTile(atlas, id, false, "div"))
+                                                      : [el("p", {className: "muted", textContent: m.text})]));
 }
 
 function connect() {
@@ -136,16 +225,21 @@ function connect() {
     const m = JSON.parse(event.data);
     if (m.type === "error") {
       showError(m.message);
-      for (const b of document.querySelectorAll("#buttons button")) b.disabled = false;
+      for (const b of document.querySelectorAll(".moves button")) b.disabled = false;
       return;
     }
+    if (m.type === "missing") { gone = true; status(""); showError(m.message); document.body.dataset.status = "missing"; return; }
+    if (m.type === "atlas") { atlas = m; return; }
     if (m.type === "trade") return showTrade(m);
-    lastState = m;
+    if (m.type === "pile") return showPile(m);
     document.body.dataset.version = m.version === undefined ? "" : String(m.version);
     document.body.dataset.status = m.status;
+    if (m.own) m.own.moves = m.own.moves.map(([label, token, about, rank, answers]) =>
+      ({label, token, about, rank, answers: Boolean(answers)}));
     if (m.type === "lobby") showLobby(m); else showTable(m);
   });
   socket.addEventListener("close", () => {
+    if (gone) return;
     status(w("web.table.reconnecting"));
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 10000);
@@ -155,7 +249,7 @@ function connect() {
 async function telegramSignIn() {
   // Telegram passes initData to a Mini App in the page's fragment (tgWebAppData), and through its
   // script when that is loaded: either will do, the server checks it with the bot's token.
-  const fromScript = window.Telegram && window.Telegram.WebApp && window.Telegram.WebApp.initData;
+  const fromScript = tg && tg.initData;
   const initData = fromScript || new URLSearchParams(location.hash.slice(1)).get("tgWebAppData") || "";
   status(w("web.tg.signing_in"));
   const response = await fetch("/api/tg/auth", {method: "POST", headers: {"Content-Type": "application/json"},
@@ -166,5 +260,18 @@ async function telegramSignIn() {
   connect();
 }
 
+function telegramTheme() {
+  // inside Telegram the page wears the app's colours and fills its viewport
+  if (!tg) return;
+  tg.ready();
+  tg.expand();
+  const p = tg.themeParams || {}, root = document.documentElement.style;
+  for (const [name, key] of [["--bg", "bg_color"], ["--card", "secondary_bg_color"], ["--ink", "text_color"],
+                             ["--muted", "hint_color"], ["--accent", "button_color"], ["--accent-ink", "button_text_color"]]) {
+    if (p[key]) root.setProperty(name, p[key]);
+  }
+}
+
 status(w("web.table.connecting"));
+telegramTheme();
 if (CFG.mode === "tg") telegramSignIn(); else connect();

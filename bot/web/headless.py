@@ -1,4 +1,5 @@
-"""A small headless-Chromium driver for the web table's tests, over the DevTools protocol.
+"""A small headless-Chromium driver for the web table's tests and ``tycoon bench``'s press-to-paint
+figure, over the DevTools protocol.
 
 Why not selenium: it would add a dependency and Debian's chromedriver, and its blocking calls
 would need the server in another thread; the DevTools protocol over aiohttp's WebSocket client
@@ -8,6 +9,8 @@ server run in, so a test can ask the service what a seat may do and click that b
 
 ``find_chromium()`` answers None when Debian's ``chromium`` is absent (the tests then skip);
 ``.ci/run`` installs it.
+
+The test tool lives here, in the package, because the bench is part of the product's command line.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ class Browser:
         self.proc, self.ws, self.session = proc, ws, session
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future] = {}
+        self.errors: dict[str, list[str]] = {}  # a page's session -> what its scripts threw
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
@@ -59,6 +63,10 @@ class Browser:
             if msg.type != aiohttp.WSMsgType.TEXT:
                 break
             data = json.loads(msg.data)
+            if data.get("method") == "Runtime.exceptionThrown":
+                details = data["params"]["exceptionDetails"]
+                text = (details.get("exception") or {}).get("description") or details.get("text", "")
+                self.errors.setdefault(data.get("sessionId", ""), []).append(text)
             future = self._waiting.pop(data.get("id"), None)
             if future is not None and not future.done():
                 future.set_result(data)
@@ -82,6 +90,7 @@ class Browser:
         target = (await self.send("Target.createTarget", {"url": "about:blank", "browserContextId": context}))
         session = (await self.send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": True}))
         page = Page(self, session["sessionId"])
+        await page.send("Runtime.enable")  # so that an error a script throws is heard (``Page.errors``)
         await page.resize(width, height)
         return page
 
@@ -107,6 +116,11 @@ class Page:
 
     async def send(self, method: str, params: dict | None = None) -> dict:
         return await self.browser.send(method, params, self.session)
+
+    @property
+    def errors(self) -> list[str]:
+        """What the page's scripts threw so far (none, in a page that works)."""
+        return self.browser.errors.get(self.session, [])
 
     async def goto(self, url: str) -> None:
         await self.send("Page.navigate", {"url": url})
@@ -144,7 +158,52 @@ class Page:
         path.write_bytes(data)
         return data
 
+    async def open_table(self, name: str, game: str, ai: int) -> int:
+        """On the front page: a new table of ``game`` with ``ai`` AI seats, opened by ``name``; the
+        page is then at its lobby. The table's id."""
+        await self.eval(f"document.getElementById('name').value = {json.dumps(name)};"
+                        f"document.getElementById('game').value = {json.dumps(game)};"
+                        "document.getElementById('game').dispatchEvent(new Event('change'));"
+                        f"document.getElementById('ai').value = '{int(ai)}';"
+                        "document.getElementById('open').click()")
+        await self.wait("location.pathname.startsWith('/t/') && document.body.dataset.status === 'lobby'")
+        return int(await self.eval("location.pathname.split('/')[2]"))
+
     async def text(self) -> str:
         """Everything the page's document holds as text, also what is folded away (not scripts)."""
         return await self.eval("(() => { const b = document.body.cloneNode(true);"
                                " b.querySelectorAll('script').forEach(s => s.remove()); return b.textContent; })()")
+
+
+# A move as a person makes it on the table page: its button among the moves, or, for a move about a
+# card or a square, a tap on that outlined card or square and then the button in the sheet that
+# opens. How it was reached ("button", "card", "square"), or null when the page does not offer it.
+PRESS = """(token => {
+  const at = (root) => root && root.querySelector(`button[data-token="${token}"]`);
+  const button = at(document.getElementById('moves'));
+  if (button) { if (button.disabled) return null; button.click(); return 'button'; }
+  for (const thing of document.querySelectorAll('.can[data-card], .sq.can')) {
+    thing.click();
+    const inSheet = at(document.getElementById('sheet-moves'));
+    if (inSheet && !document.getElementById('sheet').hidden) {
+      inSheet.click();
+      return thing.dataset.card ? 'card' : 'square';
+    }
+  }
+  document.getElementById('sheet').hidden = true;
+  return null;
+})"""
+
+# The same press, timed: milliseconds from the tap to the frame after the page drew the table's
+# next version (two animation frames after the update's DOM changes), or null.
+TIMED_PRESS = """(token => new Promise(resolve => {
+  const before = Number(document.body.dataset.version), t0 = performance.now();
+  const done = (value) => { watcher.disconnect(); clearTimeout(timer); resolve(value); };
+  const watcher = new MutationObserver(() => {
+    if (Number(document.body.dataset.version) > before)
+      requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0)));
+  });
+  watcher.observe(document.body, {attributes: true, attributeFilter: ['data-version']});
+  const timer = setTimeout(() => done(null), 10000);
+  if (!PRESS_FN(token)) done(null);
+}))""".replace("PRESS_FN", PRESS)

@@ -1,0 +1,118 @@
+"""The web table's messages, both ways: what a browser may send (``parse_message``: a small JSON
+object of a known ``type`` with fields of the right kind), and what a page is sent, drawn from the
+service's views: the lobby, and the table as data the page draws itself (``table_message``: the
+rules' view of the table, who is asked what and until when, the log, the result; ``own_part``: a
+player's own view, their moves labelled and each tied to what it is about, the question they are
+asked). No picture travels: the page draws the board and the cards (``static/``); the PNG the
+chats get is a link (``picture``).
+
+The web has no chat commands: a sentence that names one has a web wording (``web.say.<key>``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from bot import option_screens, trade_builder
+from bot.screens import event_lines, note_lines
+from engine import options as table_options
+from engine.games import SHOWN
+from engine.service.views import PrivateView, PublicView
+from words.games import WORDS, extra_label
+from words.i18n import CATALOGUES, ruleset_name, t
+
+MAX_MESSAGE = 1024  # bytes: every valid message is far smaller
+LOBBY_OPS = ("join", "leave", "ai", "noai", "start", "cancel")
+OPTION_OP = re.compile(r"o:[a-z0-9]{1,8}")  # the creator switches a rule option (``engine.options`` codes)
+TYPES = ("press", "back", "lobby", "trade", "pile")
+
+
+def say(lang: str, key: str, **params) -> str:
+    """``key`` in words for the web: its ``web.say.`` wording when the chat's names a command."""
+    alt = f"web.say.{key}"
+    return t(lang, alt if alt in CATALOGUES["en"] else key, **params)
+
+
+def parse_message(text) -> tuple[dict | None, str | None]:
+    """A browser's message as (fields, None), or (None, the message key saying what is wrong)."""
+    if not isinstance(text, str) or len(text.encode()) > MAX_MESSAGE:
+        return None, "web.err.malformed"
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None, "web.err.malformed"
+    if not isinstance(data, dict) or data.get("type") not in TYPES:
+        return None, "web.err.malformed"
+    if data["type"] == "trade":  # the trade builder (B-15): an op of ``bot.trade_builder``
+        op, values = data.get("op"), data.get("values", [])
+        if not isinstance(op, str) or not trade_builder.OP.fullmatch(op) or not isinstance(values, list) \
+                or len(values) > 28 or not all(isinstance(v, str) and len(v) <= 12 for v in values):
+            return None, "web.err.malformed"
+        return {"type": "trade", "op": op, "values": values}, None
+    if data["type"] == "press":
+        token = data.get("token")
+        if not isinstance(token, str) or not token.isascii() or not 0 < len(token) <= 100:
+            return None, "web.err.malformed"
+        return {"type": "press", "token": token}, None
+    if data["type"] == "lobby":
+        op, name = data.get("op"), data.get("name", "")
+        if not isinstance(op, str) or (op not in LOBBY_OPS and not OPTION_OP.fullmatch(op)) \
+                or not isinstance(name, str) or len(name) > 64:
+            return None, "web.err.malformed"
+        return {"type": "lobby", "op": op, "name": name}, None
+    return {"type": data["type"]}, None
+
+
+def lobby_message(view: PublicView, lang: str, seat: int | None, creator: bool, watch: bool) -> dict:
+    """The lobby: seats, the table's rule options (toggles for its creator, what is on for all)."""
+    now = option_screens.values(view)
+    options = [{"label": option_screens.label(lang, o), "op": f"o:{o.code}", "on": now[o.name]}
+               for o in table_options.toggles(view.game)]
+    return {"type": "lobby", "table": view.table, "status": view.status, "game": view.game,
+            "ruleset": view.ruleset, "ruleset_name": ruleset_name(view.ruleset, lang),
+            "seats": [{"name": s.name, "ai": s.ai} for s in view.seats], "seat": seat, "creator": creator,
+            "min": view.min_players, "max": view.max_players, "web": view.chat_key.startswith("web:"),
+            "watch": watch, "options": options, "options_on": option_screens.on_line(view, lang)}
+
+
+def table_message(view: PublicView, lang: str, now: float, history: list | None, picture: str | None) -> dict:
+    """The table for everyone reading ``lang``: with ``history`` (a page that opens) the whole log,
+    else the lines this update adds."""
+    names = view.names
+    events = view.events if history is None else history
+    lines = event_lines(view, events, lang, names) + note_lines(view.notes, lang, names, say)
+    result = WORDS[view.game].winners(view.winners, lang, names) if view.over else None
+    return {"type": "table", "table": view.table, "version": view.version, "status": view.status,
+            "game": view.game, "now": now, "turn": view.turn, "current": view.current,
+            "seats": [{"name": s.name, "ai": s.ai, "person": s.person} for s in view.seats],
+            "view": view.board, "worth": {str(k): v for k, v in view.worth.items()},
+            "asks": [{"seat": a.seat, "kind": a.kind, "where": a.where, "due": a.due_at, "ai": a.ai}
+                     for a in view.asks],
+            "match_ends": view.match_ends_at, "log": lines, "log_append": history is None, "result": result,
+            "winners": view.winners, "picture": picture}
+
+
+def _added(public, own):
+    """What a player's view adds to one part of the public view: of a list of records (the players),
+    only the records that differ (their own, with the hand); else the whole part."""
+    if isinstance(public, list) and isinstance(own, list) and len(public) == len(own):
+        return [mine for theirs, mine in zip(public, own, strict=True) if mine != theirs]
+    return own
+
+
+def own_part(public: PublicView, own: PrivateView, lang: str) -> dict:
+    """A player's own part of the table: what their view adds to the public one (a hand), the
+    question they are asked, and every move, labelled, tied to the card or square it is about and
+    ranked (``engine.core.presentation``), then the controls beside the moves."""
+    words, shown, names = WORDS[own.game], SHOWN[own.game], public.names
+    adds = {k: _added(public.board.get(k), v) for k, v in own.board.items()
+            if public.board.get(k) != v and k != "viewer"}
+    # a move as [label, token, about, rank, answers]: a hand of dozens of moves stays small
+    # (table.js names the fields again)
+    moves = [[words.action(own.board, c.action, lang, names, own.ruleset), c.token, shown.subject(c.action),
+              shown.rank(c.action), int(c.answers)] for c in own.choices]
+    extras = [{"label": extra_label(e, lang), "op": e} for e in own.extras]
+    asked = [words.prompt(own.board, a.decision, lang, names, own.ruleset) for a in own.asks]
+    return {"adds": adds, "moves": [] if own.status != "running" else moves, "extras": extras,
+            "asked": asked, "ai_keeps": own.ai_keeps, "back": f"b:{own.table}" if own.ai_keeps else None}

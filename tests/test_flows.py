@@ -1,0 +1,89 @@
+"""The flows every chat front end shares (``bot/flows.py``), driven directly over a messenger that
+keeps which of its messages still have buttons: races between presses that a platform delivers
+at once (Telegram's webhook runs updates concurrently) leave one live lobby message."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.channel import TableChannel
+from bot.console_messenger import ConsoleMessenger
+from bot.flows import Flows, Who
+from engine.service.tables import GameService
+
+
+class Keeper(ConsoleMessenger):
+    """The console's messenger that remembers each message's buttons until they are stripped."""
+
+    name = "x"
+
+    def __init__(self) -> None:
+        super().__init__(lambda line: None)
+        self.live: dict[int, list] = {}
+
+    async def post(self, place, text, buttons, picture=None, *, reply_to=None, picture_name="table.png"):
+        message = await super().post(place, text, buttons, picture, reply_to=reply_to, picture_name=picture_name)
+        self.live[message] = [b.token for b in buttons]
+        return message
+
+    async def edit(self, place, message_id, text, buttons, picture, new_picture, picture_name="table.png"):
+        self.live[message_id] = [b.token for b in buttons]
+        return await super().edit(place, message_id, text, buttons, picture, new_picture, picture_name)
+
+    async def strip(self, place, message_id):
+        self.live[message_id] = []
+
+    def with_buttons(self) -> list[int]:
+        return [m for m, tokens in self.live.items() if tokens]
+
+
+class SlowAnswer:
+    """The answer to /newgame: its message is posted at once, but the reply returns (and so is
+    recorded) only after ``go`` is set, as when the platform's answer is slow to come back."""
+
+    def __init__(self, keeper: Keeper, go: asyncio.Event) -> None:
+        self.keeper, self.go, self.told = keeper, go, []
+
+    async def reply(self, text, buttons=None):
+        from bot.messenger import Text
+        message = await self.keeper.post("table", Text(text), buttons or [])
+        await self.go.wait()
+        return message
+
+    async def tell(self, text):
+        self.told.append(text)
+
+    async def done(self):
+        return None
+
+
+async def test_a_join_pressed_before_the_lobby_message_is_recorded_leaves_one_lobby_with_buttons(tmp_path):
+    service = await GameService.open(f"sqlite:///{tmp_path / 'flows.db'}")
+    try:
+        keeper = Keeper()
+        flows = Flows(service, TableChannel(service, keeper))
+
+        async def manages() -> bool:
+            return False
+
+        ann = Who("x:1", "Ann", "x:-5", "en", manages)
+        bob = Who("x:2", "Bob", "x:-5", "en", manages)
+        go = asyncio.Event()
+        opening = asyncio.create_task(flows.open_lobby(ann, "deal", None, {}, SlowAnswer(keeper, go)))
+        for _ in range(500):  # the lobby message is up; its id is not stored yet
+            if keeper.live or opening.done():
+                break
+            await asyncio.sleep(0.01)
+        assert keeper.live, opening
+        table = (await service.lobby.table_in_chat("x:-5")).id
+        await flows.lobby_press(bob, table, "join", SlowAnswer(keeper, go))  # posts the lobby anew
+        go.set()
+        await opening
+        assert len(keeper.with_buttons()) == 1, keeper.live
+        carl = Who("x:3", "Carl", "x:-5", "en", manages)
+        await flows.lobby_press(carl, table, "join", SlowAnswer(keeper, go))
+        await flows.lobby_press(ann, table, "start", SlowAnswer(keeper, go))
+        assert service.table(table).status == "running"
+        assert keeper.with_buttons() == [], keeper.live  # started: no lobby message keeps its buttons
+    finally:
+        await service.close()
