@@ -30,8 +30,8 @@ class Recorder:
     """A messenger that records what the channel asks of it, in platform-neutral words, and passes
     it on to ``inner`` with the players as that platform knows them (``prefix``)."""
 
-    def __init__(self, inner, prefix: str, table_place) -> None:
-        self.inner, self.prefix, self._table = inner, prefix, table_place
+    def __init__(self, inner, prefix: str, table_place, people: dict[str, int] = PEOPLE) -> None:
+        self.inner, self.prefix, self._table, self.people = inner, prefix, table_place, people
         # each its own ids in the table's record; one page size for all (the platforms' own differ:
         # Discord 25 buttons, Telegram 40, a terminal more), so that pages come out alike
         self.name, self.page = prefix, PAGE
@@ -40,7 +40,7 @@ class Recorder:
         self._ids = itertools.count(1)
 
     def _seat(self, seat: Seat) -> Seat:
-        uid = PEOPLE.get(seat.name)
+        uid = self.people.get(seat.name)
         return Seat(seat.name, f"{self.prefix}:{uid}" if uid else seat.user, seat.ai, seat.person, seat.dm)
 
     def _text(self, text: Text) -> Text:
@@ -99,8 +99,10 @@ class Recorder:
         return None
 
 
-@pytest.mark.parametrize("game", ["deal", "board"])
-async def test_one_scripted_game_makes_the_same_calls_on_every_messenger(tmp_path, monkeypatch, game):
+async def _scripted(tmp_path, monkeypatch, game: str, people: dict[str, int], ais: int, lang: str = "en"):
+    """One game played by pressing the AI's choices, shown through the channel on every messenger:
+    the recorders, the console's lines, and what the fake Bot API refused as over Telegram's limits
+    (the Discord fake's refusals are checked by ``running_bot``)."""
     api = FakeBotAPI()
     telegram = Bot("123:TEST", request=api)
     await telegram.initialize()
@@ -110,22 +112,25 @@ async def test_one_scripted_game_makes_the_same_calls_on_every_messenger(tmp_pat
         tg_messenger = TelegramMessenger(service)
         tg_messenger.bot = telegram
         recorders = {
-            "telegram": Recorder(tg_messenger, "tg", (GROUP, None)),
-            "discord": Recorder(client.front.messenger, "dc", CHANNEL),
-            "console": Recorder(ConsoleMessenger(lines.append), "console", "table"),
+            "telegram": Recorder(tg_messenger, "tg", (GROUP, None), people),
+            "discord": Recorder(client.front.messenger, "dc", CHANNEL, people),
+            "console": Recorder(ConsoleMessenger(lines.append), "console", "table", people),
         }
-        recorders["plain"] = Recorder(ConsoleMessenger(lambda line: None), "plain", "table")
+        recorders["plain"] = Recorder(ConsoleMessenger(lambda line: None), "plain", "table", people)
         channels = [TableChannel(service, r) for r in recorders.values()]
 
         async def show(update) -> None:
             for channel in channels:
-                await channel.show(update, "en")
+                await channel.show(update, lang)
 
         service.subscribe(show, private=True)
         try:
-            out = await service.lobby.new_table("x:1", game, None, "x:1", "Ann")
-            await service.lobby.join(out.table, "x:2", "Bob")
-            await service.lobby.add_ai(out.table, "x:1")
+            (first, _), *others = people.items()
+            out = await service.lobby.new_table("x:1", game, None, "x:1", first)
+            for name, uid in others:
+                await service.lobby.join(out.table, f"x:{uid}", name)
+            for _ in range(ais):
+                await service.lobby.add_ai(out.table, "x:1")
             await service.lobby.start(out.table, "x:1", seed=11, turn_cap=12)
             rules = GAMES[game]
             for _ in range(600):
@@ -140,6 +145,12 @@ async def test_one_scripted_game_makes_the_same_calls_on_every_messenger(tmp_pat
             assert service.table(out.table).status == "over"
         finally:
             await service.close()
+    return recorders, lines, api.refused
+
+
+@pytest.mark.parametrize("game", ["deal", "board"])
+async def test_one_scripted_game_makes_the_same_calls_on_every_messenger(tmp_path, monkeypatch, game):
+    recorders, lines, _ = await _scripted(tmp_path, monkeypatch, game, PEOPLE, ais=1)
     calls = {name: r.calls for name, r in recorders.items()}
     reference = calls["plain"]
     assert any(c[0] == "post" and c[1] == "table" and c[2] for c in reference), "a turn's ping"
@@ -149,3 +160,25 @@ async def test_one_scripted_game_makes_the_same_calls_on_every_messenger(tmp_pat
         first = next((i for i, (a, b) in enumerate(zip(seen, reference, strict=False)) if a != b), None)
         assert seen == reference, (name, first, seen[first:first + 2] if first is not None else len(seen))
     assert lines, "the console printed the game"
+
+
+# Names as hostile as the platforms allow: 64 characters (Telegram's first and last name together),
+# letters outside the BMP (two UTF-16 units each, as Telegram counts), markup of both platforms.
+HOSTILE = {
+    ("𝓐𝓷𝓷🎲" * 16)[:64]: 1,
+    ("<b>Bob</b> @everyone **x** ||y|| `z` &amp; " + "長" * 64)[:64]: 2,
+    ("<@&123> <#456> _Carl_ " + "𝕮" * 64)[:64]: 3,
+}
+
+
+@pytest.mark.parametrize("game", ["deal", "board"])
+async def test_hostile_names_never_take_a_message_over_a_platforms_limit(tmp_path, monkeypatch, game):
+    """Issue 32: three people with the longest, most awkward names a platform lets them have and
+    AI seats up to five (Deal) or eight (board) play a whole game: Telegram's fake refuses no caption
+    or message (1,024 / 4,096 UTF-16 units after every mention is appended), Discord's fake none
+    (2,000 characters, button labels; ``running_bot`` fails on a refusal)."""
+    recorders, lines, refused = await _scripted(tmp_path, monkeypatch, game, HOSTILE,
+                                                ais=2 if game == "deal" else 5, lang="zh-Hans")
+    assert refused == [], refused[:3]
+    posts = [c for c in recorders["telegram"].calls if c[0] == "post" and c[1] == "table"]
+    assert posts and any(c[2] for c in posts), "the table was posted, pinging the player to act"
