@@ -17,6 +17,7 @@ from bot.bench_load import (  # noqa: F401  (the figures' names, for the tests)
     bench_database_url,
     bench_two_processes,
 )
+from bot.bench_restart import bench_restart
 from bot.bench_service import bench_clocks, bench_finished_memory, bench_service
 from bot.bench_web import bench_web
 from engine.games import PLUGS
@@ -152,5 +153,5 @@ def bench_render(frames: int = 30) -> dict:
 
 def run_all() -> dict:
     return {**bench_deal(), **bench_board(), **bench_service(), **bench_clocks(),
-            **bench_finished_memory(), **bench_render(), **bench_web(),
+            **bench_finished_memory(), **bench_restart(), **bench_render(), **bench_web(),
             **bench_two_processes(bench_database_url()), **bench_crowds(bench_database_url())}

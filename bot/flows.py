@@ -182,6 +182,10 @@ class Flows:
         asked first, of those who may end it only."""
         view = view or await self.table_here(who)
         if view is None:
+            damaged = await self.service.lobby.damaged_in_chat(who.chat) if op == "cancel" else None
+            if damaged is not None:  # nothing to end: the game was set aside, a new one may start
+                await answer.tell(t(who.lang, "service.table_damaged", table=damaged.id))
+                return
             await answer.tell(t(who.lang, "service.no_lobby"))
             return
         if op == "cancel" and view.status == "running":

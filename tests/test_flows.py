@@ -87,3 +87,29 @@ async def test_a_join_pressed_before_the_lobby_message_is_recorded_leaves_one_lo
         assert keeper.with_buttons() == [], keeper.live  # started: no lobby message keeps its buttons
     finally:
         await service.close()
+
+
+async def test_endgame_where_the_game_was_set_aside_as_damaged_says_so(tmp_path):
+    """Issue 32: ``/endgame`` in a chat whose game could not be restored names that game and says
+    to start a new one (not "there is no open lobby")."""
+    from engine.service import store
+    from words.i18n import t
+
+    service = await GameService.open(f"sqlite:///{tmp_path / 'flows.db'}")
+    try:
+        flows = Flows(service, TableChannel(service, Keeper()))
+
+        async def manages() -> bool:
+            return True
+
+        ann = Who("x:1", "Ann", "x:-5", "en", manages)
+        out = await service.lobby.new_table("x:-5", "deal", None, "x:1", "Ann")
+        await service.lobby.join(out.table, "x:2", "Bob")
+        await service.lobby.start(out.table, "x:1", seed=3)
+        await store.end_table(service.engine, out.table, "damaged")
+        service.cache.drop(out.table)
+        told = SlowAnswer(Keeper(), asyncio.Event())
+        await flows.command(ann, "cancel", told)
+        assert told.told == [t("en", "service.table_damaged", table=out.table)]
+    finally:
+        await service.close()

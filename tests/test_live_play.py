@@ -437,3 +437,79 @@ async def test_0008_sqlite_clock_ids_are_never_reused(tmp_path):
             assert (await conn.execute(sa.text("SELECT max(id) FROM deadlines"))).scalar() == 3
     finally:
         await engine.dispose()
+
+
+async def test_a_lazy_restart_fires_clocks_and_takes_presses_before_every_table_is_restored(db_url, monkeypatch):
+    """Issue 32: a bot's process opens its database lazily: the first sweep fires a clock due at
+    the restart and a press on another table is applied while the start-up pass is still
+    rebuilding tables (slowed down here); the pass then gives a table whose clock was lost its
+    clock again, and every table is restored."""
+    clock = FakeClock()
+    first = await GameService.open(db_url, clock)
+    tables = []
+    for i in range(12):
+        out = await first.lobby.new_table(f"chat:{i}", "deal", None, "u0", "Ann")
+        assert (await first.lobby.join(out.table, "u1", "Bob")).ok
+        assert (await first.lobby.start(out.table, "u0", seed=30 + i)).ok
+        tables.append(out.table)
+    await first.idle()
+    await first.close()
+    async with AsyncSession(store.make_engine(db_url)) as session:  # a crash lost the last table's clock
+        await session.exec(update(store.DeadlineRow).where(store.DeadlineRow.table_id == tables[-1])
+                           .values(status="moot"))
+        await session.commit()
+
+    clock.now += 61  # every table's first clock is due at the restart
+    service = await GameService.open(db_url, clock, lazy=True)
+    real_load, loaded = service.cache.load, []
+
+    async def slow_load(row, verify=False):
+        loaded.append((row.id, verify))
+        if verify:
+            await asyncio.sleep(0.05)  # a long pass: thousands of tables
+        return await real_load(row, verify)
+
+    monkeypatch.setattr(service.cache, "load", slow_load)
+    try:
+        assert len(service.cache) == 0  # nothing read yet but the ids
+        await service.startup()
+        fired = [o for o in await service.sweep() if o.ok]
+        assert fired and not service._restoring.done(), "clocks fire while the pass goes on"
+        pressed = tables[5]
+        if service.table(pressed) is None or service.table(pressed).version == 0:
+            await service.live(pressed)
+        assert await step(service, pressed)
+        assert not service._restoring.done(), "and presses are applied meanwhile"
+        await service.restored()
+        assert {t for t, verify in loaded if verify} | {t for t, _ in loaded} >= set(tables)
+        clocks = await _clock_rows(service, tables[-1])
+        assert len(clocks) == 1, "the pass set the lost clock again"
+        assert all(service.table(t) is not None for t in tables)
+    finally:
+        await service.close()
+
+
+async def test_a_running_table_without_a_snapshot_is_rebuilt_from_its_log_and_says_so(db_url, caplog):
+    """Issue 32: a NULL snapshot (a row written by hand, a bad restore) is rebuilt from the action
+    log at the start, written back, and the log says so once."""
+    caplog.set_level(logging.WARNING, logger="engine.service")
+    first = await GameService.open(db_url)
+    table = await lobby(first, "deal", humans=2, ais=0, seed=8)
+    assert await step(first, table)
+    expected = first.rules(table).encode_state(first.state(table))
+    await first.close()
+    engine = store.make_engine(db_url)
+    async with AsyncSession(engine) as session:
+        await session.exec(update(store.TableRow).where(store.TableRow.id == table).values(snapshot=None))
+        await session.commit()
+    await engine.dispose()
+    service = await GameService.open(db_url)
+    try:
+        assert service.rules(table).encode_state(service.state(table)) == expected
+        said = [r for r in caplog.records if "no snapshot was stored" in r.getMessage()]
+        assert len(said) == 1 and str(table) in said[0].getMessage()
+        async with AsyncSession(service.engine) as session:
+            row = await session.get(store.TableRow, table)
+        assert row.snapshot == expected.decode()
+    finally:
+        await service.close()

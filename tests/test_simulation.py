@@ -13,6 +13,7 @@ from bot.bench import (
     bench_deal,
     bench_finished_memory,
     bench_render,
+    bench_restart,
     bench_service,
     bench_web,
 )
@@ -187,6 +188,9 @@ def test_bench_reports_the_named_figures():
     assert clocks["clocks_fired"] > 4 and clocks["clock_lateness_p99_s"] >= clocks["clock_lateness_p50_s"] >= 0
     memory = bench_finished_memory(games=6, checkpoint=3)
     assert memory["memory_after_6_finished_games_mb"] > 0 and memory["memory_after_3_finished_games_mb"] > 0
+    restart = bench_restart(tables=20)
+    assert restart["restart_to_first_clock_s_20_tables"] > 0
+    assert restart["restart_to_first_clock_restoring_all_first_s_20_tables"] > 0
     web = bench_web(games=3, presses=3)
     assert 0 < web["web_update_bytes_median_deal"] < 8192 and 0 < web["web_update_bytes_median_board"] < 8192
     assert "web_memory_growth_mb_3_games" in web

@@ -241,7 +241,7 @@ async def serve(host: str, port: int, database_url: str | None, lang: str, stop:
                 heartbeat: str | None = None) -> int:
     """``tycoon web``: the service, its clock task and the web server, until ``stop`` (or Ctrl-C)."""
     stop = stop or asyncio.Event()
-    service = await GameService.open(database_url)
+    service = await GameService.open(database_url, lazy=True)
     hub = Hub(service)
     runner = None
     try:

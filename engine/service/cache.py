@@ -177,6 +177,9 @@ class TableCache:
                 log.warning("table %s: the snapshot differs from the replay of its log at version %s; rewritten",
                             row.id, row.version)
                 self.replay_mismatches.append(row.id)
+            elif row.snapshot is None and row.status in LIVE:
+                log.warning("table %s: no snapshot was stored at version %s; rebuilt from its log and written",
+                            row.id, row.version)
             async with AsyncSession(self.engine) as session:
                 await session.exec(update(store.TableRow).where(store.TableRow.id == row.id,
                                                                 store.TableRow.version == row.version)

@@ -48,6 +48,13 @@ class Lobby:
             return (await session.exec(select(store.TableRow).where(
                 store.TableRow.chat_key == chat_key, store.TableRow.status.in_(ACTIVE)))).first()
 
+    async def damaged_in_chat(self, chat_key: str) -> store.TableRow | None:
+        """The chat's newest table, when it is one set aside as damaged (nothing newer opened since)."""
+        async with AsyncSession(self.engine) as session:
+            row = (await session.exec(select(store.TableRow).where(store.TableRow.chat_key == chat_key)
+                                      .order_by(store.TableRow.id.desc()).limit(1))).first()
+        return row if row is not None and row.status == "damaged" else None
+
     async def new_table(self, chat_key: str, game: str, ruleset: str | None, user: str, name: str,
                         options: dict | None = None) -> Outcome:
         """A lobby; ``options`` are the rule options chosen on ``/newgame`` (``engine.options``),

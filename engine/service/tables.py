@@ -87,25 +87,42 @@ class GameService:
         # monotonic times of the last move stored and the last one the database refused: while
         # the newest write failed (within a minute), the heartbeat is not touched (a full disk)
         self.stored_at = self.refused_at = float("-inf")
+        self._unrestored: list[int] | None = None  # tables in progress the start-up pass restores
+        self._restoring: asyncio.Task | None = None
 
     @classmethod
-    async def open(cls, url: str | None, clock: Callable[[], float] = time.time) -> GameService:
+    async def open(cls, url: str | None, clock: Callable[[], float] = time.time, lazy: bool = False) -> GameService:
         """Connect, make the schema, and bring back every table in progress, each rebuilt from its
-        log (a table that does not replay is set aside, never a reason not to start)."""
+        log (a table that does not replay is set aside, never a reason not to start).
+
+        ``lazy`` (a bot's process): only the tables' ids are read here; ``startup`` restores them in
+        the background while presses are served and clocks fire from the first second (a table a
+        press or a clock needs first is loaded then, from its snapshot)."""
         service = cls(store.make_engine(url), clock)
         try:
             await migrate.upgrade(service.engine)
             service._secret = await store.secret(service.engine)
             async with AsyncSession(service.engine) as session:
-                rows = (await session.exec(select(store.TableRow).where(store.TableRow.status.in_(LIVE)))).all()
+                live = select(store.TableRow).where(store.TableRow.status.in_(LIVE))
+                if lazy:
+                    ids = (await session.exec(live.with_only_columns(store.TableRow.id))).all()
+                else:
+                    rows = (await session.exec(live)).all()
         except BaseException:
             await service.engine.dispose()
             raise
+        if lazy:
+            service._unrestored = list(ids)
+            return service
         for row in rows:
             await service.cache.load(row, verify=True)
         return service
 
     async def close(self) -> None:
+        if self._restoring is not None and not self._restoring.done():
+            self._restoring.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._restoring
         await self.notices.stop()
         await self.loop.stop()
         await self.records.close()
@@ -130,13 +147,50 @@ class GameService:
         """Before the first sweep: every running table gets exactly the clocks its state implies
         (a crash may have left some missing or stale), AI seats that owe a move make it, the chats
         of damaged tables are told, and (on PostgreSQL) the other processes' moves are listened for."""
+        if self._restoring is not None:  # a lazy start's pass is under way (a second call)
+            return
         self.notices.start()
+        if self._unrestored is not None:  # opened lazily: restored beside the first sweeps
+            ids, self._unrestored = self._unrestored, None
+            self._restoring = asyncio.create_task(self._restore(ids), name="restore")
+            return
         for live in list(self.cache.running()):
-            async with self.cache.lock(live.row.id):
-                await self.clocks.reconcile(live)
-            if any(live.row.seats[d.seat]["ai"] for d in live.rules.waiting_for(live.state)):
-                self.loop.kick(live.row.id)
+            await self._reconcile(live)
         await self.tell_damaged()
+
+    async def _reconcile(self, live: LiveTable) -> None:
+        """A table in progress after a start: exactly the clocks its state implies, and AI seats
+        that owe a move make it."""
+        async with self.cache.lock(live.row.id):
+            if live.row.status != "running" or live.state is None:
+                return
+            await self.clocks.reconcile(live)
+            ai_owes = any(live.row.seats[d.seat]["ai"] for d in live.rules.waiting_for(live.state))
+        if ai_owes:
+            self.loop.kick(live.row.id)
+
+    async def _restore(self, ids: list[int]) -> None:
+        """The start-up pass of a lazy start: each table in progress rebuilt from its log (under its
+        lock: a press or a clock that needed it first loaded it already) and reconciled."""
+        began = time.monotonic()
+        for table_id in ids:
+            async with self.cache.lock(table_id):
+                live = self.cache.peek(table_id)
+                if live is None:
+                    async with AsyncSession(self.engine) as session:
+                        row = await session.get(store.TableRow, table_id)
+                    live = await self.cache.load(row, verify=True) if row is not None and row.status in LIVE \
+                        else None
+            if live is not None:
+                await self._reconcile(live)
+            await asyncio.sleep(0)  # presses and clocks go first
+        await self.tell_damaged()
+        log.info("restored %s tables in progress in %.1f s", len(ids), time.monotonic() - began)
+
+    async def restored(self) -> None:
+        """Wait until a lazy start has restored every table in progress (at once after an eager one)."""
+        if self._restoring is not None:
+            await asyncio.shield(self._restoring)
 
     def _damaged(self, row: store.TableRow) -> None:
         """A table was put in quarantine while running: tell its chat (when anyone listens)."""
