@@ -153,5 +153,6 @@ def bench_render(frames: int = 30) -> dict:
 
 def run_all() -> dict:
     return {**bench_deal(), **bench_board(), **bench_service(), **bench_clocks(),
+            **bench_clocks(tables=2000, keep_seats=True),
             **bench_finished_memory(), **bench_restart(), **bench_render(), **bench_web(),
             **bench_two_processes(bench_database_url()), **bench_crowds(bench_database_url())}

@@ -85,7 +85,7 @@ class Clocks:
         self.service = service
         self.owner = owner_name()
         self._handlers: dict[str, Handler] = {}
-        self.lateness: deque[float] = deque(maxlen=10_000)  # seconds past due, per clock applied
+        self.lateness: deque[tuple[float, float]] = deque(maxlen=100_000)  # (due at, seconds past it) per clock
         self.fired = 0
         # set while no clock is being fired: AI seats wait for it, so clocks have the database first
         self.quiet = asyncio.Event()
@@ -182,7 +182,7 @@ class Clocks:
     def note_fired(self, row: store.DeadlineRow) -> None:
         self.fired += 1
         late = max(0.0, self.service.clock() - row.due_at)
-        self.lateness.append(late)
+        self.lateness.append((row.due_at, late))
         metrics.CLOCK_LATENESS.observe(late)
 
     def action_for(self, live: LiveTable, row: store.DeadlineRow):
