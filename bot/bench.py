@@ -9,6 +9,7 @@ from __future__ import annotations
 import statistics
 import time
 
+from bot.bench_clock_processes import bench_clock_processes
 from bot.bench_load import (  # noqa: F401  (the figures' names, for the tests)
     CROWD_FIGURES,
     TWO_PROCESS_FIGURES,
@@ -155,4 +156,5 @@ def run_all() -> dict:
     return {**bench_deal(), **bench_board(), **bench_service(), **bench_clocks(),
             **bench_clocks(tables=2000, keep_seats=True),
             **bench_finished_memory(), **bench_restart(), **bench_render(), **bench_web(),
-            **bench_two_processes(bench_database_url()), **bench_crowds(bench_database_url())}
+            **bench_two_processes(bench_database_url()), **bench_crowds(bench_database_url()),
+            **bench_clock_processes(bench_database_url())}

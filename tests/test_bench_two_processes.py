@@ -51,3 +51,22 @@ def test_two_processes_press_the_same_tables_and_report_the_figures():
     moves, running = asyncio.run(moves_by_seat_and_left_running())
     assert moves == figures["two_process_moves"]  # every move the workers counted is stored, once
     assert running == 0  # the bench's tables are ended: no later process brings them back
+
+
+def test_without_postgresql_the_two_process_clock_figures_are_null():
+    from bot.bench_clock_processes import bench_clock_processes
+
+    figures = bench_clock_processes(None)
+    assert figures and all(v is None for v in figures.values())
+
+
+@pytest.mark.skipif(not DB_URL, reason="needs TEST_DATABASE_URL (PostgreSQL)")
+def test_two_processes_fire_the_clocks_of_the_same_tables_and_report_how_late():
+    from bot.bench_clock_processes import bench_clock_processes
+    from tests.conftest import drop_everything
+
+    asyncio.run(drop_everything(DB_URL))
+    figures = bench_clock_processes(DB_URL, tables=6, seconds=6, clock_seconds=2)
+    assert figures["two_process_clocks_fired"] > 6  # each table's clocks ran out again and again
+    assert figures["two_process_clock_lateness_p99_s"] >= figures["two_process_clock_lateness_p50_s"] >= 0
+    assert figures["two_process_clock_owners"] >= 1
