@@ -152,8 +152,37 @@ def bench_render(frames: int = 30) -> dict:
     return out
 
 
+def bench_rollouts(seconds: float = 3.0, turns: int = 30) -> dict:
+    """For a search: the median time to copy a mid-game table (60 moves in, four players) with its
+    hidden cards and dice drawn again, and
+    rollouts a second (a copy re-dealt for one seat, then played by the AI to the end or ``turns``
+    more turns; ``engine/rollout.py``)."""
+    from engine.games import GAMES
+    from engine.rollout import rollout
+
+    out = {}
+    for game in ("deal", "board"):
+        rules, plug = GAMES[game], PLUGS[game]
+        state = rules.new_game(4, None, 7)
+        for _ in range(60):
+            seat = rules.waiting_for(state)[0].seat
+            rules.apply(state, seat, plug.choose(state, seat))
+        clones = []
+        for i in range(2000):  # a copy with what seat 0 cannot see dealt again, as a rollout starts
+            t0 = time.perf_counter_ns()
+            rules.resample(rules.clone(state), 0, i)
+            clones.append(time.perf_counter_ns() - t0)
+        done, began = 0, time.perf_counter()
+        while time.perf_counter() - began < seconds:
+            rollout(rules, plug.choose, state, 0, done, turns)
+            done += 1
+        out[f"{game}_clone_median_us"] = round(statistics.median(clones) / 1000, 2)
+        out[f"{game}_rollouts_per_second"] = round(done / (time.perf_counter() - began), 1)
+    return out
+
+
 def run_all() -> dict:
-    return {**bench_deal(), **bench_board(), **bench_service(), **bench_clocks(),
+    return {**bench_deal(), **bench_board(), **bench_rollouts(), **bench_service(), **bench_clocks(),
             **bench_clocks(tables=2000, keep_seats=True),
             **bench_finished_memory(), **bench_restart(), **bench_render(), **bench_web(),
             **bench_two_processes(bench_database_url()), **bench_crowds(bench_database_url()),

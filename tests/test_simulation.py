@@ -14,6 +14,7 @@ from bot.bench import (
     bench_finished_memory,
     bench_render,
     bench_restart,
+    bench_rollouts,
     bench_service,
     bench_web,
 )
@@ -188,6 +189,9 @@ def test_bench_reports_the_named_figures():
     assert clocks["clocks_fired"] > 4 and clocks["clock_lateness_p99_s"] >= clocks["clock_lateness_p50_s"] >= 0
     memory = bench_finished_memory(games=6, checkpoint=3)
     assert memory["memory_after_6_finished_games_mb"] > 0 and memory["memory_after_3_finished_games_mb"] > 0
+    rollouts = bench_rollouts(seconds=0.2, turns=5)
+    assert all(rollouts[f"{g}_clone_median_us"] > 0 and rollouts[f"{g}_rollouts_per_second"] > 0
+               for g in ("deal", "board"))
     restart = bench_restart(tables=20)
     assert restart["restart_to_first_clock_s_20_tables"] > 0
     assert restart["restart_to_first_clock_restoring_all_first_s_20_tables"] > 0

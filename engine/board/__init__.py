@@ -4,8 +4,9 @@ player, the invariants and the landing simulation. ``BOARD`` is the game as the 
 
 from engine.board import rules
 from engine.board.model import BoardAction, BoardEvent, BoardState
+from engine.board.sampling import resample
 from engine.core.contract import GameRules
 
-BOARD = GameRules.of("board", rules, BoardState, BoardAction, BoardEvent)
+BOARD = GameRules.of("board", rules, BoardState, BoardAction, BoardEvent, resample)
 
 __all__ = ["BOARD"]

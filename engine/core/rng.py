@@ -74,3 +74,11 @@ def _shuffle(items: list, seed: int, counter: int) -> int:
         j, counter = _draw_below(seed, counter, i + 1)
         items[i], items[j] = items[j], items[i]
     return counter
+
+
+def sampled_order(items: list, seed: int) -> list:
+    """``items`` (distinct) in an order fixed by ``seed``, for a search's sampling, not a game's
+    shuffle: sorting by the hash of ``(seed, item)`` costs a sixth of a Fisher–Yates through the
+    game's generator, and a search draws thousands of worlds a second (CPython hashes ints and
+    tuples of ints the same in every process)."""
+    return sorted(items, key=lambda item: hash((seed, item)))

@@ -5,7 +5,8 @@ area and payment helpers, and the AI player. ``DEAL`` is the game as the service
 from engine.core.contract import GameRules
 from engine.deal import rules
 from engine.deal.model import DealAction, DealEvent, DealState
+from engine.deal.sampling import resample
 
-DEAL = GameRules.of("deal", rules, DealState, DealAction, DealEvent)
+DEAL = GameRules.of("deal", rules, DealState, DealAction, DealEvent, resample)
 
 __all__ = ["DEAL"]
