@@ -461,15 +461,18 @@ async def test_a_lazy_restart_fires_clocks_and_takes_presses_before_every_table_
 
     clock.now += 61  # every table's first clock is due at the restart
     service = await GameService.open(db_url, clock, lazy=True)
-    real_load, loaded = service.cache.load, []
+    real_load, real_reconcile, loaded, gate = service.cache.load, service._reconcile, [], asyncio.Event()
 
-    async def slow_load(row, verify=False):
+    async def noted_load(row, verify=False):
         loaded.append((row.id, verify))
-        if verify:
-            await asyncio.sleep(0.05)  # a long pass: thousands of tables
         return await real_load(row, verify)
 
-    monkeypatch.setattr(service.cache, "load", slow_load)
+    async def slow_reconcile(live):  # a long pass (thousands of tables): on once the test says so
+        await gate.wait()
+        return await real_reconcile(live)
+
+    monkeypatch.setattr(service.cache, "load", noted_load)
+    monkeypatch.setattr(service, "_reconcile", slow_reconcile)
     try:
         assert len(service.cache) == 0  # nothing read yet but the ids
         await service.startup()
@@ -480,6 +483,7 @@ async def test_a_lazy_restart_fires_clocks_and_takes_presses_before_every_table_
             await service.live(pressed)
         assert await step(service, pressed)
         assert not service._restoring.done(), "and presses are applied meanwhile"
+        gate.set()
         await service.restored()
         assert {t for t, verify in loaded if verify} | {t for t, _ in loaded} >= set(tables)
         clocks = await _clock_rows(service, tables[-1])
