@@ -14,6 +14,7 @@ from engine.core.contract import GameRules
 from engine.core.presentation import Presentation
 from engine.deal import DEAL
 from engine.deal import ai as deal_ai
+from engine.deal import basic as deal_basic
 from engine.deal import invariants as deal_invariants
 from engine.deal.model import TurnEnded
 from engine.deal.presentation import DEAL_PRESENTATION
@@ -31,6 +32,7 @@ PLUGS: dict[str, GamePlug] = {
         turn_ended=lambda e: e.seat if isinstance(e, TurnEnded) else None,
         turn_end_check=deal_invariants.hand_limit_ok,
         turn_cap=400,  # past this turn a game is ended by valuation (the service's loop, the simulator)
+        policies={"basic": deal_basic.choose},
     ),
     "board": GamePlug(
         rules=BOARD,

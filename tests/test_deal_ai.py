@@ -56,3 +56,24 @@ def test_a_card_no_group_has_room_for_is_never_worth_a_forced_deal():
     its gain is then 15 plus its face value (``_gain``), which for every property of the deck
     stays under the floor of a Forced Deal."""
     assert max(15 + VALUE[c] for c in range(N_CARDS) if IS_PROPERTY[c]) <= _FORCED_GAIN_FLOOR
+
+
+def test_the_deal_ai_beats_three_basic_seats_and_the_basic_player_only_picks_legal_moves():
+    """Issue 34: Deal has seat types too (``--seats ai,basic,...``): the baseline lays, banks and
+    ends its turn, never attacks, never says no; the AI wins most games against three of them."""
+    from engine.deal.basic import choose as basic_choose
+    from engine.games import PLUGS
+    from engine.simulation import simulate
+
+    stats = simulate(PLUGS["deal"], 24, 4, seed=3, seats=["ai", "basic", "basic", "basic"])
+    assert stats.invariant_violations == 0 and stats.replay_mismatches == 0
+    by_type = stats.wins_by_type
+    assert by_type.get("ai", 0) > 2 * by_type.get("basic", 0), by_type  # one AI seat, three basic ones
+    state = DEAL.new_game(3, None, 5)
+    for _ in range(300):  # the baseline alone at a table: every move it makes is a legal one
+        if state.phase == "over":
+            break
+        seat = DEAL.waiting_for(state)[0].seat
+        action = basic_choose(state, seat)
+        assert action in DEAL.legal_actions(state, seat)
+        DEAL.apply(state, seat, action)
