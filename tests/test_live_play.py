@@ -32,7 +32,7 @@ from engine.service import store
 from engine.service.cache import KEEP_FINISHED
 from engine.service.clocks import LEASE
 from engine.service.tables import GameService
-from tests.test_service import FakeClock, direct_run, lobby, step
+from tests.test_service import FakeClock, direct_run, lobby, step, tables_of_two
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -446,12 +446,7 @@ async def test_a_lazy_restart_fires_clocks_and_takes_presses_before_every_table_
     clock again, and every table is restored."""
     clock = FakeClock()
     first = await GameService.open(db_url, clock)
-    tables = []
-    for i in range(12):
-        out = await first.lobby.new_table(f"chat:{i}", "deal", None, "u0", "Ann")
-        assert (await first.lobby.join(out.table, "u1", "Bob")).ok
-        assert (await first.lobby.start(out.table, "u0", seed=30 + i)).ok
-        tables.append(out.table)
+    tables = await tables_of_two(first, 12, seed=30)
     await first.idle()
     await first.close()
     async with AsyncSession(store.make_engine(db_url)) as session:  # a crash lost the last table's clock

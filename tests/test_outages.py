@@ -37,7 +37,7 @@ from engine.service.outcome import Outcome
 from engine.service.runner import ServiceDown
 from engine.service.tables import GameService
 from tests.conftest import drop_everything
-from tests.test_service import FakeClock, lobby
+from tests.test_service import FakeClock, lobby, tables_of_two
 
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 TIMEOUT = 20.0  # generous: only ever reached when something is broken
@@ -404,12 +404,7 @@ async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartb
     service = await GameService.open(f"sqlite:///{tmp_path / 'full.db'}", clock)
     beat = tmp_path / "beat"
     try:
-        tables = []
-        for i in range(6):
-            out = await service.lobby.new_table(f"chat:{i}", "deal", None, "u0", "Ann")
-            assert (await service.lobby.join(out.table, "u1", "Bob")).ok
-            assert (await service.lobby.start(out.table, "u0", seed=8 + i)).ok
-            tables.append(out.table)
+        tables = await tables_of_two(service, 6, seed=8)
         async with service.engine.connect() as conn:  # the one connection SQLite writes through
             pages = (await conn.exec_driver_sql("PRAGMA page_count")).scalar()
             await conn.exec_driver_sql(f"PRAGMA max_page_count = {pages}")

@@ -27,6 +27,17 @@ async def lobby(service: GameService, game: str = "deal", humans: int = 1, ais: 
     return out.table
 
 
+async def tables_of_two(service: GameService, count: int, seed: int = 0) -> list[int]:
+    """``count`` running Deal tables of Ann and Bob, each in its own chat; their ids."""
+    tables = []
+    for i in range(count):
+        out = await service.lobby.new_table(f"chat:{i}", "deal", None, "u0", "Ann")
+        assert (await service.lobby.join(out.table, "u1", "Bob")).ok
+        assert (await service.lobby.start(out.table, "u0", seed=seed + i)).ok
+        tables.append(out.table)
+    return tables
+
+
 async def step(service: GameService, table: int) -> bool:
     """One press by the first person who must act (the AI's choice, as a button); the service's
     loop moves the AI seats. False when nobody is left to act."""
