@@ -1,12 +1,11 @@
-"""What a chat's members ask of the bot, worked out once for every platform: the lobby and its one
-message, ``/join`` ``/leave`` ``/endgame`` (asked twice for a running game), taking one's seat back,
-one's own screen, the Deal discard pile, a move's refusal, ``/rules`` ``/lang`` ``/stats``,
-scheduled matches and their sign-up, the service's notices, a damaged table. A platform's front end
-parses its own input (commands, button data, slash-command options) into these calls and answers
-through an ``Answer``; the messages themselves go out through the table channel's messenger.
-
-Who asks is a ``Who``: their id and name, the chat, their language, and whether they manage the chat
-(asked only when it matters: Telegram asks the chat's admins over the network).
+"""What a chat's members ask of the bot, worked out once for every platform: ``/join`` ``/leave``
+``/endgame`` (asked twice for a running game), taking one's seat back, one's own screen, the Deal
+discard pile, a move's refusal, ``/rules`` ``/lang`` ``/stats``, scheduled matches and their
+sign-up, the service's notices, a damaged table; the lobby and its one message come from
+``LobbyFlows`` (``bot/lobby_flows.py``). A platform's front end parses its own input (commands,
+button data, slash-command options) into these calls and answers through an ``Answer``
+(``bot/asker.py``, with ``Who`` asks); the messages themselves go out through the table channel's
+messenger.
 """
 
 from __future__ import annotations
@@ -14,11 +13,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Protocol
 
 from bot import option_screens, signups
+from bot.asker import Answer, Who
 from bot.channel import TableChannel
+from bot.lobby_flows import LobbyFlows
 from bot.messenger import Text
 from bot.presenter import discard_pile_answer, discard_pile_picture
 from bot.screens import Button, Screen, private_screen, refusal_text
@@ -29,12 +28,9 @@ from engine.service.outcome import Outcome
 from engine.service.tables import GameService
 from engine.service.tournaments import base_chat
 from engine.service.views import PrivateView, PublicView
-from words.i18n import game_name, normalise_lang, ruleset_name, t
+from words.i18n import game_name, normalise_lang, t
 
 log = logging.getLogger(__name__)
-LOBBY_OPS = [("join", "tg.btn.join"), ("leave", "tg.btn.leave"), ("ai", "tg.btn.add_ai"),
-             ("noai", "tg.btn.remove_ai"), ("start", "tg.btn.start"), ("cancel", "tg.btn.cancel")]
-
 
 def rules_text(view: PublicView | None, lang: str) -> str:
     """The games' rules in short (both outside a table); at a table its rule set and options."""
@@ -43,130 +39,15 @@ def rules_text(view: PublicView | None, lang: str) -> str:
     return f"{text}\n\n{option_screens.rules_text(view, lang)}" if view else text
 
 
-@dataclass
-class Who:
-    user: str  # "tg:42", "dc:7"
-    name: str
-    chat: str  # the chat key the command or press came from
-    lang: str
-    manages: Callable[[], Awaitable[bool]]  # whether they manage the chat (admin, Manage Server)
-
-
-class Answer(Protocol):
-    """How a platform answers the one who typed or pressed."""
-
-    async def tell(self, text: str) -> None:
-        """To them alone, short (an alert, an ephemeral reply)."""
-
-    async def reply(self, text: str, buttons: list[Button] | None = None) -> int | None:
-        """A message in answer: public in the chat (the lobby, a scheduled match); its id."""
-
-    async def ask(self, text: str, buttons: list[Button]) -> None:
-        """A question with buttons meant for them (where the platform can, seen by them alone)."""
-
-    async def update(self, text: str) -> None:
-        """The message whose button they pressed now says ``text`` and has no buttons."""
-
-    async def done(self) -> None:
-        """Acknowledged: nothing to say where the platform allows silence, else a short "done"."""
-
-
-class Flows:
+class Flows(LobbyFlows):
     """The platform-neutral part of a chat front end (one per bot, beside its table channel)."""
 
     default_lang = "zh-Hans"  # the bot's language, for a chat that never chose one
     admins_only = "tg.admins_only"  # the refusal for a setting only the chat's managers may change
 
     def __init__(self, service: GameService, tables: TableChannel, seed: int | None = None) -> None:
-        self.service = service
-        self.tables = tables
-        self.seed = seed  # tests fix the deal; in play every game gets a fresh random seed
+        super().__init__(service, tables, seed)
         self.learnt: dict[str, str] = {}  # a chat's language as its platform reports it (a server's locale)
-
-    @property
-    def p(self) -> str:
-        return self.tables.p
-
-    # -- the lobby ---------------------------------------------------------------------------------
-
-    def lobby_text(self, view: PublicView, lang: str) -> str:
-        seats = "\n".join(f"{i + 1}. {s.name}" for i, s in enumerate(view.seats))
-        key = "tg.lobby" if view.status == "lobby" else "tg.lobby_started"
-        text = t(lang, key, game=game_name(view.game, lang), ruleset=ruleset_name(view.ruleset, lang), seats=seats)
-        lines = [text, option_screens.on_line(view, lang)]  # what the group chose stays in view after the start
-        if view.status == "lobby" and view.own_from_start:  # hands come privately: how to get them
-            lines.append(self.tables.m.private_note(view.table, lang) or "")
-        return "\n".join(line for line in lines if line)
-
-    def lobby_buttons(self, view: PublicView, lang: str) -> list[Button]:
-        """The lobby's buttons, then the rule options (only the creator's presses of those count)."""
-        if view.status != "lobby":
-            return []  # started or ended: the lobby's buttons have nothing left to do
-        buttons = [Button(t(lang, label), f"l:{view.table}:{op}", -1) for op, label in LOBBY_OPS]
-        return buttons + [Button(label, data, -1) for label, data in option_screens.lobby_buttons(view, lang)]
-
-    async def show_lobby(self, table_id: int, lang: str, text: str | None = None) -> None:
-        """The lobby's one message, edited as it changes; posted again only when it cannot be edited."""
-        views = await self.service.views(table_id, seats=())
-        if views is None:
-            return
-        view = views[0]
-        place = self.tables.m.table_place(view)
-        body = Text(text if text is not None else self.lobby_text(view, lang))
-        buttons = [] if text is not None else self.lobby_buttons(view, lang)
-        key = f"{self.p}_lobby"
-        message = view.messages.get(key)
-        if message is not None and await self.tables.edit(place, message, body, buttons, None):
-            return
-        sent = await self.tables.post(place, body, buttons)
-        await self._keep_one_lobby(table_id, place, key, message, sent, body, buttons)
-
-    async def _keep_one_lobby(self, table_id: int, place, key: str, old, sent, body: Text,
-                              buttons: list[Button]) -> None:
-        """Record the lobby message just posted unless a racing press recorded another first: then
-        ours loses its buttons and the recorded one shows the lobby (one lobby with buttons)."""
-        if sent is None:
-            return
-        held = await self.service.lobby.swap_message(table_id, key, old, sent)
-        if held is None or held == sent:
-            return
-        await self.tables.strip(place, sent)
-        await self.tables.edit(place, held, body, buttons, None)
-
-    async def open_lobby(self, who: Who, game: str, ruleset: str | None, options: dict, answer: Answer,
-                         post: bool = True) -> int | None:
-        """A lobby in the chat (the chat keeps one table at a time): the table's id, or None."""
-        out = await self.service.lobby.new_table(who.chat, game, ruleset, who.user, who.name, options=options)
-        if not out.ok:
-            await answer.tell(t(who.lang, out.key, **out.params))
-            return None
-        if post:
-            await self.post_lobby(out.table, who.lang, answer)
-        return out.table
-
-    async def post_lobby(self, table_id: int, lang: str, answer: Answer) -> None:
-        """The lobby's message as the answer to the one who opened it, remembered to be edited."""
-        views = await self.service.views(table_id, seats=())
-        body, buttons = Text(self.lobby_text(views[0], lang)), self.lobby_buttons(views[0], lang)
-        sent = await answer.reply(body.body, buttons)
-        await self._keep_one_lobby(table_id, self.tables.m.table_place(views[0]), f"{self.p}_lobby", None, sent,
-                                   body, buttons)
-
-    async def lobby_press(self, who: Who, table_id: int, op: str, answer: Answer) -> None:
-        views = await self.service.views(table_id, seats=())
-        if views is not None and views[0].status != "lobby":  # a lobby message from before the start
-            await answer.tell(t(who.lang, "tg.lobby_closed"))
-            await self.show_lobby(table_id, who.lang)
-            return
-        manages = op == "cancel" and await who.manages()
-        out = await self.service.lobby.op(table_id, op, who.user, who.name, is_admin=manages, seed=self.seed)
-        if not out.ok:
-            await answer.tell(t(who.lang, out.key, **out.params))
-            return
-        await answer.done()
-        after = await self.service.views(table_id, seats=())
-        cancelled = after is None or after[0].status == "cancelled"
-        await self.show_lobby(table_id, who.lang, t(who.lang, "tg.cancelled") if cancelled else None)
 
     async def table_here(self, who: Who) -> PublicView | None:
         """The open or running table of the chat the command came from."""

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.asker import Who
 from bot.channel import TableChannel
 from bot.console_messenger import ConsoleMessenger
-from bot.flows import Flows, Who
+from bot.flows import Flows
 from engine.service.tables import GameService
 
 

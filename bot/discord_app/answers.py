@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import discord
 
+from bot.asker import Who
 from bot.discord_app.items import view_of
 from bot.discord_app.messenger import TEXT, md
-from bot.flows import Who
 from bot.inputs import clean_name
 from bot.screens import Button
 from words.i18n import normalise_lang, t

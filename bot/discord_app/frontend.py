@@ -20,13 +20,14 @@ import logging
 import discord
 
 from bot import option_screens
+from bot.asker import Who
 from bot.channel import TableChannel
 from bot.discord_app import calendar
 from bot.discord_app.answers import InteractionAnswer, chat_key, lang_of, own_lang, say, who_of
 from bot.discord_app.items import view_of
 from bot.discord_app.messenger import PAGE, TEXT, DiscordMessenger, md
 from bot.discord_app.trades import DiscordTrades
-from bot.flows import Flows, Who
+from bot.flows import Flows
 from bot.inputs import parse_press
 from bot.messenger import pages
 from engine.service import keyvalue

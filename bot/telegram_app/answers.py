@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from telegram import Update
 
-from bot.flows import Who
+from bot.asker import Who
 from bot.inputs import clean_name
 from bot.messenger import Text
 from bot.screens import Button

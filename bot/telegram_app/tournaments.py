@@ -14,7 +14,7 @@ from telegram.error import BadRequest, Forbidden
 from telegram.ext import ContextTypes
 
 from bot import tournament_screens as tour_screens
-from bot.flows import Who
+from bot.asker import Who
 from bot.presenter import start_time
 from bot.telegram_app.answers import PressAnswer, chat_key, manages, user_of
 from bot.telegram_app.messenger import CAPTION_LIMIT, where
