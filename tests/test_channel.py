@@ -15,11 +15,11 @@ from bot.channel import TableChannel
 from bot.console_messenger import ConsoleMessenger
 from bot.messenger import Mention, Text
 from bot.telegram_app.messenger import TelegramMessenger
-from engine.games import GAMES, PLUGS
 from engine.service.tables import GameService
 from engine.service.views import Seat
 from tests.fakes.discord_api import CHANNEL
 from tests.test_discord import running_bot
+from tests.test_service import play_out
 from tests.test_telegram import GROUP, FakeBotAPI
 
 PEOPLE = {"Ann": 1, "Bob": 2}
@@ -132,17 +132,7 @@ async def _scripted(tmp_path, monkeypatch, game: str, people: dict[str, int], ai
             for _ in range(ais):
                 await service.lobby.add_ai(out.table, "x:1")
             await service.lobby.start(out.table, "x:1", seed=11, turn_cap=12)
-            rules = GAMES[game]
-            for _ in range(600):
-                await service.idle()
-                if service.table(out.table).status != "running":
-                    break
-                decision = rules.waiting_for(service.state(out.table))[0]
-                wanted = PLUGS[game].choose_listed(service.state(out.table), decision.seat)
-                token = next(tok for a, tok in service.buttons(out.table, decision.seat) if a == wanted)
-                assert (await service.act(service.table(out.table).seats[decision.seat]["user"], token)).ok
-            await service.idle()
-            assert service.table(out.table).status == "over"
+            await play_out(service, out.table, 600)
         finally:
             await service.close()
     return recorders, lines, api.refused

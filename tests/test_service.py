@@ -60,6 +60,15 @@ async def step(service: GameService, table: int) -> bool:
     return True
 
 
+async def play_out(service: GameService, table: int, presses: int = 3000) -> None:
+    """Press the AI's choice for the first person asked until the game is over (``step`` by step)."""
+    for _ in range(presses):
+        if not await step(service, table):
+            break
+    await service.idle()
+    assert service.table(table).status == "over"
+
+
 def direct_run(game: str, players: int, seed: int, ai_seats: set[int] = frozenset()):
     """The same game straight on the rules, no service, no database (AI seats answer first, as
     the service's loop has them do)."""

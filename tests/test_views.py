@@ -12,10 +12,10 @@ import pytest
 
 from engine.board.model import BoardState
 from engine.deal.model import DealState
-from engine.games import GAMES, PLUGS
 from engine.service.loop import Snapshot
 from engine.service.tables import GameService
 from engine.service.views import public_view
+from tests.test_service import play_out
 
 STATES = (DealState, BoardState)
 
@@ -86,17 +86,7 @@ async def test_a_subscriber_gets_views_only_and_never_a_hand(tmp_path, game):
         await service.lobby.join(out.table, "u1", "Bob")
         await service.lobby.add_ai(out.table, "u0")
         await service.lobby.start(out.table, "u0", seed=7, turn_cap=60)
-        rules = GAMES[game]
-        for _ in range(3000):
-            await service.idle()
-            if service.table(out.table).status != "running":
-                break
-            decision = rules.waiting_for(service.state(out.table))[0]
-            wanted = PLUGS[game].choose_listed(service.state(out.table), decision.seat)
-            token = next(tok for a, tok in service.buttons(out.table, decision.seat) if a == wanted)
-            assert (await service.act(service.table(out.table).seats[decision.seat]["user"], token)).ok
-        await service.idle()
-        assert service.table(out.table).status == "over"
+        await play_out(service, out.table, 3000)
         assert len(seen) > 20 and seen[-1].public.over
         assert game == "board" or checked > 20
     finally:
