@@ -7,6 +7,7 @@ import pytest
 from engine.board import basic
 from engine.board import model as m
 from engine.board.ai import choose
+from engine.board.data import board
 from engine.board.valuation import deed_worth, reserve
 from engine.games import PLUGS
 from engine.simulation import seat_policies, simulate
@@ -23,12 +24,35 @@ def auction_of(s, square: int, decliner: int = 0) -> None:
     assert s.stage == "auction"
 
 
-def test_ai_bids_no_more_than_the_street_is_worth_to_it():
+def test_B05_ai_bids_what_completing_its_group_is_worth_all_it_can_raise_but_its_first_houses():
+    """The issue's auction: 15,000 in hand, the rival group's other street held, the street that
+    completes its own group on auction. It used to stop at 5,600 (1.6 times the price)."""
     s = table(2)
     own(s, 1, 39)  # 37 completes seat 1's dark blue
     auction_of(s, 37)
     worth = deed_worth(s, 1, 37)
-    assert 3500 < worth <= 3500 * 16 // 10  # it completes a group: more than the price, bounded
+    assert 3500 < worth <= 3500 * 16 // 10  # the value model alone: more than the price, bounded
+    b = board("china")
+    limit = 15000 + b.mortgage[39] - 2 * b.house_cost[37]  # all it could raise but a house a street
+    act(s, 0, m.Bid(amount=worth))
+    above = choose(s, 1)
+    assert isinstance(above, m.Bid) and above.amount > worth  # past what the value model alone says
+    act(s, 1, above)
+    act(s, 0, m.Bid(amount=limit - 10))
+    answer = choose(s, 1)
+    assert isinstance(answer, m.Bid) and answer.amount == limit
+    s2 = table(2)
+    own(s2, 1, 39)
+    auction_of(s2, 37)
+    act(s2, 0, m.Bid(amount=limit))
+    assert choose(s2, 1) == m.PassAuction()  # the first houses stay paid for
+
+
+def test_ai_bids_no_more_than_a_street_that_completes_nothing_is_worth_to_it():
+    s = table(2)
+    own(s, 1, 1)  # a brown street: 37 completes nothing of seat 1's
+    auction_of(s, 37)
+    worth = deed_worth(s, 1, 37)
     act(s, 0, m.Bid(amount=worth))
     assert choose(s, 1) == m.PassAuction()
 

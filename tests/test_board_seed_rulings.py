@@ -120,7 +120,7 @@ def test_B02_doubles_lock_is_the_china_default_and_an_option():
     assert resolve_options({"ruleset": "china", "doubles_lock": False}).doubles_lock is False
     assert resolve_options({"ruleset": "classic", "doubles_lock": True}).doubles_lock is True
     assert resolve_options({"rent_claim": True}) == m.BoardOptions(ruleset="china", doubles_lock=True,
-                                                                    rent_claim=True)
+                                                                    rent_claim=True, received_mortgage_rulings=True)
 
 
 def test_B02_old_snapshots_decode_without_the_new_fields(monkeypatch):

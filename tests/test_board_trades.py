@@ -185,3 +185,64 @@ def test_B15_refused_offers_are_remembered_until_the_holdings_change():
     assert not was_refused(s, 0, m.ProposeTrade(target=1, get=(3,), give_cash=900))
     own(s, 0, 5)  # the holdings changed: the same terms may be offered again
     assert not was_refused(s, 0, offer)
+
+
+def test_B15_B02_a_mortgaged_deed_received_in_the_doubles_window_is_lifted_at_its_principal_after_the_extra_roll(
+        monkeypatch):
+    """Ruling: nobody lifts a mortgage between doubles and the extra roll (B-02's lock), so a deed
+    received then keeps its principal-only price (B-15) until the first roll after a window in
+    which it could be lifted: the 10 % is never paid twice for want of a chance to lift."""
+    s = table(2)
+    own(s, 0, 6, 9)  # the doubles and the extra roll land on seat 0's own streets
+    own(s, 1, 39, mortgaged=True)  # mortgage 2000: interest 200
+    Dice(monkeypatch, (3, 3), (1, 2), (1, 1))
+    act(s, 0, m.Roll())  # doubles: the window of the extra roll
+    act(s, 0, m.ProposeTrade(target=1, give_cash=1000, get=(39,)))
+    act(s, 1, m.AcceptTrade(trade=s.trades[0].id))
+    assert cash(s, 0) == 15000 - 1000 - 200
+    err = rejects(s, 0, m.LiftMortgage(square=39), "B-02")
+    assert err.key == "board.err.doubles_lock"
+    act(s, 0, m.Roll())  # the extra roll, to 9: the window is open again
+    act(s, 0, m.LiftMortgage(square=39))
+    assert cash(s, 0) == 15000 - 1000 - 200 - 2000 and not s.mortgaged[39]
+
+
+def test_B15_B02_the_principal_price_still_ends_with_the_first_roll_after_an_open_window(monkeypatch):
+    s = table(2)
+    own(s, 0, 6, 9)
+    own(s, 1, 39, 37, mortgaged=True)
+    Dice(monkeypatch, (3, 3), (1, 2), (1, 2))
+    act(s, 0, m.Roll())
+    act(s, 0, m.ProposeTrade(target=1, give_cash=1000, get=(39, 37)))
+    act(s, 1, m.AcceptTrade(trade=s.trades[0].id))
+    act(s, 0, m.Roll())  # the extra roll: both keep the principal price through it
+    act(s, 0, m.LiftMortgage(square=39))  # one lifted in the open window, the other left
+    assert s.lift_discount == [37]
+    act(s, 1, m.Roll())  # the next player's roll ends the chance
+    assert s.lift_discount == []
+
+
+@pytest.mark.parametrize("receiver", [0, 1])
+def test_B15_a_trade_whose_receiver_cannot_pay_the_interest_at_once_is_refused(receiver):
+    """Ruling: the 10 % on a received mortgaged deed is paid at once out of the cash the receiver
+    holds once the trade's cash has moved, so an offer that would leave it unpaid is refused
+    (a trade never leaves a debt behind: players may not lend each other money)."""
+    s = table(2)
+    giver = 1 - receiver
+    own(s, giver, 39, mortgaged=True)  # interest 200
+    own(s, receiver, 1)
+    set_cash(s, receiver, 500)
+    to_receiver = m.ProposeTrade(target=1, give=(39,), get=(1,), get_cash=400) if giver == 0 else \
+        m.ProposeTrade(target=1, get=(39,), give=(1,), give_cash=400)
+    err = rejects(s, 0, to_receiver, "B-15")
+    assert err.key == "board.err.trade_interest"
+    assert err.params == {"seat": receiver, "due": 200, "cash": 100}
+    fair = m.ProposeTrade(target=1, give=(39,), get=(1,), get_cash=300) if giver == 0 else \
+        m.ProposeTrade(target=1, get=(39,), give=(1,), give_cash=300)
+    act(s, 0, fair)  # 200 left after the cash moves: exactly the interest
+    set_cash(s, receiver, 499)  # the receiver spends a coin before answering: refused at acceptance
+    err = rejects(s, 1, m.AcceptTrade(trade=s.trades[0].id), "B-15")
+    assert err.key == "board.err.trade_interest"
+    set_cash(s, receiver, 500)
+    act(s, 1, m.AcceptTrade(trade=s.trades[0].id))
+    assert cash(s, receiver) == 0 and s.owner[39] == receiver and s.debts == []

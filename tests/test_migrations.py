@@ -116,7 +116,8 @@ async def test_0005_running_deal_tables_keep_the_old_just_say_no_windows(db_url)
     assert options[2] == {"ruleset": "tournament", "match_minutes": 30, "open_answers": False, "rebuild_at_one": False}
     assert options[3] == {"ruleset": "tournament", "open_answers": False, "rebuild_at_one": False}
     assert options[4] == {"ruleset": "standard"}  # finished: never replayed to play on
-    assert options[5] == {"ruleset": "china", "doubles_lock": False}  # not a Deal table (0007: no doubles lock)
+    # not a Deal table (0007: no doubles lock; 0009: the old trading rules)
+    assert options[5] == {"ruleset": "china", "doubles_lock": False, "received_mortgage_rulings": False}
     assert options[6] == {}  # a lobby starts with the new rules
 
     # without the option the log no longer replays: the new windows would wait for an answer
@@ -195,7 +196,8 @@ def _board_game_the_doubles_lock_refuses():
 
     board, plug = GAMES["board"], PLUGS["board"]
     for seed in range(1, 40):
-        state, log = board.new_game(3, {"ruleset": "china", "doubles_lock": False}, seed), []
+        old = {"ruleset": "china", "doubles_lock": False, "received_mortgage_rulings": False}  # before 0007
+        state, log = board.new_game(3, old, seed), []
         while board.waiting_for(state) and len(log) < 4000:
             seat = board.waiting_for(state)[0].seat
             action = plug.choose(state, seat)
@@ -203,7 +205,7 @@ def _board_game_the_doubles_lock_refuses():
             log.append((seat, action))
             if len(log) % 25 == 0:
                 try:
-                    board.replay(3, {"ruleset": "china"}, seed, log)
+                    board.replay(3, {**old, "doubles_lock": True}, seed, log)
                 except RuleError as e:
                     assert e.rule == "B-02"
                     return seed, log, state
@@ -218,7 +220,7 @@ async def test_0007_running_china_board_tables_keep_building_between_doubles(db_
     board = GAMES["board"]
     seed, log, state = _board_game_the_doubles_lock_refuses()
     encoded = json.loads(board.encode_state(state))
-    for name in ("doubles_lock", "rent_claim"):  # the old code's options had no such fields
+    for name in ("doubles_lock", "rent_claim", "received_mortgage_rulings"):  # the old code's options had none
         encoded["options"].pop(name, None)
     await _upgrade(db_url, "0006")
     await _write(db_url, [
@@ -230,8 +232,8 @@ async def test_0007_running_china_board_tables_keep_building_between_doubles(db_
         for i, (seat, action) in enumerate(log)])
     await _upgrade(db_url, "head")
     options = await _options(db_url)
-    assert options[1] == {"ruleset": "china", "doubles_lock": False}
-    assert options[2] == {"ruleset": "classic"}  # classic never had the lock
+    assert options[1] == {"ruleset": "china", "doubles_lock": False, "received_mortgage_rulings": False}
+    assert options[2] == {"ruleset": "classic", "received_mortgage_rulings": False}  # classic never had the lock
     service = await GameService.open(db_url)
     try:
         assert board.encode_state(service.state(1)) == board.encode_state(state)
@@ -240,6 +242,59 @@ async def test_0007_running_china_board_tables_keep_building_between_doubles(db_
         await service.close()
     await _upgrade_down(db_url, "0006")
     assert (await _options(db_url))[1] == {"ruleset": "china"}
+
+
+async def test_0009_running_board_tables_keep_the_old_trading_rules(db_url, monkeypatch):
+    """A board game whose log holds a trade the B-15 ruling refuses (its receiver left unable to pay
+    the 10 % at once, allowed before 0009) replays after the upgrade exactly as it was played: its
+    row turns the rulings off. A lobby's table starts with them."""
+    from engine.board import model as m
+    from engine.games import GAMES, PLUGS
+
+    board, plug_choice = GAMES["board"], PLUGS["board"].choose
+    old = {"ruleset": "classic", "received_mortgage_rulings": False}
+    state, log = board.new_game(3, old, 9), []  # three seats, as the rows' SEATS
+
+    def play(seat, action):
+        board.apply(state, seat, action)
+        log.append((seat, action))
+
+    while not any(o in (0, 1, 2) for o in state.owner):  # a deed bought; then mortgaged and traded
+        seat = board.waiting_for(state)[0].seat
+        play(seat, m.Buy() if state.stage == "buy" else plug_choice(state, seat))
+    holder = next(o for o in state.owner if o in (0, 1, 2))
+    deed = state.owner.index(holder)
+    while board.waiting_for(state)[0].seat != holder or state.stage != "roll":
+        seat = board.waiting_for(state)[0].seat
+        play(seat, plug_choice(state, seat))
+    other = (holder + 1) % 3
+    play(holder, m.Mortgage(square=deed))
+    play(other, m.ProposeTrade(target=holder, get=(deed,), give_cash=state.players[other].cash))  # 0 left
+    play(holder, m.AcceptTrade(trade=state.trades[0].id))
+    assert state.owner[deed] == other and state.debts  # the old rules: a debt the trade left behind
+    with pytest.raises(RuleError):
+        board.replay(3, {"ruleset": "classic"}, 9, log)
+    encoded = json.loads(board.encode_state(state))
+    encoded["options"].pop("received_mortgage_rulings")  # the old code's options had no such field
+    await _upgrade(db_url, "0008")
+    await _write(db_url, [
+        dict(id=1, game="board", ruleset="classic", status="running", seed=9, options={"ruleset": "classic"},
+             snapshot=json.dumps(encoded, separators=(",", ":")), version=len(log)),
+        dict(id=2, game="board", ruleset="china", status="lobby", seed=0, options={}),
+    ], [dict(table_id=1, seq=i + 1, seat=seat, action=board.encode_action(action).decode(), at=0.0)
+        for i, (seat, action) in enumerate(log)])
+    await _upgrade(db_url, "head")
+    options = await _options(db_url)
+    assert options[1] == {"ruleset": "classic", "received_mortgage_rulings": False}
+    assert options[2] == {}
+    service = await GameService.open(db_url)
+    try:
+        assert board.encode_state(service.state(1)) == board.encode_state(state)
+        assert service.replay_mismatches == [] and service.cache.damaged == []
+    finally:
+        await service.close()
+    await _upgrade_down(db_url, "0008")
+    assert (await _options(db_url))[1] == {"ruleset": "classic"}
 
 
 async def _upgrade_down(url: str, revision: str) -> None:

@@ -364,16 +364,26 @@ def _bid_amount(state: BoardState, seat: int, amounts: list[int], terms: list | 
 
 
 def _property_limit(state: BoardState, seat: int, sq: int, terms: list | None = None) -> int:
-    """The most ``seat`` bids for the deed ``sq`` on auction now. A street that finishes a group
-    (ours or an opponent's) decides the game more than any cash kept back: up to all we could
-    raise (a first group wins nine games in ten). Kept with the reach for the auction's next bids
-    (``_bid_terms``)."""
+    """The most ``seat`` bids for the deed ``sq`` on auction now: what the deed is worth to it
+    (``deed_worth``), within what it could raise less half its reserve. A street that blocks an
+    opponent's group may take the reserve too. A street that finishes our own group decides the
+    game more than any cash kept back (a first group wins nine games in ten): all we could raise
+    but the price of its first houses, one a street, so that the group earns at once. Kept with
+    the reach for the auction's next bids (``_bid_terms``)."""
     if terms is None:
         terms = _bid_terms(state, seat)
     limit = terms[1]
     if limit is None:
-        keep = 0 if _completes(state, seat, sq) or _blocks(state, seat, sq) else _reserve(state, seat) // 2
-        limit = terms[1] = min(deed_worth(state, seat, sq), _raisable(state, seat) - keep)
+        raisable = _raisable(state, seat)
+        worth = deed_worth(state, seat, sq)
+        if _completes(state, seat, sq):
+            b = board_of(state)
+            first_houses = len(b.groups[b.group[sq]]) * b.house_cost[sq] if b.kind[sq] == "street" else 0
+            limit = min(max(worth, raisable - first_houses), raisable)
+        else:
+            keep = 0 if _blocks(state, seat, sq) else _reserve(state, seat) // 2
+            limit = min(worth, raisable - keep)
+        terms[1] = limit
     return limit
 
 

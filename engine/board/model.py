@@ -40,12 +40,17 @@ class BoardOptions(msgspec.Struct, frozen=True):
     # group may switch on: taxes, fines, card fees and repairs paid to the bank go into a pot on
     # Free Parking, and whoever stops there takes it all.
     free_parking_pot: bool = False
+    # B-15 rulings (docs/rulings.md): a mortgaged deed received while B-02's lock bars lifting keeps
+    # its principal-only price until the first roll after an open window, and a trade is refused
+    # whose receiver could not pay the 10 % due at once. On in every rule set; a snapshot stored
+    # before them decodes to off, and migration 0009 keeps games then in progress without them.
+    received_mortgage_rulings: bool = False
 
 
 # Each rule set's options; a dict of overrides (the lobby's toggles, a tournament's) is applied on top.
 RULESET_OPTIONS: dict[str, BoardOptions] = {
-    "china": BoardOptions(ruleset="china", doubles_lock=True),
-    "classic": BoardOptions(ruleset="classic"),
+    "china": BoardOptions(ruleset="china", doubles_lock=True, received_mortgage_rulings=True),
+    "classic": BoardOptions(ruleset="classic", received_mortgage_rulings=True),
 }
 
 

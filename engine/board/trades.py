@@ -89,6 +89,18 @@ def means_problem(state: BoardState, seat: int, a: ProposeTrade | Trade, target:
     me, them = players[seat], players[target]
     if a.give_cash > me.cash or a.get_cash > them.cash:
         return _no("B-15", "board.err.trade_cash")
+    mortgaged = state.mortgaged
+    if state.options.received_mortgage_rulings and (True in [mortgaged[sq] for sq in give]
+                                                    or True in [mortgaged[sq] for sq in get]):
+        # ruling: whoever receives a mortgaged deed pays its 10 % at once, so it must be paid out of
+        # the cash they hold once the trade's cash has moved (a trade never leaves a debt behind)
+        from engine.board.rules.base import interest  # the rules import this module: read when needed
+
+        for squares, who, left in ((give, target, them.cash + a.give_cash - a.get_cash),
+                                   (get, seat, me.cash - a.give_cash + a.get_cash)):
+            due = sum(interest(state, sq) for sq in squares if mortgaged[sq])
+            if due > left:
+                return _no("B-15", "board.err.trade_interest", seat=who, due=due, cash=left)
     if a.give_cards > len(me.jail_cards) or a.get_cards > len(them.jail_cards):
         return _no("B-15", "board.err.trade_cards")
     if a.give_cards and not give and not get:

@@ -56,6 +56,7 @@ from engine.board.rules.base import (
     start_cash,
     total_assets,
 )
+from engine.board.rules.building import doubles_window
 from engine.board.rules.money import _lapse
 from engine.core.errors import RuleError
 from engine.core.rng import Rng
@@ -133,7 +134,9 @@ def _close_window(state: BoardState, events: list) -> None:
     # most rolls find these empty already: left as they are (every roll passes here)
     if state.proposed:
         state.proposed = []
-    if state.lift_discount:
+    if state.lift_discount and not (state.options.received_mortgage_rulings and doubles_window(state)):
+        # ruling (B-15 with B-02's lock): a deed received while lifting is barred keeps its
+        # principal-only price through the extra roll, until the first roll after an open window
         state.lift_discount = []
     if state.declined_shortage:
         state.declined_shortage = []

@@ -16,46 +16,15 @@ Create Date: 2026-12-08 12:00:00.000000
 
 from __future__ import annotations
 
-import json
-
 import sqlalchemy as sa
 from alembic import op
+
+from engine.service.migrations.rows import LIVE, snapshot_options, tables
 
 revision = '0005'
 down_revision = '0004'
 branch_labels = None
 depends_on = None
-
-LIVE = ('running', 'paused')
-
-tables = sa.table(
-    'tables',
-    sa.column('id', sa.Integer),
-    sa.column('game', sa.String),
-    sa.column('ruleset', sa.String),
-    sa.column('status', sa.String),
-    sa.column('options', sa.JSON),
-    sa.column('snapshot', sa.Text),
-)
-
-
-def _with_option(snapshot: str | None, value: bool | None) -> str | None:
-    """The snapshot with ``open_answers`` set in its options (``None``: removed); unchanged when
-    it does not decode as a Deal state (the log decides then, as for any snapshot)."""
-    if not snapshot:
-        return snapshot
-    try:
-        state = json.loads(snapshot)
-    except ValueError:
-        return snapshot
-    options = state.get('options') if isinstance(state, dict) else None
-    if not isinstance(options, dict):
-        return snapshot
-    if value is None:
-        options.pop('open_answers', None)
-    else:
-        options['open_answers'] = value
-    return json.dumps(state, ensure_ascii=False, separators=(',', ':'))
 
 
 def upgrade() -> None:
@@ -71,7 +40,7 @@ def upgrade() -> None:
         options['open_answers'] = False
         conn.execute(
             tables.update().where(tables.c.id == row.id)
-            .values(options=options, snapshot=_with_option(row.snapshot, False))
+            .values(options=options, snapshot=snapshot_options(row.snapshot, {'open_answers': False}))
         )
 
 
@@ -88,5 +57,5 @@ def downgrade() -> None:
         options = {k: v for k, v in row.options.items() if k != 'open_answers'}
         conn.execute(
             tables.update().where(tables.c.id == row.id)
-            .values(options=options, snapshot=_with_option(row.snapshot, None))
+            .values(options=options, snapshot=snapshot_options(row.snapshot, {}, ('open_answers',)))
         )

@@ -18,51 +18,22 @@ Create Date: 2026-12-01 01:00:00.000000
 
 from __future__ import annotations
 
-import json
-
 import sqlalchemy as sa
 from alembic import op
+
+from engine.service.migrations.rows import LIVE, snapshot_options, tables
 
 revision = '0006'
 down_revision = '0005'
 branch_labels = None
 depends_on = None
 
-LIVE = ('running', 'paused')
 # per rule set: the options it changed, with the values games were played with before
 OLD = {
     'standard': {'ordered_payment': False, 'buildings_to_bank': False, 'rearrange_after_last_play': False},
     'tournament': {'rebuild_at_one': False},
 }
 NAMES = ('buildings_to_bank', 'rearrange_after_last_play', 'rebuild_at_one')
-
-tables = sa.table(
-    'tables',
-    sa.column('id', sa.Integer),
-    sa.column('game', sa.String),
-    sa.column('ruleset', sa.String),
-    sa.column('status', sa.String),
-    sa.column('options', sa.JSON),
-    sa.column('snapshot', sa.Text),
-)
-
-
-def _snapshot(snapshot: str | None, values: dict, drop: tuple = ()) -> str | None:
-    """The snapshot with ``values`` set in its options and ``drop`` taken out; unchanged when it
-    does not decode as a Deal state (the log decides then, as for any snapshot)."""
-    if not snapshot:
-        return snapshot
-    try:
-        state = json.loads(snapshot)
-    except ValueError:
-        return snapshot
-    options = state.get('options') if isinstance(state, dict) else None
-    if not isinstance(options, dict):
-        return snapshot
-    for name in drop:
-        options.pop(name, None)
-    options.update(values)
-    return json.dumps(state, ensure_ascii=False, separators=(',', ':'))
 
 
 def upgrade() -> None:
@@ -83,7 +54,7 @@ def upgrade() -> None:
         values = {name: options.get(name, False) for name in NAMES}
         conn.execute(
             tables.update().where(tables.c.id == row.id)
-            .values(options=options, snapshot=_snapshot(row.snapshot, values))
+            .values(options=options, snapshot=snapshot_options(row.snapshot, values))
         )
 
 
@@ -102,5 +73,5 @@ def downgrade() -> None:
         kept = {k: v for k, v in options.items() if k not in NAMES}
         conn.execute(
             tables.update().where(tables.c.id == row.id)
-            .values(options=kept, snapshot=_snapshot(row.snapshot, {}, NAMES))
+            .values(options=kept, snapshot=snapshot_options(row.snapshot, {}, NAMES))
         )

@@ -16,48 +16,17 @@ Create Date: 2026-12-01 02:00:00.000000
 
 from __future__ import annotations
 
-import json
-
 import sqlalchemy as sa
 from alembic import op
+
+from engine.service.migrations.rows import LIVE, snapshot_options, tables
 
 revision = '0007'
 down_revision = '0006'
 branch_labels = None
 depends_on = None
 
-LIVE = ('running', 'paused')
 NAME = 'doubles_lock'
-
-tables = sa.table(
-    'tables',
-    sa.column('id', sa.Integer),
-    sa.column('game', sa.String),
-    sa.column('ruleset', sa.String),
-    sa.column('status', sa.String),
-    sa.column('options', sa.JSON),
-    sa.column('snapshot', sa.Text),
-)
-
-
-def _snapshot(snapshot: str | None, value: bool | None) -> str | None:
-    """The snapshot with the option set (or taken out for None); unchanged when it does not decode
-    as a state with options (the log decides then, as for any snapshot)."""
-    if not snapshot:
-        return snapshot
-    try:
-        state = json.loads(snapshot)
-    except ValueError:
-        return snapshot
-    options = state.get('options') if isinstance(state, dict) else None
-    if not isinstance(options, dict):
-        return snapshot
-    if value is None:
-        options.pop(NAME, None)
-    else:  # both options the struct gained, in its order (the replay's encoding has both)
-        options[NAME] = value
-        options.setdefault('rent_claim', False)
-    return json.dumps(state, ensure_ascii=False, separators=(',', ':'))
 
 
 def upgrade() -> None:
@@ -74,7 +43,7 @@ def upgrade() -> None:
         options.setdefault('ruleset', ruleset)
         options[NAME] = False
         conn.execute(tables.update().where(tables.c.id == row.id)
-                     .values(options=options, snapshot=_snapshot(row.snapshot, False)))
+                     .values(options=options, snapshot=snapshot_options(row.snapshot, {NAME: False}, defaults={'rent_claim': False})))
 
 
 def downgrade() -> None:
@@ -89,4 +58,4 @@ def downgrade() -> None:
             continue
         kept = {k: v for k, v in options.items() if k != NAME}
         conn.execute(tables.update().where(tables.c.id == row.id)
-                     .values(options=kept, snapshot=_snapshot(row.snapshot, None)))
+                     .values(options=kept, snapshot=snapshot_options(row.snapshot, {}, (NAME,))))
