@@ -45,3 +45,37 @@ def snapshot_options(snapshot: str | None, values: dict, drop: tuple = (), defau
     for name, value in (defaults or {}).items():
         options.setdefault(name, value)
     return json.dumps(state, ensure_ascii=False, separators=(',', ':'))
+
+
+def keep_old_option(conn, game: str, name: str, rulesets: tuple[str, ...] | None = None,
+                    defaults: dict | None = None) -> None:
+    """Upgrade: each game of ``game`` in progress (of one of ``rulesets``, or any) whose options do
+    not name ``name`` gets it off, in its options and its snapshot (``defaults``: other new
+    options written into the snapshot where missing), so that its log replays as it was played."""
+    rows = conn.execute(
+        sa.select(tables.c.id, tables.c.ruleset, tables.c.options, tables.c.snapshot)
+        .where(tables.c.game == game, tables.c.status.in_(LIVE))
+    ).all()
+    for row in rows:
+        options = dict(row.options) if isinstance(row.options, dict) else {}
+        ruleset = options.get('ruleset') or row.ruleset
+        if (rulesets is not None and ruleset not in rulesets) or name in options:
+            continue
+        options.setdefault('ruleset', ruleset)
+        options[name] = False
+        conn.execute(tables.update().where(tables.c.id == row.id)
+                     .values(options=options, snapshot=snapshot_options(row.snapshot, {name: False}, defaults=defaults)))
+
+
+def drop_option(conn, game: str, name: str) -> None:
+    """Downgrade: the rules before know no ``name`` (an unknown option stops a replay): it is taken
+    out of every ``game`` table's options and snapshot again."""
+    rows = conn.execute(sa.select(tables.c.id, tables.c.options, tables.c.snapshot)
+                        .where(tables.c.game == game)).all()
+    for row in rows:
+        options = row.options if isinstance(row.options, dict) else {}
+        if name not in options and not (row.snapshot and name in row.snapshot):
+            continue
+        kept = {k: v for k, v in options.items() if k != name}
+        conn.execute(tables.update().where(tables.c.id == row.id)
+                     .values(options=kept, snapshot=snapshot_options(row.snapshot, {}, (name,))))

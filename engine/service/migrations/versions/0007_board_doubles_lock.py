@@ -16,10 +16,9 @@ Create Date: 2026-12-01 02:00:00.000000
 
 from __future__ import annotations
 
-import sqlalchemy as sa
 from alembic import op
 
-from engine.service.migrations.rows import LIVE, snapshot_options, tables
+from engine.service.migrations.rows import drop_option, keep_old_option
 
 revision = '0007'
 down_revision = '0006'
@@ -30,32 +29,9 @@ NAME = 'doubles_lock'
 
 
 def upgrade() -> None:
-    conn = op.get_bind()
-    rows = conn.execute(
-        sa.select(tables.c.id, tables.c.ruleset, tables.c.options, tables.c.snapshot)
-        .where(tables.c.game == 'board', tables.c.status.in_(LIVE))
-    ).all()
-    for row in rows:
-        options = dict(row.options) if isinstance(row.options, dict) else {}
-        ruleset = options.get('ruleset') or row.ruleset
-        if ruleset != 'china' or NAME in options:
-            continue
-        options.setdefault('ruleset', ruleset)
-        options[NAME] = False
-        conn.execute(tables.update().where(tables.c.id == row.id)
-                     .values(options=options, snapshot=snapshot_options(row.snapshot, {NAME: False}, defaults={'rent_claim': False})))
+    keep_old_option(op.get_bind(), 'board', NAME, ('china',), defaults={'rent_claim': False})
 
 
 def downgrade() -> None:
-    """The rules before 0007 know no ``doubles_lock`` (an unknown option stops a replay): it is
-    taken out of every board table's options and snapshot again."""
-    conn = op.get_bind()
-    rows = conn.execute(sa.select(tables.c.id, tables.c.options, tables.c.snapshot)
-                        .where(tables.c.game == 'board')).all()
-    for row in rows:
-        options = row.options if isinstance(row.options, dict) else {}
-        if NAME not in options and not (row.snapshot and NAME in row.snapshot):
-            continue
-        kept = {k: v for k, v in options.items() if k != NAME}
-        conn.execute(tables.update().where(tables.c.id == row.id)
-                     .values(options=kept, snapshot=snapshot_options(row.snapshot, {}, (NAME,))))
+    """The rules before 0007 know no such option: it is taken out of every board table again."""
+    drop_option(op.get_bind(), 'board', NAME)
