@@ -63,8 +63,8 @@ def keep_old_option(conn, game: str, name: str, rulesets: tuple[str, ...] | None
             continue
         options.setdefault('ruleset', ruleset)
         options[name] = False
-        conn.execute(tables.update().where(tables.c.id == row.id)
-                     .values(options=options, snapshot=snapshot_options(row.snapshot, {name: False}, defaults=defaults)))
+        snapshot = snapshot_options(row.snapshot, {name: False}, defaults=defaults)
+        conn.execute(tables.update().where(tables.c.id == row.id).values(options=options, snapshot=snapshot))
 
 
 def drop_option(conn, game: str, name: str) -> None:
