@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES, LEVELS, PLUGS
 from engine.simulation import CHECKS, simulate
 
 LANDING_GAMES = ("board",)  # games played on a board of squares
@@ -108,7 +108,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
         # each game has its own default rule set: Deal "standard", the board "china"
         return run_console(args.game, args.players, ai, args.seed, args.lang,
-                           args.ruleset or DEFAULT_RULESETS[args.game], db=args.db, options=args.option)
+                           args.ruleset or DEFAULT_RULESETS[args.game], db=args.db, options=args.option,
+                           ai_level=args.ai_level)
     except KeyboardInterrupt:  # Ctrl-C before the console's own handler is set (or while it is
         # being set): no move is in progress then; one line, no traceback
         from bot.console_options import data_dir
@@ -284,6 +285,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=["deal", "board"])
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--ai", type=int, default=None, help="AI seats (default: all)")
+    p.add_argument("--ai-level", choices=LEVELS, default="ai",
+                   help="the AI seats' strength: basic (easy), ai (normal, the default) or strong (searches)")
     p.add_argument("--ruleset", default=None, help="default: deal standard, board china")
     p.add_argument("--seed", type=int, default=int(time.time()) % 100000)
     p.add_argument("--lang", default="zh-Hans")

@@ -108,7 +108,7 @@ def _sigint(handler: _Interrupt):
 def run_console(game: str, players: int, ai: int, seed: int, lang: str, ruleset: str | None = None,
                 input_fn: Callable[[str], str] = input, output: Callable[[str], object] = print,
                 max_turns: int | None = None, db: str | None = None, options: Sequence[str] = (),
-                clock: Callable[[], float] = time.time, scratch: bool = False) -> int:
+                clock: Callable[[], float] = time.time, scratch: bool = False, ai_level: str = "ai") -> int:
     """Play one game in the terminal through the service; 0 when it was played (or saved to resume),
     2 when it could not start.
 
@@ -118,7 +118,7 @@ def run_console(game: str, players: int, ai: int, seed: int, lang: str, ruleset:
     game is kept in ``db`` (a SQLite file), by default ``console.db`` in the user's data folder:
     Ctrl-C or a kill, then the same command again, and it goes on where it stopped. ``scratch``
     keeps it in a scratch database for this run only (``tycoon run``'s demonstration game).
-    ``clock`` times the rule set's clocks.
+    ``clock`` times the rule set's clocks; ``ai_level`` is the AI seats' strength (basic, ai, strong).
     """
     lang = normalise_lang(lang)
     ruleset = ruleset or DEFAULT_RULESETS.get(game, "")
@@ -130,7 +130,7 @@ def run_console(game: str, players: int, ai: int, seed: int, lang: str, ruleset:
     if refusal is not None:
         output(t(lang, refusal[0], **refusal[1]))
         return 2
-    setup = _Setup(game, players, ai, seed, lang, {"ruleset": ruleset, **chosen}, max_turns or 0, clock)
+    setup = _Setup(game, players, ai, seed, lang, {"ruleset": ruleset, **chosen}, max_turns or 0, clock, ai_level)
     stopper = _Interrupt()
     with _sigint(stopper):
         if scratch:
@@ -150,6 +150,7 @@ class _Setup:
     options: dict
     cap: int  # 0: the game's own turn cap
     clock: Callable[[], float]
+    ai_level: str = "ai"
 
 
 async def _open_table(service: GameService, s: _Setup, names: dict[int, str]) -> tuple[int, bool]:
@@ -165,9 +166,9 @@ async def _open_table(service: GameService, s: _Setup, names: dict[int, str]) ->
         if seat < humans:
             await service.lobby.join(out.table, f"console:{seat + 1}", names[seat])
         else:
-            await service.lobby.add_ai(out.table, "console:1")
+            await service.lobby.add_ai(out.table, "console:1", s.ai_level)
     if not humans:  # an all-AI table: the one who opened it only watches
-        await service.lobby.add_ai(out.table, "console:1")
+        await service.lobby.add_ai(out.table, "console:1", s.ai_level)
         await service.lobby.leave(out.table, "console:1")
     extra = {k: v for k, v in s.options.items() if k != "ruleset"}
     await service.lobby.start(out.table, "console:1", seed=s.seed, turn_cap=s.cap, options=extra)

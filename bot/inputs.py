@@ -21,8 +21,9 @@ MAX_ID = 2**31 - 1  # ids are database integers
 _DIGITS = re.compile(r"[0-9]{1,10}")
 # button data, unsigned (the signature was checked first): what each press may carry
 _SHAPES = {
-    # ``o:<code>``: the creator switches a rule option (``engine.options``)
-    "l": re.compile(r"l:(?P<table>[0-9]{1,10}):(?P<op>join|leave|ai|noai|start|cancel|o:[a-z0-9]{1,8})"),
+    # ``ai:<level>``: an AI seat of a level; ``o:<code>``: the creator switches a rule option (``engine.options``)
+    "l": re.compile(r"l:(?P<table>[0-9]{1,10}):"
+                    r"(?P<op>join|leave|ai(?::(?:basic|strong))?|noai|start|cancel|o:[a-z0-9]{1,8})"),
     "h": re.compile(r"h:(?P<table>[0-9]{1,10})(?::(?P<seat>[0-9]))?"),
     "b": re.compile(r"b:(?P<table>[0-9]{1,10})"),
     "p": re.compile(r"p:(?P<table>[0-9]{1,10})"),  # a Deal table's discard pile (D-18)

@@ -13,8 +13,17 @@ from engine.service.tables import GameService
 from engine.service.views import PublicView
 from words.i18n import game_name, ruleset_name, t
 
-LOBBY_OPS = [("join", "tg.btn.join"), ("leave", "tg.btn.leave"), ("ai", "tg.btn.add_ai"),
-             ("noai", "tg.btn.remove_ai"), ("start", "tg.btn.start"), ("cancel", "tg.btn.cancel")]
+# an AI seat of each level (``engine.games.LEVELS``), the default one without its level in the op
+LOBBY_OPS = [("join", "tg.btn.join"), ("leave", "tg.btn.leave"), ("ai:basic", "tg.btn.add_ai_basic"),
+             ("ai", "tg.btn.add_ai"), ("ai:strong", "tg.btn.add_ai_strong"), ("noai", "tg.btn.remove_ai"),
+             ("start", "tg.btn.start"), ("cancel", "tg.btn.cancel")]
+
+
+def seat_line(seat, lang: str) -> str:
+    """A seat as the lobby lists it: its name, and an AI seat's level."""
+    if not seat.level:
+        return seat.name
+    return t(lang, "ai.seat_level", name=seat.name, level=t(lang, "ai.level." + seat.level))
 
 
 class LobbyFlows:
@@ -32,7 +41,7 @@ class LobbyFlows:
     # -- the lobby ---------------------------------------------------------------------------------
 
     def lobby_text(self, view: PublicView, lang: str) -> str:
-        seats = "\n".join(f"{i + 1}. {s.name}" for i, s in enumerate(view.seats))
+        seats = "\n".join(f"{i + 1}. {seat_line(s, lang)}" for i, s in enumerate(view.seats))
         key = "tg.lobby" if view.status == "lobby" else "tg.lobby_started"
         text = t(lang, key, game=game_name(view.game, lang), ruleset=ruleset_name(view.ruleset, lang), seats=seats)
         lines = [text, option_screens.on_line(view, lang)]  # what the group chose stays in view after the start

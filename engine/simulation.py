@@ -84,6 +84,9 @@ class SimulationStats:
             # a policy's share of the games it won (shared wins count for each winner)
             "win_share_by_type": {k: round(v / self.games, 4) for k, v in sorted(self.wins_by_type.items())}
             if self.games else {},
+            # its 95 % interval (Wilson's, for a share of games)
+            "win_share_95_by_type": {k: [round(x, 4) for x in wilson(min(v, self.games), self.games)]
+                                     for k, v in sorted(self.wins_by_type.items())} if self.games else {},
             "trades": self.trades,
             "trades_mean": round(self.trades / self.games, 2) if self.games else 0.0,
             "check": self.check,
@@ -98,6 +101,16 @@ CHECKS = ("all", "end", "none")
 def game_seeds(seed: int, games: int) -> list[int]:
     rng = Rng.from_seed(seed)
     return [rng.next64() for _ in range(games)]
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's score interval for a share of ``successes`` in ``trials`` (95 % for z = 1.96)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * ((p * (1 - p) + z * z / (4 * trials)) / trials) ** 0.5 / (1 + z * z / trials)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def seat_policies(plug: GamePlug, seats: list[str] | None, players: int, game_index: int) -> list[str]:

@@ -15,7 +15,7 @@ from bot.inputs import clean_name
 from bot.web import auth
 from bot.web.context import SERVICE, SETTINGS, id_in_path, lang_of, origin_ok, refuse, user_of, watch_path
 from bot.web.live import RateLimit
-from engine.games import GAMES
+from engine.games import GAMES, LEVELS
 from engine.service import store
 from words.i18n import normalise_lang, t
 
@@ -112,13 +112,16 @@ async def new_table(request: web.Request) -> web.Response:
     rules = GAMES[game]
     if not isinstance(ai, int) or isinstance(ai, bool) or not 0 <= ai < rules.max_players:
         return refuse(400, lang, "web.err.ai_seats", max=rules.max_players - 1)
+    level = body.get("level", "ai")
+    if level not in LEVELS:
+        return refuse(400, lang, "service.bad_ai_level", choices=", ".join(LEVELS))
     name = body.get("name")
     name = clean_name(name if isinstance(name, str) else None, t(lang, "web.guest"))
     outcome = await service.lobby.new_table(f"web:{secrets.token_hex(6)}", game, ruleset, user, name)
     if not outcome.ok:
         return refuse(400, lang, outcome.key, **outcome.params)
     for _ in range(ai):
-        await service.lobby.add_ai(outcome.table, user)
+        await service.lobby.add_ai(outcome.table, user, level)
     return web.json_response({"table": outcome.table, "url": f"/t/{outcome.table}"})
 
 

@@ -23,7 +23,7 @@ from words.games import WORDS, extra_label
 from words.i18n import CATALOGUES, ruleset_name, t
 
 MAX_MESSAGE = 1024  # bytes: every valid message is far smaller
-LOBBY_OPS = ("join", "leave", "ai", "noai", "start", "cancel")
+LOBBY_OPS = ("join", "leave", "ai", "ai:basic", "ai:strong", "noai", "start", "cancel")
 OPTION_OP = re.compile(r"o:[a-z0-9]{1,8}")  # the creator switches a rule option (``engine.options`` codes)
 TYPES = ("press", "back", "lobby", "trade", "pile")
 
@@ -71,7 +71,8 @@ def lobby_message(view: PublicView, lang: str, seat: int | None, creator: bool, 
                for o in table_options.toggles(view.game)]
     return {"type": "lobby", "table": view.table, "status": view.status, "game": view.game,
             "ruleset": view.ruleset, "ruleset_name": ruleset_name(view.ruleset, lang),
-            "seats": [{"name": s.name, "ai": s.ai} for s in view.seats], "seat": seat, "creator": creator,
+            "seats": [{"name": s.name, "ai": s.ai, "level": s.level and t(lang, "ai.level." + s.level)}
+                      for s in view.seats], "seat": seat, "creator": creator,
             "min": view.min_players, "max": view.max_players, "web": view.chat_key.startswith("web:"),
             "watch": watch, "options": options, "options_on": option_screens.on_line(view, lang)}
 

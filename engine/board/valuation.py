@@ -215,3 +215,14 @@ def _deed_worth(state: BoardState, b: Board, seat: int, sq: int, group: str) -> 
             theirs = holdings(state, b, bonus, p.seat, groups, after) - holdings(state, b, bonus, p.seat, groups, now)
             denial = max(denial, theirs - b.price[sq])
     return min(gain + denial // 2 + b.price[sq] // 10, b.price[sq] * 16 // 10)
+
+
+def position_worth(state: BoardState, seat: int) -> int:
+    """What ``seat``'s whole position is worth by this model: its cash and all its holdings (a
+    complete group with its earning power, a group a street short with part of it): the ``strong``
+    level's score of a world it stopped playing (``engine/board/strong.py``)."""
+    p = state.players[seat]
+    if p.bankrupt:
+        return 0
+    b = board_of(state)
+    return p.cash + holdings(state, b, _bonus_table(state), seat, b.groups, state.owner)

@@ -139,6 +139,26 @@ def _play(state: DealState, seat: int, actions: list, ctx: _Context | None = Non
     return best
 
 
+def ranked(state: DealState, seat: int) -> list:
+    """The plays of ``seat``'s turn (the options ``choose`` weighs there), best first by its own
+    scores: the candidates the ``strong`` level searches."""
+    me = state.players[seat]
+    near = _near_complete(me)
+    ctx = _Context(state, me, near)
+    if state.plays_left <= 0:
+        options = turn_options(state, seat, moves_into=near)
+    else:
+        options = turn_options(state, seat, moves_into=near, forced_takes=ctx.worth_forcing,
+                               forced_give_cost=ctx.loss)
+    scorers = _SCORERS
+    scored = []
+    for i, a in enumerate(options):
+        scorer = scorers.get(type(a))
+        scored.append((-(scorer(ctx, a) if scorer is not None else -1.0), i, a))
+    scored.sort(key=lambda x: (x[0], x[1]))
+    return [a for _s, _i, a in scored]
+
+
 class _Context:
     """What the scoring needs, computed once per decision (slots: one is made for every play)."""
 

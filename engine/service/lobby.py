@@ -17,7 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine import options as table_options
 from engine.core.values import SYSTEM
-from engine.games import GAMES
+from engine.games import GAMES, LEVELS
 from engine.service import store
 from engine.service.cache import LiveTable
 from engine.service.clocks import DEFAULT_CLOCKS, wanted_clocks
@@ -80,12 +80,14 @@ class Lobby:
 
     async def op(self, table_id: int, op: str, user: str, name: str, is_admin: bool = False,
                  seed: int | None = None) -> Outcome:
-        """A lobby button or command, whatever the platform: join, leave, ai, noai, cancel, start, or
+        """A lobby button or command, whatever the platform: join, leave, ai (``ai:<level>``: of a
+        level), noai, cancel, start, or
         ``o:<code>`` (the creator switches a rule option, ``engine.options``)."""
         if op.startswith("o:"):
             return await self.toggle_option(table_id, user, op[2:])
         ops = {"join": lambda: self.join(table_id, user, name), "leave": lambda: self.leave(table_id, user),
                "ai": lambda: self.add_ai(table_id, user), "noai": lambda: self.remove_ai(table_id, user),
+               **{f"ai:{level}": (lambda level=level: self.add_ai(table_id, user, level)) for level in LEVELS},
                "cancel": lambda: self.cancel(table_id, user, is_admin=is_admin, name=name),
                "start": lambda: self.start(table_id, user, seed=seed)}
         if op not in ops:
@@ -149,14 +151,19 @@ class Lobby:
 
             return await self._change_lobby(table_id, decide)
 
-    async def add_ai(self, table_id: int, user: str) -> Outcome:
+    async def add_ai(self, table_id: int, user: str, level: str = "ai") -> Outcome:
+        """An AI seat of ``level`` (``engine.games.LEVELS``: basic, ai, strong) at the lobby."""
         def decide(live: LiveTable, seats: list) -> tuple[list | None, Outcome]:
+            if level not in LEVELS:
+                return None, Outcome(False, "service.bad_ai_level", params={"choices": ", ".join(LEVELS)},
+                                     table=table_id)
             if len(seats) >= live.rules.max_players:
                 return None, Outcome(False, "service.table_full", params={"max": live.rules.max_players},
                                      table=table_id)
             taken = {s["user"] for s in seats}
             n = next(n for n in range(1, len(seats) + 2) if f"ai:{n}" not in taken)
-            return [*seats, {"user": f"ai:{n}", "name": f"AI {n}", "ai": True}], Outcome(True, table=table_id)
+            seat = {"user": f"ai:{n}", "name": f"AI {n}", "ai": True, "level": level}
+            return [*seats, seat], Outcome(True, table=table_id)
 
         async with self.cache.lock(table_id):
             return await self._change_lobby(table_id, decide)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.contract import GameRules
 from engine.core.values import SYSTEM, EndMatch, TurnStarted
-from engine.games import PLUGS
+from engine.games import PLUGS, chooser
 from engine.service import metrics, store
 from engine.service.outcome import Outcome
 from engine.service.views import Ask, PrivateView, PublicView, asks_of, private_views, public_view
@@ -269,7 +269,11 @@ class TableLoop:
                 seats = [d.seat for d in live.rules.waiting_for(live.state) if live.row.seats[d.seat]["ai"]]
                 if not seats:
                     return
-                action = PLUGS[live.row.game].choose(live.state, seats[0])
+                level = live.row.seats[seats[0]].get("level")
+                if level == "strong":  # a search of a few hundred ms: the other tables go on meanwhile
+                    action = await asyncio.to_thread(chooser(live.row.game, level), live.state, seats[0])
+                else:
+                    action = chooser(live.row.game, level)(live.state, seats[0])
                 outcome = await service.apply(live, seats[0], action)
                 if not outcome.ok and outcome.key != "service.out_of_date":
                     failures += 1  # the AI only picks what legal_actions lists; still, never spin

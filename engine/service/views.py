@@ -33,6 +33,7 @@ class Seat(msgspec.Struct, frozen=True):
     ai: bool  # the AI plays this seat now (an AI seat, or a person's seat it keeps while they are away)
     person: bool  # a person's seat (whether they play it now or the AI keeps it)
     dm: bool | None = None  # whether the bot may write to them privately (None: not known yet)
+    level: str | None = None  # an AI seat's strength (``engine.games.LEVELS``); None for a person's seat
 
 
 class Ask(msgspec.Struct, frozen=True):
@@ -131,7 +132,8 @@ def is_ai_user(user: str) -> bool:
 
 
 def seats_of(row) -> list[Seat]:
-    return [Seat(s["name"], s["user"], bool(s["ai"]), not is_ai_user(s["user"]), s.get("dm")) for s in row.seats]
+    return [Seat(s["name"], s["user"], bool(s["ai"]), not is_ai_user(s["user"]), s.get("dm"),
+                 s.get("level", "ai") if is_ai_user(s["user"]) else None) for s in row.seats]
 
 
 def asks_of(snap: Snapshot, clocks: dict[tuple[int, str], float] | None = None) -> list[Ask]:

@@ -1,6 +1,7 @@
 // The lobby page: open web tables (sit down or watch) and the form that opens a new one.
 "use strict";
-const gameSelect = $("game"), rulesetSelect = $("ruleset"), aiInput = $("ai"), nameInput = $("name");
+const gameSelect = $("game"), rulesetSelect = $("ruleset"), aiInput = $("ai"), nameInput = $("name"),
+  levelSelect = $("level");
 nameInput.value = localStorage.getItem("tycoon-name") || "";
 for (const game of Object.keys(CFG.games)) gameSelect.append(el("option", {value: game, textContent: w("web.game." + game)}));
 function rulesets() {
@@ -16,7 +17,8 @@ $("new-table").addEventListener("submit", async (event) => {
   if (!name) return showError(w("web.err.name"));
   localStorage.setItem("tycoon-name", name);
   const response = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
-    body: JSON.stringify({name, game: gameSelect.value, ruleset: rulesetSelect.value, ai: Number(aiInput.value) || 0})});
+    body: JSON.stringify({name, game: gameSelect.value, ruleset: rulesetSelect.value, ai: Number(aiInput.value) || 0,
+    level: levelSelect.value})});
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) return showError(answer.error || w("web.err.malformed"));
   location.href = answer.url;

@@ -40,7 +40,8 @@ function showLobby(m) {
   for (const id of ["turn", "stage", "mine", "log-card", "end"]) if ($(id)) $(id).hidden = true;
   $("heading").textContent = `#${m.table} ${w("web.game." + m.game)} · ${m.ruleset_name}`;
   $("seats").replaceChildren(...m.seats.map((s, i) => el("li", {className: i === m.seat ? "me" : "",
-    textContent: s.name + (s.ai ? ` (${w("web.ai")})` : "") + (i === m.seat ? ` (${w("web.you")})` : "")})));
+    textContent: s.name + (s.level ? ` (${s.level})` : s.ai ? ` (${w("web.ai")})` : "") +
+      (i === m.seat ? ` (${w("web.you")})` : "")})));
   const playing = m.status === "lobby" && m.web && !m.watch;
   $("join-row").hidden = !playing || m.seat !== null;
   $("lobby-buttons").hidden = !playing;
