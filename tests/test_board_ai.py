@@ -10,7 +10,7 @@ from engine.board.ai import choose
 from engine.board.data import board
 from engine.board.valuation import deed_worth, reserve
 from engine.games import PLUGS
-from engine.simulation import seat_policies, simulate
+from engine.simulation import play_one, seat_policies, simulate
 from tests.board_builders import act, ai_decisions, build, own, place, set_cash, table
 
 BROWN = (1, 3)
@@ -144,12 +144,29 @@ def test_ai_makes_no_offers_when_trading_is_off():
     assert choose(s, 0) == m.Roll()
 
 
-def test_basic_never_trades_and_bids_up_to_the_printed_price():
+PRICE_3 = board("china").price[3]
+
+
+@pytest.mark.parametrize("cash, asked, gets, sells", [
+    (2 * PRICE_3, 0, (), True),  # twice the printed price, in cash
+    (2 * PRICE_3 - 10, 0, (), False),
+    (2 * PRICE_3 + 1, 0, (1,), False),  # a deed in return: the deeds it gives are worth no more
+    (2 * PRICE_3 + 14000, 14000, (), False),  # paid enough net, but its reserve would go
+])
+def test_basic_sells_a_deed_for_twice_its_printed_price_and_takes_no_other_offer(cash, asked, gets, sells):
     s = table(2)
     own(s, 0, 1)
     own(s, 1, 3)
-    act(s, 0, m.ProposeTrade(target=1, get=(3,), give_cash=5000))
-    assert basic.choose(s, 1) == m.RejectTrade(trade=s.trades[0].id)
+    set_cash(s, 0, 30000)
+    act(s, 0, m.ProposeTrade(target=1, get=(3,), give=gets, give_cash=cash, get_cash=asked))
+    t = s.trades[0].id
+    assert basic.choose(s, 1) == (m.AcceptTrade(trade=t) if sells else m.RejectTrade(trade=t))
+
+
+def test_basic_never_offers_and_bids_up_to_the_printed_price():
+    plug = PLUGS["board"]
+    state, log = play_one(plug, 4, None, 5, 300, check_every_action=False, policies=["basic"] * 4)
+    assert not any(isinstance(a, m.ProposeTrade) for _seat, a in log)
     s2 = table(2)
     auction_of(s2, 39)
     act(s2, 0, m.Bid(amount=3990))
@@ -175,7 +192,6 @@ def test_seat_types_rotate_and_wins_are_counted_per_type():
     stats = simulate(plug, 4, 2, 3, seats=["ai", "basic"], verify_replay=True)
     assert stats.replay_mismatches == 0 and stats.invariant_violations == 0
     assert sum(stats.wins_by_type.values()) == sum(stats.wins.values())
-    assert stats.trades == 0  # basic accepts no trades
     assert stats.as_dict()["seat_types"] == ["ai", "basic"]
 
 

@@ -149,7 +149,7 @@ async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spect
     await bob.eval("document.getElementById('join').click()")
     await alice.wait("document.querySelectorAll('#seats li').length === 3")
     assert await alice.eval("[...document.querySelectorAll('#seats li')].map(li => li.textContent)") == [
-        f"Alice ({t('zh-Hans', 'web.you')})", "AI 1 (AI)", "Bob"]
+        f"Alice ({t('zh-Hans', 'web.you')})", f"AI 1 ({t('zh-Hans', 'ai.level.ai')})", "Bob"]
 
     spectator = await browser.new_page(390, 844)  # a phone, in another language than Bob's
     await spectator.goto(address + watch_path(service, table) + "&lang=zh-Hans")

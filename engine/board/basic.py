@@ -2,7 +2,11 @@
 board --seats ai,basic,...``).
 
 It buys what it can afford above a fixed reserve, bids up to the printed price, builds evenly
-when it can, pays its way out of debts, never offers a trade and accepts none. Everything else
+when it can, pays its way out of debts and never offers a trade. It accepts one that pays it, in
+cash, at least twice the printed price of the deeds it hands over (``SELLS_AT``), as a beginner
+sells a street for a good price without asking what it finishes: a player who never sells leaves
+the deeds split for good, and two games in three against it ran to the turn cap with no group
+complete anywhere (tests/test_board_ai.py, ``basic``). Everything else
 (a decision it has no opinion on) takes the first listed answer that commits to nothing new.
 Like the AI it only ever picks from ``legal_actions``.
 """
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 from engine.board import model
 from engine.board.model import (
+    AcceptTrade,
     Bid,
     BoardState,
     BuildHouse,
@@ -34,6 +39,19 @@ def _claim(square: int):
     return kind(square=square) if kind is not None else None
 
 
+SELLS_AT = 2  # times the printed price of the deeds it gives, in net cash received
+
+
+def _well_paid(state: BoardState, t) -> bool:
+    """An offer to it that pays, in net cash, ``SELLS_AT`` times the printed price of the deeds it
+    gives less those it gets, with no jail card asked of it, and leaves it its reserve."""
+    b = board_of(state)
+    net = t.give_cash - t.get_cash
+    deeds = sum(b.price[sq] for sq in t.get) - sum(b.price[sq] for sq in t.give)
+    return not t.get_cards and net >= SELLS_AT * deeds and deeds > 0 \
+        and state.players[t.target].cash - t.get_cash >= reserve(state)
+
+
 def reserve(state: BoardState) -> int:
     return start_cash(state.options) // 10
 
@@ -43,9 +61,11 @@ def choose(state: BoardState, seat: int, actions: list | None = None):
         actions = legal_actions(state, seat)
     if not actions:
         return None
-    for a in actions:  # never trades: every offer to it is declined
+    for a in actions:  # offers: sold for twice the printed price in cash, else declined
         if isinstance(a, RejectTrade):
-            return a
+            offer = next((t for t in state.trades if t.id == a.trade), None)
+            accept = AcceptTrade(trade=a.trade)
+            return accept if offer is not None and accept in actions and _well_paid(state, offer) else a
     for c in getattr(state, "rent_claims", ()):  # B-06 with rent_claim: it does collect its rent
         claim = _claim(c.square)
         if c.owner == seat and claim in actions:
