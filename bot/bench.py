@@ -181,8 +181,39 @@ def bench_rollouts(seconds: float = 3.0, turns: int = 30) -> dict:
     return out
 
 
+def bench_strong(games: int = 4, seed: int = 2026) -> dict:
+    """The ``strong`` level's time to decide (budget: mean ≤ 300 ms, p99 ≤ 600 ms), over whole
+    four-player games of one strong seat against three ``ai`` seats, its place rotated: every
+    decision it faced, those with nothing to weigh (a single candidate) included."""
+    out = {}
+    for game in ("deal", "board"):
+        plug = PLUGS[game]
+        strong, times = plug.policies["strong"], []
+
+        def timed(state, seat, strong=strong, times=times):
+            t0 = time.perf_counter()
+            action = strong(state, seat)
+            times.append(time.perf_counter() - t0)
+            return action
+
+        for i, s in enumerate(game_seeds(seed, games)):
+            seats = ["ai"] * 4
+            seats[i % 4] = "timed"
+            plug.policies["timed"] = timed
+            try:
+                play_one(plug, 4, None, s, None, check_every_action=False, policies=seats)
+            finally:
+                del plug.policies["timed"]
+        times.sort()
+        out[f"{game}_strong_decision_mean_ms"] = round(1000 * sum(times) / len(times), 1)
+        out[f"{game}_strong_decision_p99_ms"] = round(1000 * times[int(0.99 * (len(times) - 1))], 1)
+        out[f"{game}_strong_decisions"] = len(times)
+    return out
+
+
 def run_all() -> dict:
-    return {**bench_deal(), **bench_board(), **bench_rollouts(), **bench_service(), **bench_clocks(),
+    return {**bench_deal(), **bench_board(), **bench_rollouts(), **bench_strong(), **bench_service(),
+            **bench_clocks(),
             **bench_clocks(tables=2000, keep_seats=True),
             **bench_finished_memory(), **bench_restart(), **bench_render(), **bench_web(),
             **bench_two_processes(bench_database_url()), **bench_crowds(bench_database_url()),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.core.contract import GameRules
+from engine.core.contract import GameRules, Result
 
 
 def rollout(rules: GameRules, choose: Callable[[Any, int], Any], state: Any, viewer: int | None, seed: int,
@@ -17,11 +17,20 @@ def rollout(rules: GameRules, choose: Callable[[Any, int], Any], state: Any, vie
     sim = rules.clone(state)
     if rules.resample is not None:
         rules.resample(sim, viewer, seed)
+    play_on(rules, choose, sim, turns)
+    return sim
+
+
+def play_on(rules: GameRules, choose: Callable[[Any, int], Any], sim: Any, turns: int) -> Result:
+    """Every seat of ``sim`` moved by ``choose`` until the game ends or ``turns`` more turns have
+    passed (in place); the game's result then."""
     last = sim.turn_number + turns
-    while sim.turn_number <= last and not rules.result(sim).over:
+    result = rules.result(sim)
+    while not result.over and sim.turn_number <= last:
         decisions = rules.waiting_for(sim)
         if not decisions:
             break
         seat = decisions[0].seat
         rules.apply(sim, seat, choose(sim, seat))
-    return sim
+        result = rules.result(sim)
+    return result

@@ -30,6 +30,7 @@ from typing import Any
 import msgspec
 
 from engine.core.contract import GameRules
+from engine.rollout import play_on
 
 MARGIN = 1.5  # standard errors by which another move must beat the heuristic's in the same worlds
 
@@ -95,17 +96,8 @@ def choose(kit: SearchKit, seen: Seen):
 
 def _play_out(kit: SearchKit, sim: Any, seat: int, move: Any) -> float:
     """``move`` made in the world ``sim``, which the heuristic then plays for ``horizon`` turns."""
-    rules, heuristic = kit.rules, kit.heuristic
-    rules.apply(sim, seat, move)
-    last = sim.turn_number + kit.horizon
-    result = rules.result(sim)
-    while not result.over and sim.turn_number <= last:
-        waiting = rules.waiting_for(sim)
-        if not waiting:
-            break
-        who = waiting[0].seat
-        rules.apply(sim, who, heuristic(sim, who))
-        result = rules.result(sim)
+    kit.rules.apply(sim, seat, move)
+    result = play_on(kit.rules, kit.heuristic, sim, kit.horizon)
     if result.over:
         return 1.0 / len(result.winners) if seat in result.winners else 0.0
     return kit.score(sim, seat)
