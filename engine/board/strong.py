@@ -2,19 +2,20 @@
 searches and how a world that is still running is scored.
 
 Searched: whether to buy (buy or let the deed go to auction), whether to answer an offer yes or
-no, and before a roll whether to do what the heuristic would (build, lift, mortgage to build,
-offer a deal, leave jail) or simply roll. Auction bids, debts, taxes and the rest are the
-heuristic's: a bid is asked for at every raise, and searching each one would cost the budget of
-many decisions for little. A world still running after the horizon is scored by the seat's share
-of what the positions are worth by the AI's value model (a complete group counts for its earning
-power, which B-17's valuation at printed prices misses), a bankrupt seat by nothing.
+no, whether to go on bidding for a deed (the least raise or a pass against the heuristic's
+choice), and before a roll whether to do what the heuristic would (build, lift, mortgage to
+build, offer a deal, leave jail) or simply roll, or, when it would just roll, to build the house
+that adds the most rent. Debts, taxes and the rest are the heuristic's. A world still running
+after the horizon is scored by the seat's share of what the positions are worth by the AI's
+value model (a complete group counts for its earning power, which B-17's valuation at printed
+prices misses), a bankrupt seat by nothing.
 """
 
 from __future__ import annotations
 
 from engine.board import ai
-from engine.board.model import AcceptTrade, BoardState, Buy, DeclineToBuy, RejectTrade, Roll
-from engine.board.rules import legal_actions
+from engine.board.model import AcceptTrade, Bid, BoardState, Buy, DeclineToBuy, PassAuction, RejectTrade, Roll
+from engine.board.rules import legal_actions, management_choices
 from engine.board.valuation import position_worth
 
 _ROLL = Roll()
@@ -30,8 +31,18 @@ def candidates(world: BoardState, seat: int) -> list:
     if isinstance(pick, (AcceptTrade, RejectTrade)):
         other = RejectTrade(trade=pick.trade) if isinstance(pick, AcceptTrade) else AcceptTrade(trade=pick.trade)
         return [pick, other] if other in legal_actions(world, seat) else [pick]
-    if stage == "roll" and pick != _ROLL and not world.rolled and _ROLL in legal_actions(world, seat):
-        return [pick, _ROLL]
+    if stage == "auction" and world.auction is not None and world.auction.kind == "property":
+        # bid on, or stop: the least raise against the heuristic's pass, a pass against its bid
+        if isinstance(pick, Bid):
+            return [pick, PassAuction()]
+        bids = [a for a in legal_actions(world, seat) if isinstance(a, Bid) and not a.beyond_reach]
+        return [pick, min(bids, key=lambda a: a.amount)] if bids else [pick]
+    if stage == "roll" and not world.rolled:
+        if pick != _ROLL:
+            return [pick, _ROLL] if _ROLL in legal_actions(world, seat) else [pick]
+        builds = management_choices(world, seat, sells=False, lifts=False).builds
+        if builds:  # the heuristic keeps its reserve: would a house pay more?
+            return [pick, max(builds, key=lambda a: (ai._house_gain(world, a.square), -a.square))]
     return [pick]
 
 
