@@ -10,7 +10,7 @@ from engine.board.ai import choose
 from engine.board.data import board
 from engine.board.valuation import deed_worth, reserve
 from engine.games import PLUGS
-from engine.simulation import play_one, seat_policies, simulate
+from engine.simulation import game_seeds, play_one, seat_policies, simulate
 from tests.board_builders import act, ai_decisions, build, own, place, set_cash, table
 
 BROWN = (1, 3)
@@ -212,3 +212,34 @@ def test_the_ai_picks_from_what_it_asks_the_rules_for_as_from_the_full_list():
     assert decisions > 2000
     assert {m.Roll, m.Buy, m.Bid, m.PassAuction, m.BuildHouse, m.BuildRound, m.Mortgage, m.LiftMortgage,
             m.ProposeTrade, m.AcceptTrade, m.RejectTrade, m.RaiseMoney} <= seen, seen
+
+
+def test_B16_the_ai_goes_bankrupt_only_when_no_sale_or_mortgage_could_pay():
+    """Over whole games against the baseline, every time an AI seat leaves the game bankrupt, all
+    it could have raised (its cash, its buildings at half cost, every mortgage) was short of what
+    it owed: never a debt a sale or a mortgage would have paid."""
+    from engine.board.rules import max_raisable
+
+    plug = PLUGS["board"]
+    rules = plug.rules
+    bankrupt = 0
+    for index, seed in enumerate(game_seeds(808, 24)):
+        policies = seat_policies(plug, ["ai", "basic", "basic", "basic"], 4, index)
+        ai = policies.index("ai")
+        checked: list[tuple[int, int]] = []  # (what it could raise, what it owed) as it went under
+
+        def watch(state, seat, action, ai=ai, checked=checked):
+            owed = [d.amount for d in state.debts if d.debtor == ai]
+            could = max_raisable(state, ai)
+            events = rules.apply(state, seat, action)
+            if state.players[ai].bankrupt and not checked:
+                checked.append((could, owed[0] if owed else -1))
+            return events
+
+        state, _ = play_one(plug, 4, None, seed, None, check_every_action=False, on_action=watch,
+                            policies=policies)
+        if state.players[ai].bankrupt:
+            bankrupt += 1
+            could, owed = checked[0]
+            assert 0 <= could < owed, f"seed {seed}: bankrupt with {could} to raise against a debt of {owed}"
+    assert bankrupt > 0  # the games do put the AI in debts it cannot pay
