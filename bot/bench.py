@@ -184,16 +184,18 @@ def bench_rollouts(seconds: float = 3.0, turns: int = 30) -> dict:
 def bench_strong(games: int = 4, seed: int = 2026) -> dict:
     """The ``strong`` level's time to decide (budget: mean ≤ 300 ms, p99 ≤ 600 ms), over whole
     four-player games of one strong seat against three ``ai`` seats, its place rotated: every
-    decision it faced, those with nothing to weigh (a single candidate) included."""
+    decision it faced, those with nothing to weigh (a single candidate) included; and how many
+    of its moves differ from the heuristic's in the same position."""
     out = {}
     for game in ("deal", "board"):
         plug = PLUGS[game]
-        strong, times = plug.policies["strong"], []
+        strong, times, differ = plug.policies["strong"], [], []
 
-        def timed(state, seat, strong=strong, times=times):
+        def timed(state, seat, strong=strong, times=times, differ=differ, plug=plug):
             t0 = time.perf_counter()
             action = strong(state, seat)
             times.append(time.perf_counter() - t0)
+            differ.append(action != plug.choose(state, seat))
             return action
 
         for i, s in enumerate(game_seeds(seed, games)):
@@ -208,6 +210,7 @@ def bench_strong(games: int = 4, seed: int = 2026) -> dict:
         out[f"{game}_strong_decision_mean_ms"] = round(1000 * sum(times) / len(times), 1)
         out[f"{game}_strong_decision_p99_ms"] = round(1000 * times[int(0.99 * (len(times) - 1))], 1)
         out[f"{game}_strong_decisions"] = len(times)
+        out[f"{game}_strong_not_the_heuristics_move"] = sum(differ)  # decisions where the search changed the move
     return out
 
 
