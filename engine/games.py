@@ -30,7 +30,7 @@ SHOWN: dict[str, Presentation] = {"deal": DEAL_PRESENTATION, "board": BOARD_PRES
 # sized to keep a decision within the level's budget (docs/figures.md, ``bench_strong``)
 STRONG: dict[str, SearchKit] = {
     "deal": SearchKit(rules=DEAL, heuristic=deal_ai.choose, candidates=deal_strong.candidates,
-                      score=deal_strong.score, worlds=48, horizon=12),
+                      score=deal_strong.score, worlds=64, horizon=8),
     "board": SearchKit(rules=BOARD, heuristic=board_ai.choose, candidates=board_strong.candidates,
                        score=board_strong.score, worlds=24, horizon=40),
 }

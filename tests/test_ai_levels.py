@@ -3,6 +3,7 @@ web and on the command line, listed with their level, and played by the service 
 
 from __future__ import annotations
 
+import json
 import threading
 
 import aiohttp
@@ -101,3 +102,12 @@ def test_play_takes_the_ai_level_of_its_seats(tmp_path, monkeypatch):
                        input_fn=lambda _prompt: "", ai_level="basic", clock=lambda: 0.0)
     assert code == 0
     assert {seat for seat, _ in calls["basic"]} == {0, 1} and calls["strong"] == []
+
+
+def test_a_web_page_may_ask_for_an_ai_seat_of_each_level_and_nothing_else():
+    from bot.web.messages import parse_message
+
+    for op in ("ai", "ai:basic", "ai:strong"):
+        assert parse_message(json.dumps({"type": "lobby", "op": op, "name": "Ann"})) == (
+            {"type": "lobby", "op": op, "name": "Ann"}, None)
+    assert parse_message(json.dumps({"type": "lobby", "op": "ai:genius"})) == (None, "web.err.malformed")
