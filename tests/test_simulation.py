@@ -247,3 +247,26 @@ def test_the_board_ai_beats_random_play():
             BOARD.apply(state, SYSTEM, EndMatch())
         wins += (0 in state.winners) / len(state.winners)
     assert wins > games * 0.6
+
+
+def test_the_strong_level_figures_time_every_decision_and_count_its_own_moves(monkeypatch):
+    import msgspec
+
+    from bot.bench import bench_strong
+    from bot.bench_strength import strength
+    from engine import search
+    from engine.games import STRONG
+
+    for game in ("deal", "board"):  # smaller searches than shipped: the suite's time
+        small = msgspec.structs.replace(STRONG[game], worlds=3, horizon=4)
+        monkeypatch.setitem(PLUGS[game].policies, "strong", search.policy(small))
+    figures = bench_strong(games=1)
+    for game in ("deal", "board"):
+        assert figures[f"{game}_strong_decisions"] > 10
+        assert figures[f"{game}_strong_decision_p99_ms"] >= figures[f"{game}_strong_decision_mean_ms"] / 10 > 0
+        assert 0 <= figures[f"{game}_strong_not_the_heuristics_move"] <= figures[f"{game}_strong_decisions"]
+    assert "timed" not in PLUGS["deal"].policies and "timed" not in PLUGS["board"].policies
+    measured = strength("deal", games=2, worlds=2, horizon=2, seed=1, margin=0.0)
+    assert (measured["games"], measured["worlds"], measured["horizon"], measured["margin"]) == (2, 2, 2, 0.0)
+    assert measured["decisions"] > 10 and search.MARGIN == 1.5  # the margin given is put back
+    assert "measured" not in PLUGS["deal"].policies
