@@ -70,6 +70,23 @@ async def _options(url: str) -> dict[int, object]:
     return {i: json.loads(o) if isinstance(o, str) else o for i, o in rows}
 
 
+def _log_rows(rules, log) -> list[dict]:
+    """Table 1's action log as the ``actions`` rows the service wrote."""
+    return [dict(table_id=1, seq=i + 1, seat=seat, action=rules.encode_action(action).decode(), at=0.0)
+            for i, (seat, action) in enumerate(log)]
+
+
+async def _restarts_as_played(url: str, rules, state) -> None:
+    """The service's start-up rebuilds table 1 from its log to exactly ``state``: no mismatch with
+    the snapshot, nothing set aside as damaged."""
+    service = await GameService.open(url)
+    try:
+        assert rules.encode_state(service.state(1)) == rules.encode_state(state)
+        assert service.replay_mismatches == [] and service.cache.damaged == []
+    finally:
+        await service.close()
+
+
 def _old_game(seed: int):
     """A Deal game played with the Just Say No windows before 0005 (``open_answers`` off), up to
     the first move the new default would refuse; and its snapshot as the old code stored it."""
@@ -105,8 +122,7 @@ async def test_0005_running_deal_tables_keep_the_old_just_say_no_windows(db_url)
         dict(id=4, game="deal", ruleset="standard", status="over", seed=4, options={"ruleset": "standard"}),
         dict(id=5, game="board", ruleset="china", status="running", seed=5, options={"ruleset": "china"}),
         dict(id=6, game="deal", ruleset="standard", status="lobby", seed=0, options={}),
-    ], [dict(table_id=1, seq=i + 1, seat=seat, action=DEAL.encode_action(action).decode(), at=0.0)
-        for i, (seat, action) in enumerate(log)])
+    ], _log_rows(DEAL, log))
     assert (await _options(db_url))[1] is None
 
     await _upgrade(db_url, "head")
@@ -175,8 +191,7 @@ async def test_0006_running_deal_tables_keep_the_rules_their_log_was_played_with
              options={"ruleset": "standard", "open_answers": True},
              snapshot=json.dumps(encoded, separators=(",", ":")), version=len(log)),
         dict(id=2, game="deal", ruleset="standard", status="lobby", seed=0, options={}),
-    ], [dict(table_id=1, seq=i + 1, seat=seat, action=DEAL.encode_action(action).decode(), at=0.0)
-        for i, (seat, action) in enumerate(log)])
+    ], _log_rows(DEAL, log))
     await _upgrade(db_url, "head")
     options = await _options(db_url)
     assert options[1] == {"ruleset": "standard", "open_answers": True, **PRE_0006}
@@ -228,18 +243,12 @@ async def test_0007_running_china_board_tables_keep_building_between_doubles(db_
              snapshot=json.dumps(encoded, separators=(",", ":")), version=len(log)),
         dict(id=2, game="board", ruleset="classic", status="running", seed=seed, options={"ruleset": "classic"},
              snapshot=None, version=0),
-    ], [dict(table_id=1, seq=i + 1, seat=seat, action=board.encode_action(action).decode(), at=0.0)
-        for i, (seat, action) in enumerate(log)])
+    ], _log_rows(board, log))
     await _upgrade(db_url, "head")
     options = await _options(db_url)
     assert options[1] == {"ruleset": "china", "doubles_lock": False, "received_mortgage_rulings": False}
     assert options[2] == {"ruleset": "classic", "received_mortgage_rulings": False}  # classic never had the lock
-    service = await GameService.open(db_url)
-    try:
-        assert board.encode_state(service.state(1)) == board.encode_state(state)
-        assert service.replay_mismatches == [] and service.cache.damaged == []
-    finally:
-        await service.close()
+    await _restarts_as_played(db_url, board, state)
     await _upgrade_down(db_url, "0006")
     assert (await _options(db_url))[1] == {"ruleset": "china"}
 
@@ -281,18 +290,12 @@ async def test_0009_running_board_tables_keep_the_old_trading_rules(db_url, monk
         dict(id=1, game="board", ruleset="classic", status="running", seed=9, options={"ruleset": "classic"},
              snapshot=json.dumps(encoded, separators=(",", ":")), version=len(log)),
         dict(id=2, game="board", ruleset="china", status="lobby", seed=0, options={}),
-    ], [dict(table_id=1, seq=i + 1, seat=seat, action=board.encode_action(action).decode(), at=0.0)
-        for i, (seat, action) in enumerate(log)])
+    ], _log_rows(board, log))
     await _upgrade(db_url, "head")
     options = await _options(db_url)
     assert options[1] == {"ruleset": "classic", "received_mortgage_rulings": False}
     assert options[2] == {}
-    service = await GameService.open(db_url)
-    try:
-        assert board.encode_state(service.state(1)) == board.encode_state(state)
-        assert service.replay_mismatches == [] and service.cache.damaged == []
-    finally:
-        await service.close()
+    await _restarts_as_played(db_url, board, state)
     await _upgrade_down(db_url, "0008")
     assert (await _options(db_url))[1] == {"ruleset": "classic"}
 

@@ -97,7 +97,7 @@ def choose(state: BoardState, seat: int, actions: list | None = None, listed: bo
     if stage == "shortage":
         joins = [a for a in actions if isinstance(a, JoinShortage)]
         if joins and state.players[seat].cash > _reserve(state, seat) + board_of(state).house_cost[joins[0].street]:
-            return max(joins, key=lambda a: _house_gain(state, a.street))
+            return max(joins, key=lambda a: house_gain(state, a.street))
         return DeclineShortage()
     if stage == "buy":
         return Buy() if Buy() in actions and _wants(state, seat, state.buy_square) else DeclineToBuy()
@@ -387,7 +387,7 @@ def _property_limit(state: BoardState, seat: int, sq: int, terms: list | None = 
     return limit
 
 
-def _house_gain(state: BoardState, sq: int) -> float:
+def house_gain(state: BoardState, sq: int) -> float:
     b = board_of(state)
     h = state.houses[sq]
     rent = b.rent[sq]
@@ -432,7 +432,7 @@ def _between_rolls(state: BoardState, seat: int, actions: list, listed: bool = F
     if lifts and p.cash > 3 * reserve and not builds:
         return max(lifts, key=lambda a: (owns_group(state, seat, b.group[a.square]), b.price[a.square]))
     if builds:
-        best = max(builds, key=lambda a: (_house_gain(state, a.square), -a.square))
+        best = max(builds, key=lambda a: (house_gain(state, a.square), -a.square))
         sq = best.square
         whole = rounds.get(b.group[sq])
         if whole is not None:  # the same level on the rest of the group in one go, if cash allows

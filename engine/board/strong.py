@@ -42,7 +42,7 @@ def candidates(world: BoardState, seat: int) -> list:
             return [pick, _ROLL] if _ROLL in legal_actions(world, seat) else [pick]
         builds = management_choices(world, seat, sells=False, lifts=False).builds
         if builds:  # the heuristic keeps its reserve: would a house pay more?
-            return [pick, max(builds, key=lambda a: (ai._house_gain(world, a.square), -a.square))]
+            return [pick, max(builds, key=lambda a: (ai.house_gain(world, a.square), -a.square))]
     return [pick]
 
 
