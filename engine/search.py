@@ -13,7 +13,8 @@ The search is determinized Monte Carlo: each candidate move (a few, ranked by th
 heuristic, which is always among them) is applied in the same ``worlds`` sampled worlds (common
 random numbers, so the candidates are compared on the same luck), each world is played on by
 the heuristic AI for ``horizon`` turns, and the outcome is scored for the seat (a win counts 1, a
-game still running its share of the table's value). The heuristic's move stands unless another
+game still running the game's own score: in Deal its share of the table's progress, on the board
+its chance to win by the win model). The heuristic's move stands unless another
 beat it clearly (by ``MARGIN`` standard errors of the paired differences): with a few dozen
 worlds a game as noisy as the board's would otherwise trade a good rule of thumb for luck.
 The number of worlds is fixed, not timed, and the seeds come from the seat's view, so a game

@@ -77,3 +77,75 @@ def test_the_deal_ai_beats_three_basic_seats_and_the_basic_player_only_picks_leg
         action = basic_choose(state, seat)
         assert action in DEAL.legal_actions(state, seat)
         DEAL.apply(state, seat, action)
+
+
+# -- what the table shows: who to charge, when to keep the last Just Say No (issue 34) ----------
+
+def _table(hands: dict[int, list[str]], sets: dict[int, list[list[str]]], banks: dict[int, list[str]],
+           discard: tuple[str, ...] = ()) -> m.DealState:
+    """Three seats, seat 0 to play: each seat's hand, complete or partial sets (lists of card keys,
+    the colour read from the first card) and bank as given; every other card in the draw pile."""
+    from engine.deal.cards import KEY, PLACEABLE
+    from engine.deal.rules import current_seat
+
+    state = DEAL.new_game(3, None, 1)
+    state.order = [0, 1, 2]
+    state.turn_index = 0
+    assert current_seat(state) == 0
+    used: list[int] = []
+
+    def cards(keys) -> list[int]:  # the next copy of each key not dealt yet
+        out = []
+        for k in keys:
+            out.append(next(c for c in range(N_CARDS) if KEY[c] == k and c not in used))
+            used.append(out[-1])
+        return out
+
+    for p in state.players:
+        p.hand = cards(hands.get(p.seat, []))
+        p.bank = cards(banks.get(p.seat, []))
+        p.groups = [m.Group(colour=PLACEABLE[cards(g[:1])[0]][0], cards=[used[-1], *cards(g[1:])])
+                    for g in sets.get(p.seat, [])]
+    state.discard_pile = cards(discard)
+    state.draw_pile = [c for c in range(N_CARDS) if c not in set(used)]
+    state.pending = []
+    state.plays_left = 3
+    return state
+
+
+GREEN = ["property_pacific", "property_north_carolina", "property_pennsylvania_ave"]
+BROWN = ["property_mediterranean", "property_baltic"]
+DARK_BLUE = ["property_park_place", "property_boardwalk"]
+BANKS = {1: ["money_5", "money_4"], 2: ["money_5", "money_4"]}  # 9M each: any rent here is paid in full
+
+
+def test_D13_the_ai_keeps_its_last_just_say_no_for_a_deal_breaker_while_one_may_come():
+    """A rent of 7 against a complete set and one Just Say No: paid while a Deal Breaker is unseen
+    (in the draw pile or a hand), refused once both lie in the discard pile for all to see."""
+    def answer(discard: tuple[str, ...]):
+        state = _table(hands={0: ["rent_dark_blue_green"], 1: ["just_say_no"]},
+                       sets={0: [GREEN], 1: [BROWN]}, banks=BANKS, discard=discard)
+        rent = next(a for a in legal_actions(state, 0) if isinstance(a, m.PlayRent))
+        DEAL.apply(state, 0, rent)
+        demand = next(d for d in state.pending if d.target == 1)
+        assert demand.amount == 7
+        return choose(state, 1)
+
+    assert isinstance(answer(()), m.Accept)
+    assert isinstance(answer(("deal_breaker", "deal_breaker")), m.JustSayNo)
+
+
+def test_D11_the_ai_charges_and_breaks_the_player_nearer_to_winning_of_two_alike():
+    """Seats 1 and 2 could each pay the whole rent; seat 2 shows two complete sets: the wild rent
+    charges seat 2, and the Deal Breaker takes seat 2's set (the first of two alike before)."""
+    state = _table(hands={0: ["rent_wild"]}, sets={0: [GREEN], 1: [BROWN], 2: [DARK_BLUE]},
+                   banks=BANKS)
+    assert isinstance(choose(state, 0), m.PlayRent) and choose(state, 0).target == 1  # one set each: the first
+    state = _table(hands={0: ["rent_wild"]}, sets={0: [GREEN], 1: [BROWN], 2: [DARK_BLUE, ["property_electric",
+                   "property_water_works"]]}, banks=BANKS)
+    rent = choose(state, 0)
+    assert isinstance(rent, m.PlayRent) and rent.target == 2
+    state = _table(hands={0: ["deal_breaker"]}, sets={1: [BROWN], 2: [DARK_BLUE, ["property_electric",
+                   "property_water_works"]]}, banks=BANKS)
+    breaker = choose(state, 0)
+    assert isinstance(breaker, m.PlayDealBreaker) and breaker.target == 2

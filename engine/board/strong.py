@@ -6,9 +6,10 @@ no, whether to go on bidding for a deed (the least raise or a pass against the h
 choice), and before a roll whether to do what the heuristic would (build, lift, mortgage to
 build, offer a deal, leave jail) or simply roll, or, when it would just roll, to build the house
 that adds the most rent. Debts, taxes and the rest are the heuristic's. A world still running
-after the horizon is scored by the seat's share of what the positions are worth by the AI's
-value model (a complete group counts for its earning power, which B-17's valuation at printed
-prices misses), a bankrupt seat by nothing.
+after the horizon is scored by the seat's chance to win from there by the win model
+(``win_model.py``, fitted on AI games: the rent its groups earn and could earn, its cash, deeds and
+mortgages), a bankrupt seat by nothing. Scored so, a short horizon tells the moves apart: the
+dice of a long one drown a single decision (docs/figures.md, "AI strength").
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from engine.board import ai
 from engine.board.model import AcceptTrade, Bid, BoardState, Buy, DeclineToBuy, PassAuction, RejectTrade, Roll
 from engine.board.rules import legal_actions, management_choices
-from engine.board.valuation import position_worth
+from engine.board.win_model import win_chances
 
 _ROLL = Roll()
 
@@ -47,8 +48,5 @@ def candidates(world: BoardState, seat: int) -> list:
 
 
 def score(world: BoardState, seat: int) -> float:
-    """The seat's share of what all positions are worth by the AI's value model (cash, deeds, and a
-    complete group's earning power: ``valuation.position_worth``); 0 once bankrupt."""
-    worth = [position_worth(world, p.seat) for p in world.players]
-    total = sum(worth)
-    return worth[seat] / total if total > 0 else 0.0
+    """The seat's chance to win from ``world`` by the win model; 0 once bankrupt."""
+    return win_chances(world).get(seat, 0.0)

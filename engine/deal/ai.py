@@ -6,9 +6,14 @@ zero, and free re-arranging is only chosen when it adds a complete set (so it ca
 
 What it does, roughly in order of preference: win now; break a complete set (Deal Breaker);
 lay properties where they complete or grow a set; steal toward its own sets; charge rent that
-opponents can actually pay; draw with Pass Go early; bank money while its bank is thin; build;
-say no to the attacks that hurt (Deal Breaker, a steal from a near-complete set, big rents);
-pay with its least valuable cards.
+opponents can actually pay, and of two that can pay alike the one nearer to winning; draw with
+Pass Go early; bank money while its bank is thin; build; say no to the attacks that hurt (Deal
+Breaker, a steal from a near-complete set, big rents), but with a complete set and its last Just
+Say No, keep it for a Deal Breaker while one may still come; pay with its least valuable cards.
+
+It reads only what the table shows: its own hand, everyone's banks and sets, hand sizes, the
+discard pile. Which Deal Breakers may still come is counted from the cards in sight
+(``unseen``): the deck's, less those in the discard pile, in the banks and in its own hand.
 """
 
 from __future__ import annotations
@@ -41,6 +46,10 @@ from engine.deal.model import (
 from engine.deal.rules import current_seat, keep_rank, legal_actions, pending_options, turn_options
 
 BANK_COMFORT = 8  # below this bank total, money is banked eagerly
+LEADER_CHARGE = 6  # a charge's score per complete set of its target: of two alike, charge the leader
+LEADER_BREAK = 40  # a Deal Breaker's score per complete set of the player it breaks
+KEEP_FOR_BREAKER_RENT = 8  # the least rent the last Just Say No answers while a Deal Breaker may come
+_IN_DECK = {a: ACTION.count(a) for a in ("deal_breaker", "just_say_no")}
 
 
 def choose(state: DealState, seat: int, actions: list | None = None):
@@ -111,11 +120,36 @@ def _worth_refusing(state: DealState, seat: int, demand_id: int) -> bool:
     victim = state.players[seat]
     if d.kind == "deal_breaker":
         return True
+    keep = _keep_for_breaker(state, victim)
     if d.kind in ("sly_deal", "forced_deal"):
         g = victim.groups[area.find_group(victim, d.take)]
-        return len(g.cards) >= SET_SIZE.get(g.colour or "", 9) - 1 or VALUE[d.take] >= 3
+        near = len(g.cards) >= SET_SIZE.get(g.colour or "", 9) - 1
+        return near and VALUE[d.take] >= 2 if keep else near or VALUE[d.take] >= 3
+    if keep:
+        return d.amount >= KEEP_FOR_BREAKER_RENT
     bank = sum(VALUE[c] for c in victim.bank)
     return d.amount >= 5 or (d.amount > bank and payment.payable_total(victim) > bank)
+
+
+def _keep_for_breaker(state: DealState, me: Player) -> bool:
+    """Is ``me``'s one Just Say No better kept for a Deal Breaker? Only with a complete set to lose
+    and a Deal Breaker that may still come (``unseen``)."""
+    held = 0
+    for c in me.hand:
+        if ACTION[c] == "just_say_no":
+            held += 1
+    return held == 1 and unseen(state, me, "deal_breaker") > 0 and bool(area.complete_colours(me, state.options))
+
+
+def unseen(state: DealState, me: Player, action: str) -> int:
+    """How many ``action`` cards ``me`` has not seen: the deck's, less those in the discard pile,
+    in the banks and in its own hand (public, or its own)."""
+    seen = 0
+    for pile in (state.discard_pile, me.hand, *[p.bank for p in state.players]):
+        for c in pile:
+            if ACTION[c] == action:
+                seen += 1
+    return _IN_DECK[action] - seen
 
 
 # -- playing a turn ------------------------------------------------------------------------------
@@ -163,7 +197,7 @@ class _Context:
     """What the scoring needs, computed once per decision (slots: one is made for every play)."""
 
     __slots__ = ("state", "opts", "me", "complete", "bank", "_payable", "_hand_rents", "_near", "_room",
-                 "gains", "rents", "losses", "hurts")
+                 "gains", "rents", "losses", "hurts", "_sets")
 
     def __init__(self, state: DealState, me: Player, near: set[int] | None = None) -> None:
         self.state = state
@@ -182,6 +216,14 @@ class _Context:
         self.rents: dict[tuple, int] = {}
         self.losses: dict[int, float] = {}
         self.hurts: dict[tuple[int, int], float] = {}
+        self._sets: dict[int, int] = {}
+
+    def sets(self, seat: int) -> int:
+        """How many complete sets ``seat`` shows: how near it is to winning."""
+        n = self._sets.get(seat)
+        if n is None:
+            n = self._sets[seat] = area.complete_set_count(self.state.players[seat], self.opts)
+        return n
 
     @property
     def hand_rents(self) -> list[int]:
@@ -245,7 +287,7 @@ def _score_breaker(ctx: _Context, a: PlayDealBreaker) -> float:
     g = ctx.state.players[a.target].groups[a.group]
     if len(ctx.complete | {g.colour}) >= 3:
         return 1000.0
-    return 300.0 + (40 if g.colour not in ctx.complete else 0)
+    return 300.0 + (40 if g.colour not in ctx.complete else 0) + LEADER_BREAK * ctx.sets(a.target)
 
 
 # every card given costs at least 16 (``_loss``), so a swap gaining no more than this cannot clear
@@ -263,7 +305,7 @@ def _score_forced(ctx: _Context, a: PlayForcedDeal) -> float:
 
 def _score_debt(ctx: _Context, a: PlayDebtCollector) -> float:
     got = min(5, ctx.payable[a.target])
-    return 12.0 + 8 * got if got >= 3 else -1.0
+    return 12.0 + 8 * got + LEADER_CHARGE * ctx.sets(a.target) if got >= 3 else -1.0
 
 
 def _score_birthday(ctx: _Context, a: PlayBirthday) -> float:
@@ -335,7 +377,8 @@ def _score_rent(ctx: _Context, a: PlayRent) -> float:
         ctx.rents[key] = collect
     if collect < 2:
         return -1.0
-    return 15.0 + 6 * collect - 18 * len(a.doubles)
+    leader = LEADER_CHARGE * ctx.sets(a.target) if a.target is not None else 0
+    return 15.0 + 6 * collect - 18 * len(a.doubles) + leader
 
 
 def _gain(me: Player, card: int, opts, complete: set) -> float:
