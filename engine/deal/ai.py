@@ -11,9 +11,9 @@ Pass Go early; bank money while its bank is thin; build; say no to the attacks t
 Breaker, a steal from a near-complete set, big rents), but with a complete set and its last Just
 Say No, keep it for a Deal Breaker while one may still come; pay with its least valuable cards.
 
-It reads only what the table shows: its own hand, everyone's banks and sets, hand sizes, the
-discard pile. Which Deal Breakers may still come is counted from the cards in sight
-(``unseen``): the deck's, less those in the discard pile, in the banks and in its own hand.
+It reads only what the table shows (its own hand, everyone's banks and sets, the discard pile).
+Which Deal Breakers may still come is counted from the cards in sight (``unseen``): the deck's,
+less those in the discard pile, in the banks and in its own hand.
 """
 
 from __future__ import annotations
