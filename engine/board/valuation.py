@@ -219,8 +219,8 @@ def _deed_worth(state: BoardState, b: Board, seat: int, sq: int, group: str) -> 
 
 def position_worth(state: BoardState, seat: int) -> int:
     """What ``seat``'s whole position is worth by this model: its cash and all its holdings (a
-    complete group with its earning power, a group a street short with part of it): the ``strong``
-    level's score of a world it stopped playing (``engine/board/strong.py``)."""
+    complete group with its earning power, a group a street short with part of it): one of the
+    win model's figures (``win_model.py``), by which the ``strong`` level scores a world."""
     p = state.players[seat]
     if p.bankrupt:
         return 0
