@@ -15,9 +15,9 @@ import argparse
 import json
 import math
 
-from engine.board.win_model import FEATURES, features
+from engine.board.win_model import FEATURES, chances, features
 from engine.games import PLUGS
-from engine.simulation import game_seeds
+from engine.simulation import game_seeds, play_one
 
 Position = dict[int, list[float]]  # seat still in -> its features
 
@@ -25,34 +25,27 @@ Position = dict[int, list[float]]  # seat still in -> its features
 def positions(games: int, seed: int, every: int = 6, first: int = 12) -> list[tuple[Position, int]]:
     """(features of every seat still in, the game's winner) at the start of every ``every``-th turn."""
     plug = PLUGS["board"]
-    rules = plug.rules
     out: list[tuple[Position, int]] = []
     for game_seed in game_seeds(seed, games):
-        state = rules.new_game(4, None, game_seed)
         seen: list[Position] = []
-        last = -1
-        while state.turn_number <= plug.turn_cap:
-            waiting = rules.waiting_for(state)
-            if not waiting:
-                break
+
+        def keep(state, seat, action, seen=seen):  # the simulator's move, after a look at the table
             turn = state.turn_number
-            if turn >= first and turn % every == 0 and turn != last and state.stage == "roll" and not state.rolled:
-                last = turn
-                seen.append({p.seat: features(state, p.seat) for p in state.players if not p.bankrupt})
-            seat = waiting[0].seat
-            rules.apply(state, seat, plug.choose(state, seat))
-        winners = rules.result(state).winners
+            if turn >= first and turn % every == 0 and state.stage == "roll" and not state.rolled \
+                    and (not seen or seen[-1][0] != turn):
+                seen.append((turn, {p.seat: features(state, p.seat) for p in state.players if not p.bankrupt}))
+            return plug.rules.apply(state, seat, action)
+
+        state, _log = play_one(plug, 4, None, game_seed, None, check_every_action=False, on_action=keep)
+        winners = plug.rules.result(state).winners
         if len(winners) == 1:
-            out += [(position, winners[0]) for position in seen if winners[0] in position]
+            out += [(position, winners[0]) for _turn, position in seen if winners[0] in position]
     return out
 
 
 def _log_chance(weights: list[float], position: Position, seat: int) -> tuple[float, dict[int, float]]:
-    scores = {s: sum(w * x for w, x in zip(weights, f, strict=True)) for s, f in position.items()}
-    top = max(scores.values())
-    total = sum(math.exp(v - top) for v in scores.values())
-    chances = {s: math.exp(v - top) / total for s, v in scores.items()}
-    return scores[seat] - top - math.log(total), chances
+    odds = chances(position, weights)
+    return math.log(odds[seat]), odds
 
 
 def fit(data: list[tuple[Position, int]], rounds: int = 300, rate: float = 0.5, shrink: float = 1e-3) -> list[float]:

@@ -70,16 +70,17 @@ def features(state: BoardState, seat: int) -> list[float]:
             potential * rolls / start, deeds / start, groups, owed / start]
 
 
-def score(values: list[float], weights=WEIGHTS) -> float:
-    return sum(w * x for w, x in zip(weights, values, strict=True))
-
-
-def win_chances(state: BoardState, weights=WEIGHTS) -> dict[int, float]:
-    """Each seat still in and its chance to win from here (they sum to 1)."""
-    scores = {p.seat: score(features(state, p.seat), weights) for p in state.players if not p.bankrupt}
-    if not scores:
-        return {}
+def chances(position: dict[int, list[float]], weights=WEIGHTS) -> dict[int, float]:
+    """Each seat's chance to win given its ``features`` (seat -> figures): the softmax of the
+    weighted sums. ``bot/fit_win_model.py`` fits the weights through this same function."""
+    scores = {s: sum(w * x for w, x in zip(weights, f, strict=True)) for s, f in position.items()}
     top = max(scores.values())
     raw = {s: math.exp(v - top) for s, v in scores.items()}
     total = sum(raw.values())
     return {s: v / total for s, v in raw.items()}
+
+
+def win_chances(state: BoardState, weights=WEIGHTS) -> dict[int, float]:
+    """Each seat still in and its chance to win from here (they sum to 1)."""
+    position = {p.seat: features(state, p.seat) for p in state.players if not p.bankrupt}
+    return chances(position, weights) if position else {}
