@@ -20,9 +20,10 @@ from engine.games import PLUGS, STRONG
 from engine.simulation import game_seeds, play_one
 
 
-def strength(game: str, games: int, worlds: int, horizon: int, seed: int, margin: float = search.MARGIN) -> dict:
+def strength(game: str, games: int, worlds: int, horizon: int, seed: int, margin: float | None = None) -> dict:
     plug = PLUGS[game]
-    kit = msgspec.structs.replace(STRONG[game], worlds=worlds, horizon=horizon)
+    margin = STRONG[game].margin if margin is None else margin
+    kit = msgspec.structs.replace(STRONG[game], worlds=worlds, horizon=horizon, margin=margin)
     times: list[float] = []
 
     def strong(state, seat):
@@ -31,7 +32,6 @@ def strength(game: str, games: int, worlds: int, horizon: int, seed: int, margin
         times.append(time.perf_counter() - t0)
         return action
 
-    kept, search.MARGIN = search.MARGIN, margin
     plug.policies["measured"] = strong
     wins = 0.0
     try:
@@ -43,7 +43,6 @@ def strength(game: str, games: int, worlds: int, horizon: int, seed: int, margin
             if i % 4 in result.winners:
                 wins += 1 / len(result.winners)
     finally:
-        search.MARGIN = kept
         del plug.policies["measured"]
     times.sort()
     return {"game": game, "games": games, "worlds": worlds, "horizon": horizon, "margin": margin, "seed": seed,
@@ -59,7 +58,7 @@ def main() -> None:
     p.add_argument("--worlds", type=int, required=True)
     p.add_argument("--horizon", type=int, required=True)
     p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--margin", type=float, default=search.MARGIN)
+    p.add_argument("--margin", type=float, default=None, help="the shipped level's by default")
     args = p.parse_args()
     print(strength(args.game, args.games, args.worlds, args.horizon, args.seed, args.margin))
 

@@ -15,8 +15,8 @@ random numbers, so the candidates are compared on the same luck), each world is 
 the heuristic AI for ``horizon`` turns, and the outcome is scored for the seat (a win counts 1, a
 game still running the game's own score: in Deal its share of the table's progress, on the board
 its chance to win by the win model). The heuristic's move stands unless another
-beat it clearly (by ``MARGIN`` standard errors of the paired differences): with a few dozen
-worlds a game as noisy as the board's would otherwise trade a good rule of thumb for luck.
+beat it clearly (by the kit's ``margin`` in standard errors of the paired differences): with a few
+dozen worlds a game as noisy as the board's would otherwise trade a good rule of thumb for luck.
 The number of worlds is fixed, not timed, and the seeds come from the seat's view, so a game
 with strong seats replays exactly from its seed and log; the defaults keep a decision under the
 level's budget on this project's machine (docs/figures.md, ``bench_strong``).
@@ -33,7 +33,7 @@ import msgspec
 from engine.core.contract import GameRules
 from engine.rollout import play_on
 
-MARGIN = 1.5  # standard errors by which another move must beat the heuristic's in the same worlds
+MARGIN = 1.5  # by default, standard errors by which another move must beat the heuristic's in the same worlds
 
 
 class Seen:
@@ -59,7 +59,9 @@ class Seen:
 class SearchKit(msgspec.Struct, frozen=True):
     """A game's part in the search: the heuristic the worlds are played with, the candidate moves
     of a decision (``candidates(world, seat)``: the heuristic's move first; one entry means there is
-    nothing to search), the score of a world for a seat in [0, 1], and the sizes."""
+    nothing to search), the score of a world for a seat in [0, 1], the sizes, and the margin (in
+    standard errors of the worlds' paired differences) by which another move must beat the
+    heuristic's."""
 
     rules: GameRules
     heuristic: Callable[[Any, int], Any]
@@ -67,11 +69,12 @@ class SearchKit(msgspec.Struct, frozen=True):
     score: Callable[[Any, int], float]
     worlds: int
     horizon: int
+    margin: float = MARGIN
 
 
 def choose(kit: SearchKit, seen: Seen):
     """The move the search picks for ``seen.seat``: the heuristic's, unless another did better in
-    the same worlds by more than ``MARGIN`` standard errors of the worlds' differences (a paired
+    the same worlds by more than ``kit.margin`` standard errors of the worlds' differences (a paired
     comparison: the luck of a world is the same for every move, so what is left is the move's)."""
     rules, seat = kit.rules, seen.seat
     first = seen.world(0)
@@ -90,7 +93,7 @@ def choose(kit: SearchKit, seen: Seen):
         diffs = [a - b for a, b in zip(values[i], values[0], strict=True)]
         mean = sum(diffs) / n
         spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5 if n > 1 else 0.0
-        if mean > MARGIN * spread / n ** 0.5 + 1e-9 and mean > best_gain:
+        if mean > kit.margin * spread / n ** 0.5 + 1e-9 and mean > best_gain:
             best, best_gain = i, mean
     return moves[best]
 

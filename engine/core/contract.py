@@ -91,8 +91,15 @@ class GameRules:
 
     def clone(self, state: Any) -> Any:
         """A copy of ``state`` to play on (a search's rollouts): a msgpack round trip, a few
-        microseconds, sharing nothing with the original."""
-        return _decoder(self.state_type).decode(_ENCODER.encode(state))
+        microseconds. The copy shares the original's scratch tables (the attributes outside the
+        state's fields, e.g. the board's ``memo``): each entry is keyed by everything it read,
+        so it holds in every copy, and the worlds of one search stop working the same things
+        out again; the state's data itself is shared with nothing."""
+        copy = _decoder(self.state_type).decode(_ENCODER.encode(state))
+        scratch = getattr(state, "__dict__", None)
+        if scratch:
+            copy.__dict__.update(scratch)
+        return copy
 
     # -- JSON round trips: the state, actions and events are msgspec Structs ---------------
 
