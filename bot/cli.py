@@ -87,9 +87,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from bot.bench import run_all
+    if args.peer_board or args.peer_deal:  # the side-by-side comparison alone
+        from bot.bench_peers import compare
 
-    figures = run_all()
+        figures = compare(args.peer_board, args.peer_deal, games=args.peer_games)
+    else:
+        from bot.bench import run_all
+
+        figures = run_all()
     if args.json:
         print(json.dumps(figures))
     else:
@@ -279,6 +284,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="benchmarks, one JSON object of named figures")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--peer-board", metavar="PATH",
+                   help="instead: our board engine against gamescomputersplay/monopoly checked out at PATH")
+    p.add_argument("--peer-deal", metavar="PATH",
+                   help="instead: our Deal engine against shuckc/monodeal checked out at PATH")
+    p.add_argument("--peer-games", type=int, default=20, help="games a batch, with --peer-board/--peer-deal")
     p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser("play", help="a game in this terminal, human and AI seats")

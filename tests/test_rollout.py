@@ -31,7 +31,22 @@ def test_a_rollout_never_changes_the_table_and_replays_from_its_seed(game):
     copy = rules.clone(state)
     assert copy is not state and rules.encode_state(copy) == before
     rules.apply(copy, rules.waiting_for(copy)[0].seat, plug.choose(copy, rules.waiting_for(copy)[0].seat))
-    assert rules.encode_state(state) == before  # a clone shares nothing
+    assert rules.encode_state(state) == before  # a clone shares none of the table's data
+
+
+def test_board_copies_share_the_tables_scratch_memos_and_play_as_a_fresh_table_would():
+    """The search's worlds share the table's memos (``GameRules.clone``): every entry is keyed by
+    all it read, so a rollout on a copy with memos warmed by other worlds ends exactly where the
+    same rollout on a table decoded afresh (no memo at all) ends."""
+    rules, plug, state = _midgame("board")
+    for seed in (1, 2, 3):  # other worlds fill the shared memos
+        rollout(rules, plug.choose, state, 0, seed)
+    warm = rules.clone(state)
+    assert state.__dict__ and all(warm.__dict__[k] is v for k, v in state.__dict__.items())
+    cold = rules.decode_state(rules.encode_state(state))
+    assert not cold.__dict__
+    ends = [rules.encode_state(rollout(rules, plug.choose, table, 0, 4)) for table in (state, cold)]
+    assert ends[0] == ends[1]
 
 
 def test_deal_resample_redeals_only_what_the_viewer_cannot_see():

@@ -129,7 +129,8 @@ class Shortage(msgspec.Struct):
 
 class BoardState(msgspec.Struct, dict=True):
     # ``dict=True``: room for memos of this very object (``rules.base.memo``); attributes that
-    # are not fields are never encoded, copied or compared, so a decoded state starts without.
+    # are not fields are never encoded or compared, so a decoded state starts without; a search's
+    # copies of a table share them (``GameRules.clone``).
     schema: int
     options: BoardOptions
     rng: Rng

@@ -26,8 +26,8 @@ _BONUS: dict[tuple[str, int], dict[str, int]] = {}
 
 def memo_table(state: BoardState, name: str) -> dict:
     """A scratch table on the state object for the AI's ``name`` results (``ai_…``), beside the
-    rules' ``memo`` (``rules.base.memo``, whose terms hold here too: never encoded, never copied,
-    keyed by all a result read) so that many of them never crowd out the rules' own entries;
+    rules' ``memo`` (``rules.base.memo``, whose terms hold here too: never encoded, shared with a
+    search's copies, keyed by all a result read) so that many of them never crowd out the rules' own entries;
     started afresh past ``MEMO_LIMIT``. The AI asks for one at nearly every decision, so it is one
     lookup in the object's own attributes."""
     d = state.__dict__

@@ -66,7 +66,8 @@ def memo(state: BoardState) -> dict:
     """A scratch dict on this very state object, for results keyed by everything they read (so
     a memo can never be stale, however the state was changed: by ``apply``, a test or a replay).
     It lives outside the serialised fields (``BoardState`` has ``dict=True``): never encoded,
-    never copied, gone with the state; bounded by ``MEMO_LIMIT``."""
+    gone with the state, shared with the copies a search plays on (``GameRules.clone``), for which
+    its entries hold as well; bounded by ``MEMO_LIMIT``."""
     d = state.__dict__
     m = d.get("memo")
     if m is None or len(m) > MEMO_LIMIT:
