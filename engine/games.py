@@ -32,7 +32,7 @@ STRONG: dict[str, SearchKit] = {
     "deal": SearchKit(rules=DEAL, heuristic=deal_ai.choose, candidates=deal_strong.candidates,
                       score=deal_strong.score, worlds=64, horizon=8),
     "board": SearchKit(rules=BOARD, heuristic=board_ai.choose, candidates=board_strong.candidates,
-                       score=board_strong.score, worlds=64, horizon=16, margin=1.0),
+                       score=board_strong.score, worlds=32, horizon=16),
 }
 
 PLUGS: dict[str, GamePlug] = {

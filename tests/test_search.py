@@ -133,6 +133,34 @@ def test_the_search_takes_the_move_whose_worlds_score_best_whatever_the_heuristi
         (m.Buy() if wanted == "buy" else m.DeclineToBuy())
 
 
+@pytest.mark.parametrize("margin", [0.0, 1e9])
+def test_another_move_must_beat_the_heuristics_by_the_kits_margin(margin):
+    """The alternative (letting the deed go) scores more than the heuristic's buy in every world,
+    by an amount that varies from world to world: with no margin the search takes it, with a
+    margin beyond any spread the heuristic's move stands: the margin is the kit's."""
+    import zlib
+
+    from engine.board import model as m
+    from engine.board.ai import choose as heuristic
+    from engine.board.data import board
+    from tests.board_builders import own, place, set_cash, table
+
+    s = table(2)
+    own(s, 0, 1)
+    set_cash(s, 0, board("china").price[3])
+    place(s, 0, 3)
+    s.stage, s.buy_square, s.rolled = "buy", 3, True
+    assert heuristic(s, 0) == m.Buy()
+
+    def score(world, seat):
+        luck = zlib.crc32(msgspec.msgpack.encode(world.rng)) / 2**32  # the world's own, in [0, 1)
+        return 0.0 if world.owner[3] == seat else 0.01 + luck
+
+    kit = msgspec.structs.replace(STRONG["board"], worlds=6, horizon=0, score=score, margin=margin)
+    assert search.choose(kit, search.Seen(PLUGS["board"].rules, s, 0)) == \
+        (m.DeclineToBuy() if margin == 0.0 else m.Buy())
+
+
 def test_each_level_is_a_policy_of_each_game():
     for game in ("deal", "board"):
         assert chooser(game) is PLUGS[game].choose and chooser(game, "ai") is PLUGS[game].choose
