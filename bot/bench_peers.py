@@ -111,10 +111,14 @@ def _side(batches: list[dict]) -> dict:
 def compare(peer_board: str | None = None, peer_deal: str | None = None, games: int = 20,
             rounds: int = 3, seed: int = 2026) -> dict:
     """Our engine and each peer given, ``rounds`` alternating batches of ``games`` each."""
-    plan = [("board", peer_board, _PEER_BOARD), ("deal", peer_deal, _PEER_DEAL)]
+    plan = [("board", peer_board, _PEER_BOARD, "gamescomputersplay/monopoly"),
+            ("deal", peer_deal, _PEER_DEAL, "shuckc/monodeal")]
+    for game, source, _driver, name in plan:
+        if source is not None and not Path(source).expanduser().is_dir():
+            raise ValueError(f"--peer-{game} {source}: no such folder; give the path of a checkout of {name}")
     out: dict = {}
     with tempfile.TemporaryDirectory() as scratch:  # where a peer may write its files
-        for game, source, driver in plan:
+        for game, source, driver, _name in plan:
             if source is None:
                 continue
             source = str(Path(source).expanduser().resolve())

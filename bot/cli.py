@@ -90,7 +90,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if args.peer_board or args.peer_deal:  # the side-by-side comparison alone
         from bot.bench_peers import compare
 
-        figures = compare(args.peer_board, args.peer_deal, games=args.peer_games)
+        try:
+            figures = compare(args.peer_board, args.peer_deal, games=args.peer_games)
+        except (ValueError, RuntimeError) as problem:  # a wrong path, or a peer that does not run
+            print(problem, file=sys.stderr)
+            return 2
     else:
         from bot.bench import run_all
 

@@ -100,3 +100,11 @@ def test_a_peer_that_does_not_run_says_why(tmp_path):
     with pytest.raises(RuntimeError, match="moved"):
         compare(None, str(deal), games=1, rounds=1)
     assert compare() == {}  # no peer given: nothing runs
+
+
+def test_a_wrong_peer_path_is_one_line_naming_the_checkout_wanted(tmp_path, capsys):
+    from bot.cli import main
+
+    assert main(["bench", "--peer-board", str(tmp_path / "nowhere"), "--json"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no such folder" in err and "gamescomputersplay/monopoly" in err
