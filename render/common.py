@@ -74,20 +74,22 @@ def text_mask(s: str, size: int, lang: str, anchor: str, bold: bool) -> tuple[Im
 _COVERAGE = [round(v / 63.75) * 64 if v < 224 else 255 for v in range(256)]
 
 
+@lru_cache(maxsize=8192)
 def width_of(s: str, size: int, lang: str) -> float:
+    """How wide ``s`` is, in pixels. Remembered: the same names, labels and their cut-short tries
+    are measured again in every picture, and measuring was a quarter of a Deal table's drawing."""
     return font(size, lang).getlength(s)
 
 
 def fit(s: str, size: int, lang: str, width: float, cut: bool = False) -> str:
     """``s`` cut short with an ellipsis so that it is at most ``width`` pixels wide (``cut``: it was
     already shortened elsewhere, so it gets the ellipsis even if it fits)."""
-    f = font(size, lang)
-    if not cut and f.getlength(s) <= width:
+    if not cut and width_of(s, size, lang) <= width:
         return s
     lo, hi = 0, len(s) if cut else len(s) - 1
     while lo < hi:  # the longest prefix that still fits with the ellipsis
         mid = (lo + hi + 1) // 2
-        if f.getlength(s[:mid].rstrip() + ELLIPSIS) <= width:
+        if width_of(s[:mid].rstrip() + ELLIPSIS, size, lang) <= width:
             lo = mid
         else:
             hi = mid - 1
@@ -96,9 +98,8 @@ def fit(s: str, size: int, lang: str, width: float, cut: bool = False) -> str:
 
 def first_fitting(options: list[str], size: int, lang: str, width: float) -> str:
     """The first of ``options`` that fits ``width``; else the last one cut short."""
-    f = font(size, lang)
     for s in options:
-        if f.getlength(s) <= width:
+        if width_of(s, size, lang) <= width:
             return s
     return fit(options[-1], size, lang, width)
 
@@ -110,7 +111,6 @@ def _is_wide(ch: str) -> bool:
 def wrap(s: str, size: int, lang: str, width: float, max_lines: int) -> list[str]:
     """``s`` broken into at most ``max_lines`` lines of at most ``width`` pixels (CJK anywhere,
     Latin at spaces, an over-long word by characters); the last line ends with "…" if cut."""
-    f = font(size, lang)
     tokens: list[str] = []  # words with their trailing space, or single wide characters
     word = ""
     for ch in s:
@@ -129,15 +129,15 @@ def wrap(s: str, size: int, lang: str, width: float, max_lines: int) -> list[str
     lines: list[str] = []
     line = ""
     for tok in tokens:
-        if f.getlength((line + tok).rstrip()) <= width:
+        if width_of((line + tok).rstrip(), size, lang) <= width:
             line += tok
             continue
         if line.strip():
             lines.append(line.rstrip())
         line = tok.lstrip()
-        while f.getlength(line.rstrip()) > width and len(line) > 1:  # a word longer than a line
+        while width_of(line.rstrip(), size, lang) > width and len(line) > 1:  # a word longer than a line
             cut = len(line) - 1
-            while cut > 1 and f.getlength(line[:cut]) > width:
+            while cut > 1 and width_of(line[:cut], size, lang) > width:
                 cut -= 1
             lines.append(line[:cut])
             line = line[cut:]
