@@ -11,7 +11,10 @@ same seed, so the same dice until the two games part): the difference of the two
 game by game measures what the search adds with less noise than the share alone, as both games
 share their luck (a control variate: the ``ai`` seat's share is 25 % by symmetry). Printed: the
 ``ai`` seat's share in the same games, the mean difference with its 95 % interval, and how closely
-the two results go together.
+the two results go together. With ``--prior`` the measured seat plays without searching: each
+decision's first candidate, the heuristic's move as the game's kit adjusts it (on the board, its
+offers asked at the dearest price the partner takes), so that what the kit adds before any search
+is measured apart.
 """
 
 from __future__ import annotations
@@ -27,16 +30,20 @@ from engine.games import PLUGS, STRONG
 from engine.simulation import game_seeds, play_one
 
 
-def strength(game: str, games: int, worlds: int, horizon: int, seed: int, margin: float | None = None,
-             paired: bool = False) -> dict:
-    plug = PLUGS[game]
-    margin = STRONG[game].margin if margin is None else margin
-    kit = msgspec.structs.replace(STRONG[game], worlds=worlds, horizon=horizon, margin=margin)
+def strength(game: str, games: int, worlds: int | None, horizon: int | None, seed: int,
+             margin: float | None = None, paired: bool = False, prior: bool = False) -> dict:
+    """The measured seat's share (the shipped sizes where ``worlds``, ``horizon`` or ``margin`` is
+    None); ``prior``: it plays the kit's first candidate of each decision, without searching."""
+    plug, shipped = PLUGS[game], STRONG[game]
+    kit = msgspec.structs.replace(shipped, worlds=worlds or shipped.worlds, horizon=horizon or shipped.horizon,
+                                  margin=shipped.margin if margin is None else margin)
+    worlds, horizon, margin = kit.worlds, kit.horizon, kit.margin
+    decide = search.prior(kit) if prior else search.policy(kit)
     times: list[float] = []
 
     def strong(state, seat):
         t0 = time.perf_counter()
-        action = search.choose(kit, search.Seen(kit.rules, state, seat))
+        action = decide(state, seat)
         times.append(time.perf_counter() - t0)
         return action
 
@@ -53,7 +60,8 @@ def strength(game: str, games: int, worlds: int, horizon: int, seed: int, margin
     finally:
         del plug.policies["measured"]
     times.sort()
-    out = {"game": game, "games": games, "worlds": worlds, "horizon": horizon, "margin": margin, "seed": seed,
+    out = {"game": game, "games": games, "prior": prior, "worlds": worlds, "horizon": horizon, "margin": margin,
+           "seed": seed,
            "strong_win_share": round(sum(won) / games, 4), "decisions": len(times),
            "decision_mean_ms": round(1000 * sum(times) / len(times), 1),
            "decision_p99_ms": round(1000 * times[int(0.99 * (len(times) - 1))], 1)}
@@ -79,13 +87,14 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("game", choices=["deal", "board"])
     p.add_argument("--games", type=int, default=60)
-    p.add_argument("--worlds", type=int, required=True)
-    p.add_argument("--horizon", type=int, required=True)
+    p.add_argument("--worlds", type=int, default=None, help="the shipped level's by default")
+    p.add_argument("--horizon", type=int, default=None, help="the shipped level's by default")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--margin", type=float, default=None, help="the shipped level's by default")
     p.add_argument("--paired", action="store_true", help="also play each game with an ai in the strong seat")
+    p.add_argument("--prior", action="store_true", help="the measured seat plays without searching")
     args = p.parse_args()
-    print(strength(args.game, args.games, args.worlds, args.horizon, args.seed, args.margin, args.paired))
+    print(strength(args.game, args.games, args.worlds, args.horizon, args.seed, args.margin, args.paired, args.prior))
 
 
 if __name__ == "__main__":

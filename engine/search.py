@@ -107,6 +107,17 @@ def _play_out(kit: SearchKit, sim: Any, seat: int, move: Any) -> float:
     return kit.score(sim, seat)
 
 
+def prior(kit: SearchKit) -> Callable[[Any, int], Any]:
+    """The level without its search, as a seat's policy: each decision's first candidate (the
+    heuristic's move as the game's kit may adjust it) in the seat's first world. What the search
+    adds is measured against it (``python -m bot.bench_strength … --prior``)."""
+    def first(state: Any, seat: int):
+        seen = Seen(kit.rules, state, seat)
+        moves = kit.candidates(seen.world(0), seat)
+        return moves[0] if moves else None
+    return first
+
+
 def policy(kit: SearchKit) -> Callable[[Any, int], Any]:
     """The level as a seat's policy ``(state, seat) -> action``: the state is handed to the search
     only inside a ``Seen``."""

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
-from engine.board import basic
+from engine.board import BOARD, basic, haggling, strong
 from engine.board import model as m
-from engine.board.ai import choose
+from engine.board.ai import choose, property_limit
 from engine.board.data import board
+from engine.board.rules import min_bid
 from engine.board.valuation import deed_worth, reserve
 from engine.games import PLUGS
 from engine.simulation import game_seeds, play_one, seat_policies, simulate
@@ -135,6 +137,89 @@ def test_ai_offers_to_complete_a_group_and_does_not_repeat_a_refused_offer():
     assert choose(s, 0) == m.Roll()
     own(s, 0, 5)  # the position changed: it may try again
     assert isinstance(choose(s, 0), m.ProposeTrade)
+
+
+def test_strong_asks_the_dearest_price_its_partner_still_takes_for_the_heuristics_deal():
+    """The heuristic offers a deal at the price that gives its partner all the slack between what
+    is fair to either side; ``strong`` asks the same deal at the least it must pay that the partner
+    (judged as the heuristic judges) still accepts: 10 less is refused."""
+    s = table(2)
+    own(s, 0, 6, 8)
+    own(s, 1, 9)
+    fair_price = choose(s, 0)
+    asked = strong.candidates(s, 0)[0]
+    assert isinstance(asked, m.ProposeTrade) and (asked.get, asked.give, asked.target) == (fair_price.get, (), 1)
+    assert asked.give_cash < fair_price.give_cash and asked.give_cash % 10 == fair_price.give_cash % 10
+    cheaper = BOARD.clone(s)
+    act(cheaper, 0, msgspec.structs.replace(asked, give_cash=asked.give_cash - 10))
+    assert choose(cheaper, 1) != m.AcceptTrade(trade=cheaper.trades[0].id)
+    act(s, 0, asked)
+    assert choose(s, 1) == m.AcceptTrade(trade=s.trades[0].id)
+
+
+def test_strong_asks_the_heuristics_price_once_its_dearer_terms_were_refused_on_these_holdings():
+    """A person may refuse what the AI would take: the same dear terms are not asked twice on the
+    same holdings; the heuristic's own price is asked instead."""
+    s = table(2)
+    own(s, 0, 6, 8)
+    own(s, 1, 9)
+    asked = strong.candidates(s, 0)[0]
+    act(s, 0, asked)
+    act(s, 1, m.RejectTrade(trade=s.trades[0].id))
+    s.proposed = []  # as after the next roll, the holdings unchanged
+    assert strong.candidates(s, 0)[0] == choose(s, 0) != asked
+    assert haggling.dearest(s, 0, choose(s, 0)) == choose(s, 0)
+
+
+def test_strong_offers_to_buy_a_street_at_the_least_its_owner_takes_and_not_from_a_built_group():
+    """Where the heuristic would just roll, ``strong`` first offers to buy another seat's street at
+    the least its owner (judged as the heuristic judges) accepts: 10 less is refused."""
+    s = table(2)
+    own(s, 1, 6)
+    assert choose(s, 0) == m.Roll()
+    offer = strong.candidates(s, 0)[0]
+    assert offer == m.ProposeTrade(target=1, get=(6,), give_cash=offer.give_cash)
+    assert 0 < offer.give_cash <= 2 * board("china").price[6]
+    cheaper = BOARD.clone(s)
+    act(cheaper, 0, msgspec.structs.replace(offer, give_cash=offer.give_cash - 10))
+    assert choose(cheaper, 1) != m.AcceptTrade(trade=cheaper.trades[0].id)
+    refused = BOARD.clone(s)
+    act(s, 0, offer)
+    assert choose(s, 1) == m.AcceptTrade(trade=s.trades[0].id)
+    own(refused, 1, 8)  # a person says no: not asked about another street on the same holdings
+    act(refused, 0, haggling.purchase(refused, 0))
+    act(refused, 1, m.RejectTrade(trade=refused.trades[0].id))
+    refused.proposed = []  # as after the next roll
+    assert haggling.purchase(refused, 0) is None
+    own(refused, 1, 11)  # the holdings change: it may ask again
+    assert haggling.purchase(refused, 0) is not None
+    built = table(2)
+    own(built, 1, *BROWN)
+    build(built, BROWN[0], 1)
+    assert haggling.purchase(built, 0) is None and strong.candidates(built, 0)[0] == m.Roll()
+    no_trading = table(2, {"ruleset": "china", "no_trading": True})
+    own(no_trading, 1, 6)
+    assert haggling.purchase(no_trading, 0) is None
+
+
+def test_strong_bids_a_rivals_auction_up_while_the_rival_will_outbid_it():
+    """A deed the heuristic lets go at this price but a rival (two of its group held) values more:
+    ``strong`` raises by the least step while the rival's limit lies a tenth of the price above,
+    and the rival outbids it; nearer the rival's limit it passes."""
+    s = table(2)
+    own(s, 1, 13)
+    auction_of(s, 11)
+    price = board("china").price[11]
+    rival = property_limit(s, 1, 11)
+    s.auction.high_bid, s.auction.high_bidder = rival - price // 10 - 100, 1
+    assert choose(s, 0) == m.PassAuction()
+    up = strong.candidates(s, 0)
+    assert up == [m.Bid(amount=min_bid(s)), m.PassAuction()]
+    near = BOARD.clone(s)
+    act(s, 0, up[0])
+    assert isinstance(choose(s, 1), m.Bid)  # the rival outbids it
+    near.auction.high_bid = rival - price // 10
+    assert strong.candidates(near, 0)[0] == m.PassAuction()
 
 
 def test_ai_makes_no_offers_when_trading_is_off():

@@ -169,7 +169,7 @@ def _bidding(state: BoardState, seat: int) -> list | None:
 
 def _bid_terms(state: BoardState, seat: int) -> list:
     """``[reach, limit]`` of ``seat`` in the running auction, each worked out when first asked:
-    the rules' ``bid_reach`` (B-05) and ``_property_limit``. Both read the auction's kind and lot,
+    the rules' ``bid_reach`` (B-05) and ``property_limit``. Both read the auction's kind and lot,
     the options, the seat's cash and square, the owners, buildings and mortgages and who is still
     in, none of which a bid changes: the seat's last pair is kept (``_keep``) for the bids that
     follow, and one decision reads it once (in ``choose``: ``_reach``, then ``_bid_amount``)."""
@@ -342,7 +342,7 @@ def _bid_amount(state: BoardState, seat: int, amounts: list[int], terms: list | 
     b = board_of(state)
     cash = state.players[seat].cash
     if a.kind == "property":  # no more than it is worth to us, nor than we could raise
-        limit = _property_limit(state, seat, a.square, terms)
+        limit = property_limit(state, seat, a.square, terms)
     else:  # a house or hotel in a shortage: worth its cost plus the rent it adds
         street = a.streets.get(seat)
         limit = min(b.house_cost[street] * 2, cash - _reserve(state, seat)) if street is not None else 0
@@ -363,7 +363,7 @@ def _bid_amount(state: BoardState, seat: int, amounts: list[int], terms: list | 
     return best
 
 
-def _property_limit(state: BoardState, seat: int, sq: int, terms: list | None = None) -> int:
+def property_limit(state: BoardState, seat: int, sq: int, terms: list | None = None) -> int:
     """The most ``seat`` bids for the deed ``sq`` on auction now: what the deed is worth to it
     (``deed_worth``), within what it could raise less half its reserve. A street that blocks an
     opponent's group may take the reserve too. A street that finishes our own group decides the
@@ -540,13 +540,27 @@ def _cash_for(mine: int, theirs: int, i_give_group: bool, i_get_group: bool) -> 
     return x
 
 
+def _judge(state: BoardState, seat: int, proposer: int, t: Trade | ProposeTrade) -> tuple[bool, int, int, bool, bool]:
+    """How ``seat`` weighs ``proposer``'s offer ``t``: (would it take it, its gain, the proposer's,
+    does it complete a group for ``seat``, for the proposer). It takes what is fair to it
+    (``fair``) and leaves it its reserve."""
+    mine, theirs, i_complete, they_complete = exchange_gain(
+        state, seat, proposer, t.give, t.get, t.give_cash, t.get_cash, t.give_cards, t.get_cards)
+    takes = fair(mine, theirs, they_complete, i_complete) and _liquid(state, seat, t.get_cash - t.give_cash)
+    return takes, mine, theirs, i_complete, they_complete
+
+
+def takes(state: BoardState, seat: int, proposer: int, t: Trade | ProposeTrade) -> bool:
+    """Would ``seat`` accept ``proposer``'s offer ``t`` on the terms it states (the rules' order of
+    offers aside)? Public: the holdings, cash and rents it reads are on the table for all to see."""
+    return _judge(state, seat, proposer, t)[0]
+
+
 def _answer(state: BoardState, seat: int, t: Trade, actions: list, listed: bool = False):
     """Accept a fair offer, counter one that would be fair at another price, decline the rest."""
-    mine, theirs, i_complete, they_complete = exchange_gain(
-        state, seat, t.proposer, t.give, t.get, t.give_cash, t.get_cash, t.give_cards, t.get_cards)
+    fine, mine, theirs, i_complete, they_complete = _judge(state, seat, t.proposer, t)
     accept = AcceptTrade(trade=t.id)
-    if accept in actions and fair(mine, theirs, they_complete, i_complete) \
-            and _liquid(state, seat, t.get_cash - t.give_cash):
+    if accept in actions and fine:
         return accept
     if not t.counter and accept in actions and not listed:
         net = t.give_cash - t.get_cash  # cash to me in the offer

@@ -5,7 +5,10 @@ Searched: whether to buy (buy or let the deed go to auction), whether to answer 
 no, whether to go on bidding for a deed (the least raise or a pass against the heuristic's
 choice), and before a roll whether to do what the heuristic would (build, lift, mortgage to
 build, offer a deal, leave jail) or simply roll, or, when it would just roll, to build the house
-that adds the most rent. Debts, taxes and the rest are the heuristic's. A world still running
+that adds the most rent. The heuristic's move is first sharpened by the answers the other seats'
+heuristic would give (``haggling.py``): its offers asked dearer, a street bought from another seat
+at the least it takes where the heuristic would just roll, a rival bid up in an auction the
+heuristic would leave. Debts, taxes and the rest are the heuristic's. A world still running
 after the horizon is scored by the seat's chance to win from there by the win model
 (``win_model.py``, fitted on AI games: the rent its groups earn and could earn, its cash, deeds and
 mortgages), a bankrupt seat by nothing. Scored so, a short horizon tells the moves apart: the
@@ -14,8 +17,17 @@ dice of a long one drown a single decision (docs/figures.md, "AI strength").
 
 from __future__ import annotations
 
-from engine.board import ai
-from engine.board.model import AcceptTrade, Bid, BoardState, Buy, DeclineToBuy, PassAuction, RejectTrade, Roll
+from engine.board import ai, haggling
+from engine.board.model import (
+    AcceptTrade,
+    Bid,
+    BoardState,
+    Buy,
+    DeclineToBuy,
+    PassAuction,
+    RejectTrade,
+    Roll,
+)
 from engine.board.rules import legal_actions, management_choices
 from engine.board.win_model import win_chances
 
@@ -24,7 +36,7 @@ _ROLL = Roll()
 
 def candidates(world: BoardState, seat: int) -> list:
     """The heuristic's move first, then the alternatives worth searching (none: a single entry)."""
-    pick = ai.choose(world, seat)
+    pick = haggling.sharpen(world, seat, ai.choose(world, seat))
     stage = world.stage
     if stage == "buy" and isinstance(pick, (Buy, DeclineToBuy)):
         other = DeclineToBuy() if isinstance(pick, Buy) else Buy()
@@ -50,3 +62,4 @@ def candidates(world: BoardState, seat: int) -> list:
 def score(world: BoardState, seat: int) -> float:
     """The seat's chance to win from ``world`` by the win model; 0 once bankrupt."""
     return win_chances(world).get(seat, 0.0)
+
