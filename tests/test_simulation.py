@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 
 import pytest
@@ -273,7 +274,8 @@ def test_the_strong_level_figures_time_every_decision_and_count_its_own_moves(mo
 
 
 def test_a_paired_strength_run_plays_each_game_again_with_an_ai_in_the_strong_seat():
-    """``bench_strength --paired``: with a margin no move can beat, the strong seat plays its first
+    """``bench_strength --paired``: with a margin no move can beat (infinite: a move that gains the
+    same in every world has no spread and beats any finite margin), the strong seat plays its first
     candidate at every decision, which in Deal is the heuristic's move, so each game and its twin
     (an ``ai`` in that seat, the same seed) are the same game: no difference, results in perfect
     step. On the board the first candidate is the heuristic's move with its offers asked dearer:
@@ -281,10 +283,10 @@ def test_a_paired_strength_run_plays_each_game_again_with_an_ai_in_the_strong_se
     is the two shares' difference, inside its interval."""
     from bot.bench_strength import strength
 
-    same = strength("deal", games=4, worlds=2, horizon=2, seed=3, margin=1e9, paired=True)
+    same = strength("deal", games=4, worlds=2, horizon=2, seed=3, margin=math.inf, paired=True)
     assert same["strong_win_share"] == same["ai_in_its_place_win_share"]
     assert same["difference"] == 0 and same["difference_95"] == [0, 0]
-    capped = strength("board", games=6, worlds=2, horizon=2, seed=3, margin=1e9, paired=True)
+    capped = strength("board", games=6, worlds=2, horizon=2, seed=3, margin=math.inf, paired=True)
     prior = strength("board", games=6, worlds=2, horizon=2, seed=3, paired=True, prior=True)
     assert prior["prior"] and not capped["prior"]
     assert (capped["strong_win_share"], capped["difference"]) == (prior["strong_win_share"], prior["difference"])
