@@ -7,10 +7,10 @@ import pytest
 
 from engine.board import BOARD, basic, haggling, strong
 from engine.board import model as m
-from engine.board.ai import choose, property_limit
+from engine.board.ai import choose, property_limit, takes
 from engine.board.data import board
 from engine.board.rules import min_bid
-from engine.board.valuation import deed_worth, reserve
+from engine.board.valuation import deed_worth, exchange_gain, reserve
 from engine.games import PLUGS
 from engine.simulation import game_seeds, play_one, seat_policies, simulate
 from tests.board_builders import act, ai_decisions, build, own, place, set_cash, table
@@ -220,6 +220,22 @@ def test_strong_bids_a_rivals_auction_up_while_the_rival_will_outbid_it():
     assert isinstance(choose(s, 1), m.Bid)  # the rival outbids it
     near.auction.high_bid = rival - price // 10
     assert strong.candidates(near, 0)[0] == m.PassAuction()
+
+
+def test_ai_sells_a_deed_for_no_deed_in_return_only_at_a_quarter_of_its_price_above_its_worth():
+    """It sold a street it had just bought for 10 more than it paid, to a player buying them all."""
+    s = table(2)
+    own(s, 1, 6)
+    price = board("china").price[6]
+    assert not takes(s, 1, 0, m.ProposeTrade(target=1, get=(6,), give_cash=price + 10))
+    least = haggling.purchase(s, 0).give_cash  # the least it takes, in steps of 10
+
+    def gain(cash: int) -> int:  # the seller's gain by its value model
+        return exchange_gain(s, 1, 0, (), (6,), cash_in=cash)[0]
+
+    assert gain(least) >= price // 4 > gain(least - 10)
+    act(s, 0, m.ProposeTrade(target=1, get=(6,), give_cash=least))
+    assert choose(s, 1) == m.AcceptTrade(trade=s.trades[0].id)
 
 
 def test_ai_makes_no_offers_when_trading_is_off():
