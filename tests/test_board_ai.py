@@ -173,8 +173,11 @@ def test_strong_asks_the_heuristics_price_once_its_dearer_terms_were_refused_on_
 
 def test_strong_offers_to_buy_a_street_at_the_least_its_owner_takes_and_not_from_a_built_group():
     """Where the heuristic would just roll, ``strong`` first offers to buy another seat's street at
-    the least its owner (judged as the heuristic judges) accepts: 10 less is refused."""
+    the least its owner (judged as the heuristic judges) accepts: 10 less is refused. Only where
+    the street is worth that to it (the second of its group here, not a lone street), and not from
+    a group with buildings."""
     s = table(2)
+    own(s, 0, 8)
     own(s, 1, 6)
     assert choose(s, 0) == m.Roll()
     offer = strong.candidates(s, 0)[0]
@@ -186,18 +189,24 @@ def test_strong_offers_to_buy_a_street_at_the_least_its_owner_takes_and_not_from
     refused = BOARD.clone(s)
     act(s, 0, offer)
     assert choose(s, 1) == m.AcceptTrade(trade=s.trades[0].id)
-    own(refused, 1, 8)  # a person says no: not asked about another street on the same holdings
+    own(refused, 0, 11)
+    own(refused, 1, 13)  # a person says no: not asked about another street on the same holdings
     act(refused, 0, haggling.purchase(refused, 0))
     act(refused, 1, m.RejectTrade(trade=refused.trades[0].id))
     refused.proposed = []  # as after the next roll
     assert haggling.purchase(refused, 0) is None
-    own(refused, 1, 11)  # the holdings change: it may ask again
+    own(refused, 1, 39)  # the holdings change: it may ask again
     assert haggling.purchase(refused, 0) is not None
+    lone = table(2)
+    own(lone, 1, 6)  # a street of a group it has no part of: not worth what its owner asks
+    assert haggling.purchase(lone, 0) is None and strong.candidates(lone, 0)[0] == m.Roll()
     built = table(2)
-    own(built, 1, *BROWN)
+    own(built, 0, 8)
+    own(built, 1, *BROWN, 6)
     build(built, BROWN[0], 1)
-    assert haggling.purchase(built, 0) is None and strong.candidates(built, 0)[0] == m.Roll()
+    assert haggling.purchase(built, 0).get == (6,)  # not a brown street
     no_trading = table(2, {"ruleset": "china", "no_trading": True})
+    own(no_trading, 0, 8)
     own(no_trading, 1, 6)
     assert haggling.purchase(no_trading, 0) is None
 
@@ -225,6 +234,7 @@ def test_strong_bids_a_rivals_auction_up_while_the_rival_will_outbid_it():
 def test_ai_sells_a_deed_for_no_deed_in_return_only_at_a_quarter_of_its_price_above_its_worth():
     """It sold a street it had just bought for 10 more than it paid, to a player buying them all."""
     s = table(2)
+    own(s, 0, 8)
     own(s, 1, 6)
     price = board("china").price[6]
     assert not takes(s, 1, 0, m.ProposeTrade(target=1, get=(6,), give_cash=price + 10))

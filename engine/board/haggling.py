@@ -11,7 +11,8 @@ alternatives (``strong.candidates``):
 - an offer the heuristic would make is asked at the most its partner would still take
   (``dearest``), in steps of 10;
 - before its roll, with nothing else to do and cash beyond its reserve, it offers to buy the street
-  another seat would sell for least (``purchase``), a street of a group without buildings;
+  another seat would sell for least (``purchase``), a street of a group without buildings, at a
+  price the street is worth to it;
 - in an auction for a deed it would let go, it raises by the least step while a rival's limit lies
   a tenth of the price above the bid (``bid_up``): the rival, who will bid that much anyway, pays
   more.
@@ -34,7 +35,7 @@ from engine.board import ai
 from engine.board.model import BANK, Bid, BoardState, PassAuction, ProposeTrade, Roll
 from engine.board.rules import board_of, legal_actions, min_bid
 from engine.board.trades import position_stamp, proposal_problem, was_refused
-from engine.board.valuation import reserve
+from engine.board.valuation import exchange_gain, reserve
 
 _ROLL = Roll()
 
@@ -89,7 +90,9 @@ def dearest(world: BoardState, seat: int, offer: ProposeTrade) -> ProposeTrade:
 def purchase(world: BoardState, seat: int) -> ProposeTrade | None:
     """The offer for another seat's street that costs least (``dearest`` from the most ``seat``
     would pay: its cash beyond its reserve, at most twice the printed price), among the streets of
-    groups without buildings; None when the seat may make no offer now or none would be taken. A
+    groups without buildings and at a price the street is worth to ``seat`` by the value model (two
+    such players would otherwise sell one street back and forth); None when the seat may make no
+    offer now or none would be taken. A
     partner who refused any offer of the seat's on the holdings as they are is not asked about
     another street until they change: a person is not pestered street by street."""
     if world.options.no_trading or seat in world.proposed or world.trades:
@@ -110,7 +113,9 @@ def purchase(world: BoardState, seat: int) -> ProposeTrade | None:
                 continue
             ceiling = ProposeTrade(target=partner, get=(sq,), give_cash=most)
             offer = dearest(world, seat, ceiling)
-            if offer is not ceiling and (best is None or offer.give_cash < best.give_cash):
+            if offer is ceiling or (best is not None and offer.give_cash >= best.give_cash):
+                continue
+            if exchange_gain(world, seat, partner, (sq,), (), cash_out=offer.give_cash)[0] >= 0:
                 best = offer
     return best
 
