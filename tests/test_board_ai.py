@@ -244,8 +244,13 @@ def test_ai_sells_a_deed_for_no_deed_in_return_only_at_a_quarter_of_its_price_ab
         return exchange_gain(s, 1, 0, (), (6,), cash_in=cash)[0]
 
     assert gain(least) >= price // 4 > gain(least - 10)
+    low = BOARD.clone(s)
     act(s, 0, m.ProposeTrade(target=1, get=(6,), give_cash=least))
     assert choose(s, 1) == m.AcceptTrade(trade=s.trades[0].id)
+    act(low, 0, m.ProposeTrade(target=1, get=(6,), give_cash=price + 10))
+    counter = choose(low, 1)  # its counter-offer asks the premium too
+    assert isinstance(counter, m.ProposeTrade) and counter.counter == low.trades[0].id and counter.give == (6,)
+    assert gain(counter.get_cash) >= price // 4
 
 
 def test_ai_makes_no_offers_when_trading_is_off():

@@ -575,6 +575,8 @@ def _answer(state: BoardState, seat: int, t: Trade, actions: list, listed: bool 
     if not t.counter and accept in actions and not listed:
         net = t.give_cash - t.get_cash  # cash to me in the offer
         x = _cash_for(mine - net, theirs + net, they_complete, i_complete)
+        if x is not None and t.get and not t.give:  # selling its deeds: at its premium, as ``_judge`` asks
+            x = max(x, _round10(sum(board_of(state).price[sq] for sq in t.get) // SALE_PREMIUM - (mine - net)))
         if x is not None and x != net:
             offer = ProposeTrade(target=t.proposer, give=tuple(t.get), get=tuple(t.give),
                                  give_cash=max(0, -x), get_cash=max(0, x), give_cards=t.get_cards,
