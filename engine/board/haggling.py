@@ -92,9 +92,9 @@ def purchase(world: BoardState, seat: int) -> ProposeTrade | None:
     would pay: its cash beyond its reserve, at most twice the printed price), among the streets of
     groups without buildings and at a price the street is worth to ``seat`` by the value model (two
     such players would otherwise sell one street back and forth); None when the seat may make no
-    offer now or none would be taken. A
-    partner who refused any offer of the seat's on the holdings as they are is not asked about
-    another street until they change: a person is not pestered street by street."""
+    offer now or none would be taken. A partner who refused any offer of the seat's on the holdings
+    as they are is not asked about another street until they change: a person is not pestered
+    street by street."""
     if world.options.no_trading or seat in world.proposed or world.trades:
         return None
     b = board_of(world)
