@@ -544,6 +544,12 @@ def _cash_for(mine: int, theirs: int, i_give_group: bool, i_get_group: bool) -> 
 SALE_PREMIUM = 4  # a sale of deeds for no deed in return must gain a quarter (1/4) of their printed price
 
 
+def _premium(state: BoardState, sold) -> int:
+    """The least gain at which the AI sells the deeds ``sold`` for no deed in return."""
+    price = board_of(state).price
+    return sum(price[sq] for sq in sold) // SALE_PREMIUM
+
+
 def _judge(state: BoardState, seat: int, proposer: int, t: Trade | ProposeTrade) -> tuple[bool, int, int, bool, bool]:
     """How ``seat`` weighs ``proposer``'s offer ``t``: (would it take it, its gain, the proposer's,
     does it complete a group for ``seat``, for the proposer). It takes what is fair to it
@@ -555,8 +561,7 @@ def _judge(state: BoardState, seat: int, proposer: int, t: Trade | ProposeTrade)
         state, seat, proposer, t.give, t.get, t.give_cash, t.get_cash, t.give_cards, t.get_cards)
     takes = fair(mine, theirs, they_complete, i_complete) and _liquid(state, seat, t.get_cash - t.give_cash)
     if takes and t.get and not t.give:
-        price = board_of(state).price
-        takes = mine >= sum(price[sq] for sq in t.get) // SALE_PREMIUM
+        takes = mine >= _premium(state, t.get)
     return takes, mine, theirs, i_complete, they_complete
 
 
@@ -576,7 +581,7 @@ def _answer(state: BoardState, seat: int, t: Trade, actions: list, listed: bool 
         net = t.give_cash - t.get_cash  # cash to me in the offer
         x = _cash_for(mine - net, theirs + net, they_complete, i_complete)
         if x is not None and t.get and not t.give:  # selling its deeds: at its premium, as ``_judge`` asks
-            x = max(x, _round10(sum(board_of(state).price[sq] for sq in t.get) // SALE_PREMIUM - (mine - net)))
+            x = max(x, _round10(_premium(state, t.get) - (mine - net)))
         if x is not None and x != net:
             offer = ProposeTrade(target=t.proposer, give=tuple(t.get), get=tuple(t.give),
                                  give_cash=max(0, -x), get_cash=max(0, x), give_cards=t.get_cards,
