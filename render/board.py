@@ -14,8 +14,9 @@ mark: the initial, or more where names start alike (``render.common.initials``: 
 Speed and size (budget ≤ 10 ms and ≤ 60 KB a turn): three layers. The empty board (squares,
 bands, names, prices) is drawn once per rule set and language; the ownership layer (owners,
 buildings, mortgages) once per distinct ownership, since most turns change none of it; each
-frame copies that, adds tokens (cached sprites) and the centre panel, and is mapped onto a fixed
-palette (``render.png``) so the PNG is 8-bit.
+frame copies that, adds tokens (cached sprites) and the centre panel. The PNG is 8-bit, on a fixed
+palette (``render.png``): each ownership layer is mapped onto it once, and a frame maps only the
+boxes it drew over the layer (the tokens and the centre), the same pixels for about half the time.
 """
 
 from __future__ import annotations
@@ -434,9 +435,13 @@ def token_places(view: dict, ruleset: str, lang: str) -> dict[int, tuple[float, 
     return out
 
 
-def _paste_pawn(img: Image.Image, seat: int, initial: str, x: float, y: float, r: int, current: bool) -> None:
+def _paste_pawn(img: Image.Image, seat: int, initial: str, x: float, y: float, r: int,
+                current: bool) -> tuple[int, int, int, int]:
+    """Paste the token; returns the box it covers."""
     sprite = pawn(seat, initial, r, current)
-    img.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
+    left, top = round(x - sprite.width / 2), round(y - sprite.height / 2)
+    img.paste(sprite, (left, top), sprite)
+    return max(0, left), max(0, top), min(img.width, left + sprite.width), min(img.height, top + sprite.height)
 
 
 def _dice(d: ImageDraw.ImageDraw, dice: list[int], x: int, y: int, s: int = 56) -> None:
@@ -545,6 +550,13 @@ def _names(view: dict, names: dict[int, str], lang: str) -> dict[int, str]:
 def compose(view: dict, lang: str, names: dict[int, str], ruleset: str | None = None, clock: str | None = None,
             worth: dict[int, int] | None = None, events: list[str] | None = None) -> Pen:
     """The board in full colour (RGB) with every string drawn recorded on the returned pen."""
+    return _compose(view, lang, names, ruleset, clock, worth, events)[0]
+
+
+def _compose(view: dict, lang: str, names: dict[int, str], ruleset: str | None, clock: str | None,
+             worth: dict[int, int] | None, events: list[str] | None) -> tuple[Pen, tuple, list[tuple]]:
+    """``compose``, with the ownership layer's key and the boxes drawn over that layer (the
+    tokens on the squares and the centre panel): every other pixel is the layer's."""
     ruleset = ruleset or view["ruleset"]
     lang = normalise_lang(lang)
     names = _names(view, names, lang)
@@ -558,12 +570,17 @@ def compose(view: dict, lang: str, names: dict[int, str], ruleset: str | None = 
     pen.texts.extend(layer.texts)
     current = view["current"] if view["stage"] != "over" else -1
     places = token_places(view, ruleset, lang)
+    drawn = [INNER]
     for seat in sorted(places, key=lambda s: s != current):  # the halo first: neighbours may cover its edge
         x, y, r = places[seat]
-        _paste_pawn(pen.image, seat, initials[seat], x, y, r, seat == current)
+        drawn.append(_paste_pawn(pen.image, seat, initials[seat], x, y, r, seat == current))
     pen.texts.extend(initials.values())
     _centre(pen, view, lang, names, ruleset, initials, clock, worth, list(events or []))
-    return pen
+    return pen, (ruleset, lang, owned), drawn
+
+
+# the centre panel, inside the squares: everything ``_centre`` draws lies in it
+INNER = (CORNER, CORNER, SIZE - CORNER, SIZE - CORNER)
 
 
 def render_board(view: dict, lang: str, names: dict[int, str], ruleset: str | None = None,
@@ -572,10 +589,31 @@ def render_board(view: dict, lang: str, names: dict[int, str], ruleset: str | No
     """The board for ``view`` as a palette image (``png_bytes`` writes it as an 8-bit PNG).
 
     ``clock``: the match clock's time left when one runs (B-17); ``worth``: each seat's net worth
-    (the rules' valuation, B-17); ``events``: the last moves as lines in ``lang``, newest last."""
-    ruleset = ruleset or view["ruleset"]
-    pen = compose(view, lang, names, ruleset, clock, worth, events)
-    return to_palette(pen.image, _palette(ruleset, normalise_lang(lang)))
+    (the rules' valuation, B-17); ``events``: the last moves as lines in ``lang``, newest last.
+
+    Only what the frame drew over the ownership layer (the tokens, the centre) is mapped onto the
+    palette; the rest is the layer's own mapping, made once per ownership. Mapping is pixel by
+    pixel (nearest colour, no dithering), so the picture is the same as mapping the whole frame,
+    for about half the mapping's time."""
+    pen, key, drawn = _compose(view, lang, names, ruleset, clock, worth, events)
+    palette = _palette(key[0], key[1])
+    out = _mapped_layer(key, palette).copy()
+    for box in drawn:
+        out.paste(to_palette(pen.image.crop(box), palette), box[:2])
+    return out
+
+
+_MAPPED: OrderedDict = OrderedDict()  # the ownership layers on the palette, kept as ``_LAYER2``
+
+
+def _mapped_layer(key: tuple, palette: Image.Image) -> Image.Image:
+    if key in _MAPPED:
+        _MAPPED.move_to_end(key)
+        return _MAPPED[key]
+    mapped = _MAPPED[key] = to_palette(_ownership(*key).image, palette)
+    if len(_MAPPED) > LAYER2_KEPT:
+        _MAPPED.popitem(last=False)
+    return mapped
 
 
 def texts_drawn(view: dict, lang: str, names: dict[int, str], ruleset: str | None = None, clock: str | None = None,

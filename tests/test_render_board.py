@@ -278,6 +278,36 @@ def test_the_picture_follows_the_view():
     assert ImageChops.difference(a, b.convert("RGB")).getbbox() is not None  # the tokens moved
 
 
+def test_mapping_only_what_a_frame_draws_gives_the_picture_of_mapping_it_whole():
+    """``render_board`` maps onto the palette only the tokens and the centre, over the ownership
+    layer mapped once: the pixels must be those of mapping the whole frame, move after move (tokens
+    moving, deeds bought, houses built, a mortgage), in two rule sets and five seats."""
+    from render.board import _palette, compose
+    from render.png import to_palette
+
+    compared = changed_owners = 0
+    for ruleset, lang, seed in (("china", "zh-Hans", 7), ("classic", "en", 3)):
+        state = BOARD.new_game(5, ruleset, seed)
+        owners = None
+        for move in range(900):
+            if not BOARD.waiting_for(state):
+                break
+            seat = BOARD.waiting_for(state)[0].seat
+            BOARD.apply(state, seat, choose(state, seat))
+            if move % 9:
+                continue
+            view = BOARD.view(state, None)
+            drawn = render_board(view, lang, NAMES, None, "01:00", valuation(state), ["a", "b"])
+            whole = to_palette(compose(view, lang, NAMES, None, "01:00", valuation(state), ["a", "b"]).image,
+                               _palette(ruleset, lang))
+            assert drawn.tobytes() == whole.tobytes(), f"{ruleset} move {move}"
+            compared += 1
+            now = [(sq["owner"], sq["houses"], sq["mortgaged"]) for sq in view["squares"]]
+            changed_owners += owners is not None and now != owners
+            owners = now
+    assert compared > 100 and changed_owners > 20
+
+
 @pytest.mark.parametrize("name", sorted(golden.CASES))
 def test_golden_pictures(name):
     """Redraw with ``python -m render.golden`` after an intended change of the design."""
