@@ -17,6 +17,7 @@ from render.colours import PLAYER_COLOURS
 from render.deal import PALETTE
 from words import board_text, deal_text
 from words.games import WORDS
+from words.hyphens import soft_hyphens
 from words.i18n import ruleset_name
 
 
@@ -31,9 +32,11 @@ def money_template(game: str, ruleset: str, lang: str) -> str:
 
 def _board(ruleset: str, lang: str) -> dict:
     b = board(ruleset)
-    squares = [{"name": board_text.square_name(ruleset, i, lang), "kind": sq["kind"], "group": sq.get("group"),
-                "price": sq.get("price"), "rent": sq.get("rent"), "house": sq.get("house_cost"),
-                "mortgage": sq.get("mortgage")} for i, sq in enumerate(b.squares)]
+    # ``cell``: the name as the square itself sets it, with soft hyphens where a long word may break
+    square_names = [board_text.square_name(ruleset, i, lang) for i in range(len(b.squares))]
+    squares = [{"name": square_names[i], "cell": soft_hyphens(square_names[i]), "kind": sq["kind"],
+                "group": sq.get("group"), "price": sq.get("price"), "rent": sq.get("rent"),
+                "house": sq.get("house_cost"), "mortgage": sq.get("mortgage")} for i, sq in enumerate(b.squares)]
     groups = {g: {"colour": b.group_colours.get(g, "#888888"), "name": names.get(lang) or names["en"],
                   "squares": list(b.groups.get(g, ()))} for g, names in b.group_names.items()}
     return {"squares": squares, "groups": groups, "houses": b.money["houses"], "hotels": b.money["hotels"]}

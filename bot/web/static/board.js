@@ -22,7 +22,7 @@ function squareCell(atlas, i) {
   const group = sq.group && atlas.groups[sq.group];
   const band = el("i", {className: "band"});
   if (group && sq.kind === "street") band.style.setProperty("--band", group.colour);
-  cell.append(band, el("span", {className: "nm", textContent: sq.name}));
+  cell.append(band, el("span", {className: "nm", textContent: sq.cell || sq.name}));
   if (sq.price) cell.append(el("span", {className: "pr", textContent: money(atlas, sq.price)}));
   cell.append(el("span", {className: "houses"}), el("span", {className: "tokens"}));
   return cell;
