@@ -530,7 +530,7 @@ def _palette(lang: str) -> Image.Image:
 
     keys = [BG, PANEL, PANEL_EDGE, TURN_FILL, TURN_EDGE, GREY, BLACK, WHITE, CHECK_FILL, ACTION_FILL, MONEY_FILL,
             NO_COLOUR, (252, 250, 244), (247, 248, 250), (250, 222, 120), (170, 36, 46), (40, 140, 70), (200, 40, 40),
-            *PALETTE.values()]
+            EFFECT_INK, (55, 55, 55), *PALETTE.values()]
     state = DEAL.new_game(4, "standard", 3)
     table = _draw_table(DEAL.view(state, None), lang, {}).image
     strips = Image.new("RGB", (WIDTH, 2 * STRIP_H + 4), PANEL)
@@ -539,9 +539,12 @@ def _palette(lang: str) -> Image.Image:
         colours = CARDS[card].colours or ("red",)
         sprite = _strip(key, colours[0] if CARDS[card].kind in ("property", "wild") else None, lang).image
         strips.paste(sprite, ((i % 10) * STRIP_W, (i // 10 % 2) * (STRIP_H + 2)), sprite)
-    sample = Image.new("RGB", (WIDTH, table.height + strips.height), BG)
+    kinds = list(dict.fromkeys(KEY))  # a face of every kind of card, as hands and the discard pile show them
+    faces = _draw_hand({"players": [{"seat": 0, "hand": [KEY.index(k) for k in kinds]}]}, 0, lang).image
+    sample = Image.new("RGB", (max(WIDTH, faces.width), table.height + strips.height + faces.height), BG)
     sample.paste(table, (0, 0))
     sample.paste(strips, (0, table.height))
+    sample.paste(faces, (0, table.height + strips.height))
     return fixed_palette(keys, sample, 64)
 
 
@@ -580,8 +583,9 @@ def _draw_discard(cards: list[int], lang: str) -> Pen:
 
 def render_discard(cards: list[int], lang: str) -> Image.Image:
     """The discard pile, newest first, from the cards a view shows (``view["discard"]``: the whole
-    pile where the rules let the viewer look through it, D-18; None otherwise)."""
-    return _draw_discard(list(cards), lang).image
+    pile where the rules let the viewer look through it, D-18; None otherwise). A palette image, as
+    the table."""
+    return to_palette(_draw_discard(list(cards), lang).image, _palette(_lang(lang)))
 
 
 def texts_for_discard(cards: list[int], lang: str) -> list[str]:
@@ -618,8 +622,9 @@ def _draw_hand(view: dict, seat: int, lang: str) -> Pen:
 
 
 def render_hand(view: dict, seat: int, lang: str) -> Image.Image:
-    """``seat``'s hand as numbered card faces, from that seat's own view."""
-    return _draw_hand(view, seat, lang).image
+    """``seat``'s hand as numbered card faces, from that seat's own view. A palette image, as the
+    table: an RGB PNG of a hand took 4–5 ms to write, this one about 1 ms with the mapping."""
+    return to_palette(_draw_hand(view, seat, lang).image, _palette(_lang(lang)))
 
 
 def texts_for_hand(view: dict, seat: int, lang: str) -> list[str]:
