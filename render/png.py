@@ -7,9 +7,10 @@ PNG is under half the bytes of an RGB one. Measured on the 1200 px board (a gold
 composed once, then saved each way; 2 cores, CPU-time medians): RGB PNG level 1 24 ms
 126 KB, level 6 34 ms 103 KB; palette PNG level 1 3.5 ms 61 KB, **level 3 3.8 ms 54 KB**, level 4
 5.9 ms 47 KB, level 6 8.4 ms 42 KB; WebP q80 20–67 ms 64–82 KB; JPEG q85 3 ms but 163 KB and
-smeared text. Level 3 keeps a whole board turn (~1.3 ms drawing + 1.8 ms palette + 3.8 ms PNG)
-well under 10 ms and 60 KB; both chats show PNG inline (Telegram recompresses photos anyway).
-Other pictures (hands, charts, standings) stay RGB at level 1.
+smeared text. Level 3 keeps a whole board turn (~3 ms drawing + ~1 ms mapping what the frame drew + ~5 ms PNG on
+the 2026-12-03 machine) near 10 ms and under 60 KB; both chats show PNG inline (Telegram
+recompresses photos anyway). A Deal hand and the discard pile use the table's palette too (an RGB
+hand took 4–5 ms to write). Charts and standings stay RGB at level 1.
 """
 
 from __future__ import annotations
