@@ -82,8 +82,10 @@ def bench_board(games: int = 60, seed: int = 2026, landing_rolls: int = 200_000)
         apply_ns.append(time.perf_counter_ns() - t0)
         return events
 
+    timed_turns = 0
     for s in game_seeds(seed, 10):
-        play_one(plug, 4, None, s, None, check_every_action=False, on_action=timed_apply)
+        state, _ = play_one(plug, 4, None, s, None, check_every_action=False, on_action=timed_apply)
+        timed_turns += state.turn_number
     turns = 0
     ended = {"last_player": 0, "turn_cap": 0}
     t0 = time.perf_counter()
@@ -97,6 +99,8 @@ def bench_board(games: int = 60, seed: int = 2026, landing_rolls: int = 200_000)
     landing_seconds = time.perf_counter() - t1
     return {
         "board_apply_median_us": round(statistics.median(apply_ns) / 1000, 2),
+        # the rules' own share of a player-turn (every ``apply`` of the turn; the rest is the AI)
+        "board_apply_us_per_player_turn": round(sum(apply_ns) / timed_turns / 1000, 2),
         "board_games_per_second_4p": round(games / seconds, 1),
         "board_player_turns_per_second": round(turns / seconds, 1),
         "board_turns_mean": round(turns / games, 1),

@@ -182,6 +182,8 @@ def test_bench_reports_the_named_figures():
                 "board_apply_median_us", "board_games_per_second_4p", "board_player_turns_per_second",
                 "board_landing_rolls_per_second"):
         assert figures[key] > 0
+    # the rules' share of a player-turn: every apply of it, so more than one apply's median
+    assert figures["board_apply_us_per_player_turn"] > figures["board_apply_median_us"]
     assert figures["board_games_by_bankruptcy"] + figures["board_games_by_turn_cap"] == 2
     service = bench_service(moves=20, tables=10)
     assert service["service_move_p50_ms"] > 0 and service["service_moves_measured"] == 20
