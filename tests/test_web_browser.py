@@ -390,6 +390,9 @@ async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web
     await alice.wait("!document.getElementById('error').textContent", timeout=15)
     await alice.screenshot(ARTIFACTS / "web-board-desktop.png", 1280, 900)
     await _readable(alice, "board, desktop")
+    for width in (920, 1024, 1440):  # narrow laptops: squares too small for names draw as on a phone
+        await alice.screenshot(ARTIFACTS / f"web-board-{width}.png", width, 800)
+        await _readable(alice, f"board, {width} px")
     await alice.screenshot(ARTIFACTS / "web-board-phone.png", 390, 844, mobile=True)
 
 
