@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from functools import partial
 from pathlib import Path
 from urllib.parse import quote
 
@@ -23,7 +24,7 @@ from bot.web.server import make_app, start_site
 from engine.board.data import board
 from engine.games import PLUGS
 from engine.service.tables import GameService
-from words import deal_text
+from words import board_text, deal_text
 from words.i18n import t
 
 CHROMIUM = find_chromium()
@@ -393,6 +394,15 @@ async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web
     for width in (920, 1024, 1440):  # narrow laptops: squares too small for names draw as on a phone
         await alice.screenshot(ARTIFACTS / f"web-board-{width}.png", width, 800)
         await _readable(alice, f"board, {width} px")
+    # a tapped square reads like its printed deed (B-06): a street, a station, a utility
+    b, money = board("china"), partial(board_text.money, "china", lang="en")
+    for square, line in ((1, t("en", "web.sq.rent_base", amount=money(b.rent[1][0]), double=money(2 * b.rent[1][0]))),
+                         (1, t("en", "web.sq.rent_houses", amounts=" / ".join(money(r) for r in b.rent[1][1:5]))),
+                         (5, t("en", "web.sq.rent_stations", amounts=" / ".join(money(r) for r in b.rent[5]))),
+                         (12, t("en", "web.sq.rent_utility", one=b.rent[12][0], two=b.rent[12][1]))):
+        await alice.eval(f"document.querySelector('.sq[data-square=\"{square}\"]').click()")
+        await alice.wait(f"document.getElementById('sheet-text').textContent.includes({json.dumps(line)})", timeout=5)
+        await alice.eval("document.getElementById('sheet').hidden = true")
     await alice.screenshot(ARTIFACTS / "web-board-phone.png", 390, 844, mobile=True)
 
 

@@ -36,7 +36,8 @@ def _board(ruleset: str, lang: str) -> dict:
     square_names = [board_text.square_name(ruleset, i, lang) for i in range(len(b.squares))]
     squares = [{"name": square_names[i], "cell": soft_hyphens(square_names[i]), "kind": sq["kind"],
                 "group": sq.get("group"), "price": sq.get("price"), "rent": sq.get("rent"),
-                "house": sq.get("house_cost"), "mortgage": sq.get("mortgage")} for i, sq in enumerate(b.squares)]
+                "house": sq.get("house_cost"), "mortgage": sq.get("mortgage"),
+                "multipliers": sq.get("multipliers")} for i, sq in enumerate(b.squares)]
     groups = {g: {"colour": b.group_colours.get(g, "#888888"), "name": names.get(lang) or names["en"],
                   "squares": list(b.groups.get(g, ()))} for g, names in b.group_names.items()}
     return {"squares": squares, "groups": groups, "houses": b.money["houses"], "hotels": b.money["hotels"]}

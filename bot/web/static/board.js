@@ -125,12 +125,16 @@ export function squareSheet(atlas, m, i) {
   const sq = atlas.squares[i], lines = [];
   const s = (m.view.squares || []).find(x => x.index === i);
   if (sq.price) lines.push(w("web.sq.price", {amount: money(atlas, sq.price)}));
+  // the rents as a printed deed lists them (B-06): base (doubled for the whole group), 1–4 houses, hotel
   if (sq.kind === "street" && sq.rent) {
-    lines.push(w("web.sq.rent", {amounts: sq.rent.slice(0, 5).map(r => money(atlas, r)).join(" / ")}));
+    lines.push(w("web.sq.rent_base", {amount: money(atlas, sq.rent[0]), double: money(atlas, 2 * sq.rent[0])}));
+    lines.push(w("web.sq.rent_houses", {amounts: sq.rent.slice(1, 5).map(r => money(atlas, r)).join(" / ")}));
     lines.push(w("web.sq.hotel", {amount: money(atlas, sq.rent[5])}));
     lines.push(w("web.sq.house_cost", {amount: money(atlas, sq.house)}));
   } else if (sq.rent && sq.kind === "station") {
-    lines.push(w("web.sq.rent", {amounts: sq.rent.map(r => money(atlas, r)).join(" / ")}));
+    lines.push(w("web.sq.rent_stations", {amounts: sq.rent.map(r => money(atlas, r)).join(" / ")}));
+  } else if (sq.multipliers && sq.kind === "utility") {
+    lines.push(w("web.sq.rent_utility", {one: sq.multipliers[0], two: sq.multipliers[1]}));
   }
   if (sq.mortgage) lines.push(w("web.sq.mortgage", {amount: money(atlas, sq.mortgage)}));
   if (s && s.owner >= 0) {
