@@ -119,6 +119,7 @@ def private_screen(view: PrivateView, names: dict[int, str], lang: str, pictures
     lang = normalise_lang(lang)
     words = WORDS[view.game]
     lines = words.private_lines(view.board, view.seat, [a.decision for a in view.asks], lang, names, view.ruleset)
+    lines[1:1] = words.news(view.events, view.seat, lang, names, view.ruleset)  # under the player's own line
     buttons = [Button(words.action(view.board, c.action, lang, names, view.ruleset), c.token, view.seat)
                for c in view.choices]
     buttons += [Button(extra_label(e, lang), extra_token(e, view.table), view.seat) for e in view.extras]

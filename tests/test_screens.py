@@ -199,3 +199,52 @@ async def _drawn(service: GameService, table: int) -> Screens:
     public, own = await service.views(table)
     return Screens(await asyncio.to_thread(public_screen, public, "zh-Hans", service.clock()),
                    {s: await asyncio.to_thread(private_screen, v, public.names, "zh-Hans") for s, v in own.items()})
+
+
+async def test_B15_a_declined_offer_is_told_to_its_proposer_alone(tmp_path):
+    """The group's log never shows the haggling (B-15), so the proposer of an offer that was
+    declined is told in their own message (a chat's private message, the web's moves), and nobody
+    else is; the next update no longer says it."""
+    from bot.web.messages import own_part
+    from engine.board.model import ProposeTrade, RejectTrade, Roll
+    from words.board_text import trade_terms
+    from words.i18n import t
+
+    service, table = await _table(tmp_path, "board", humans=2, ais=0, seed=5)
+    updates = []
+
+    async def heard(update):
+        updates.append(update)
+
+    service.subscribe(heard, private=True)
+    try:
+        for _ in range(200):  # both play on until each owns a deed and the first is to roll
+            state = service.state(table)
+            seat = GAMES["board"].waiting_for(state)[0].seat
+            owners = set(state.owner)
+            if {0, 1} <= owners and state.stage == "roll" and not state.rolled:
+                break
+            await _move(service, table)
+        other = 1 - seat
+        theirs = next(sq for sq, o in enumerate(state.owner) if o == other)
+        assert (await service.act_as(table, seat, ProposeTrade(target=other, get=(theirs,), give_cash=10))).ok
+        offer = service.state(table).trades[0].id
+        assert (await service.act_as(table, other, RejectTrade(trade=offer))).ok
+        await service.idle()
+        last = updates[-1]
+        names = last.public.names
+        for lang in ("en", "zh-Hans", "zh-Hant"):
+            news = t(lang, "board.news.rejected", target=names[other], trade=offer,
+                     give=trade_terms((), 10, 0, lang, "china"), get=trade_terms((theirs,), 0, 0, lang, "china"))
+            said = private_screen(last.private[seat], names, lang, pictures=False).text
+            assert news in said.splitlines(), (lang, said)
+            assert news not in private_screen(last.private[other], names, lang, pictures=False).text
+            assert news not in table_screens(service, table, last.public.events, lang).public.text
+        web = own_part(last.public, last.private[seat], "en")
+        assert len(web["news"]) == 1 and f"#{offer}" in web["news"][0] and names[other] in web["news"][0]
+        assert own_part(last.public, last.private[other], "en")["news"] == []
+        assert (await service.act_as(table, seat, Roll())).ok
+        await service.idle()
+        assert own_part(updates[-1].public, updates[-1].private[seat], "en")["news"] == []
+    finally:
+        await service.close()

@@ -521,6 +521,28 @@ def log_lines(events: Iterable, lang: str, names: Names, ruleset: str, viewer: i
             and not _haggling(e, viewer)]
 
 
+def news_lines(events: Iterable, seat: int, lang: str, names: Names, ruleset: str) -> list[str]:
+    """What this update tells ``seat`` alone about an offer of theirs that closed without a trade
+    (B-15: offers are private, so the group's log never says): declined (to its proposer), withdrawn
+    (to its target), lapsed with the roll (to both)."""
+    lang = normalise_lang(lang)
+    who = partial(party_name, lang=lang, names=names)
+    out = []
+    for e in events:
+        if not isinstance(e, TradeClosed) or e.deal is None or seat not in (e.deal.proposer, e.deal.target):
+            continue
+        deal, mine = e.deal, e.deal.proposer == seat
+        if e.outcome == "rejected" and mine:
+            out.append(t(lang, "board.news.rejected", target=who(deal.target), trade=e.trade,
+                         **_trade_sides(deal, lang, ruleset)))
+        elif e.outcome == "cancelled" and not mine:
+            out.append(t(lang, "board.news.withdrawn", proposer=who(deal.proposer), trade=e.trade))
+        elif e.outcome == "expired":
+            out.append(t(lang, "board.news.lapsed", proposer=who(deal.proposer), target=who(deal.target),
+                         trade=e.trade))
+    return out
+
+
 def winners_line(winners: list[int], lang: str, names: Names) -> str:
     lang = normalise_lang(lang)
     if not winners:

@@ -1,6 +1,7 @@
 """The words of each game behind one face (``WORDS[game]``), so that a screen never asks which game
 it shows: the table as text, a player's own lines, a button's label, the log, a refusal, the
-winners, and the labels of the controls beside the moves (``engine.core.presentation`` extras)."""
+winners, what an update tells one player alone (``news``: an offer of theirs declined), and the
+labels of the controls beside the moves (``engine.core.presentation`` extras)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ class GameWords:
     hand: Callable[[dict, int, str], str | None]  # (a seat's view, seat, lang): its hand in one line, if any
     money: Callable[[int, str, str], str]  # (amount, lang, ruleset): an amount as the game writes it
     prompt: Callable[[dict, Any, str, Names, str], str]  # (view, decision, lang, names, ruleset): the question
+    # (events, seat, lang, names, ruleset): what an update tells that seat alone (an offer of theirs declined)
+    news: Callable[[list, int, str, Names, str], list[str]] = lambda events, seat, lang, names, ruleset: []
 
 
 def _deal_hand(view: dict, seat: int, lang: str) -> str | None:
@@ -61,7 +64,8 @@ WORDS: dict[str, GameWords] = {
         error=lambda err, lang, names, ruleset: board_text.explain_error(err, lang, ruleset, names),
         winners=board_text.winners_line,
         own_screen="tg.btn.my_options", hand=lambda view, seat, lang: None,
-        money=lambda amount, lang, ruleset: board_text.money(ruleset, amount, lang), prompt=board_text.prompt_line),
+        money=lambda amount, lang, ruleset: board_text.money(ruleset, amount, lang), prompt=board_text.prompt_line,
+        news=board_text.news_lines),
 }
 
 

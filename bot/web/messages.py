@@ -115,5 +115,6 @@ def own_part(public: PublicView, own: PrivateView, lang: str) -> dict:
               shown.rank(c.action), int(c.answers)] for c in own.choices]
     extras = [{"label": extra_label(e, lang), "op": e} for e in own.extras]
     asked = [words.prompt(own.board, a.decision, lang, names, own.ruleset) for a in own.asks]
+    news = words.news(own.events, own.seat, lang, names, own.ruleset)  # e.g. an offer of theirs declined
     return {"adds": adds, "moves": [] if own.status != "running" else moves, "extras": extras,
-            "asked": asked, "ai_keeps": own.ai_keeps, "back": f"b:{own.table}" if own.ai_keeps else None}
+            "asked": asked, "news": news, "ai_keeps": own.ai_keeps, "back": f"b:{own.table}" if own.ai_keeps else None}

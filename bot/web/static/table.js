@@ -125,7 +125,11 @@ function showMine(m) {
   box.hidden = !own;
   if (!own) return;
   $("mine-title").textContent = w(m.game === "deal" ? "web.mine.hand" : "web.mine.moves");
-  $("asked").replaceChildren(...own.asked.map(line => el("p", {textContent: plain(line)})));
+  $("asked").replaceChildren(...(own.news || []).map(line => el("p", {className: "news", textContent: plain(line)})),
+                             ...own.asked.map(line => el("p", {textContent: plain(line)})));
+  // a sent offer's receipt goes once the offer is no longer open (the news line says how it ended)
+  const offered = ((m.view && m.view.trades) || []).some(x => x.proposer === m.seat);
+  if (document.body.dataset.trade === "closed" && !offered && $("trade")) $("trade").hidden = true;
   const me = (own.adds.players || []).find(p => p.seat === m.seat);
   const tapped = subjects(m);
   $("hand").replaceChildren(...((me && me.hand) || []).map(id => cardTile(atlas, id, tapped.has("c" + id))));

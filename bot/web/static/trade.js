@@ -8,6 +8,11 @@ export function tradeOp(op, values) { send({type: "trade", op, values: values ||
 export function showTrade(m) {
   const box = $("trade");
   if (!box) return;
+  if (m.gone) {  // the offer was answered before its receipt could be shown: the moves say how
+    box.hidden = true;
+    document.body.dataset.trade = "closed";
+    return;
+  }
   box.hidden = false;
   $("trade-text").textContent = plain(m.text);
   document.body.dataset.trade = m.closed ? "closed" : "open";
