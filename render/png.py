@@ -21,6 +21,7 @@ Pillow's. zlib lets go of the GIL while it compresses, so on two cores the board
 from __future__ import annotations
 
 import io
+import os
 import struct
 import zlib
 from collections.abc import Iterable
@@ -30,7 +31,16 @@ from PIL import Image
 
 PALETTE_LEVEL = 3
 SPLIT_ROWS = 256  # a paletted picture of fewer rows is compressed in one piece (a hand, a small table)
-_HELPER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="png")  # compresses the second half
+_helper: tuple[int, ThreadPoolExecutor] | None = None  # (process id, the thread for second halves)
+
+
+def _second_hand() -> ThreadPoolExecutor:
+    """The thread that compresses second halves, one per process (a forked child would inherit an
+    executor whose thread it does not have)."""
+    global _helper
+    if _helper is None or _helper[0] != os.getpid():
+        _helper = (os.getpid(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="png"))
+    return _helper[1]
 
 
 def png_bytes(img: Image.Image) -> bytes:
@@ -47,7 +57,7 @@ def _paletted_png(img: Image.Image) -> bytes:
     width, height = img.size
     raw = img.tobytes()
     half = height // 2 if height >= SPLIT_ROWS else height
-    second = _HELPER.submit(_deflate_rows, raw, width, half, height, True) if half < height else None
+    second = _second_hand().submit(_deflate_rows, raw, width, half, height, True) if half < height else None
     first_rows, first = _deflate_rows(raw, width, 0, half, second is None)
     second_rows, rest = second.result() if second is not None else (b"", b"")
     adler = zlib.adler32(second_rows, zlib.adler32(first_rows))
