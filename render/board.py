@@ -21,6 +21,7 @@ boxes it drew over the layer (the tokens and the centre), the same pixels for ab
 
 from __future__ import annotations
 
+import contextlib
 from collections import OrderedDict
 from functools import cache, lru_cache
 
@@ -284,9 +285,9 @@ LAYER2_KEPT = 4  # each is a 1200² RGB image (~5.8 MB); a turn that changes no 
 def _ownership(ruleset: str, lang: str, squares: tuple) -> Sprite:
     """The empty board with owners, buildings and mortgages: kept for the last few ownerships."""
     key = (ruleset, lang, squares)
-    if key in _LAYER2:
-        _LAYER2.move_to_end(key)
-        return _LAYER2[key]
+    found = _kept(_LAYER2, key)
+    if found is not None:
+        return found
     base, parts = _base(ruleset, lang)
     img = base.image.copy()
     pen = Pen(img, lang)
@@ -610,9 +611,9 @@ def _mapped_layer(key: tuple, palette: Image.Image) -> Image.Image:
     """The ownership layer ``key`` on the palette: the empty board's mapping (made once) with the
     owned squares mapped again, the only places ``_ownership`` draws on (a tenth of the picture
     early in a game, a third at most)."""
-    if key in _MAPPED:
-        _MAPPED.move_to_end(key)
-        return _MAPPED[key]
+    found = _kept(_MAPPED, key)
+    if found is not None:
+        return found
     ruleset, lang, squares = key
     layer = _ownership(ruleset, lang, squares).image
     parts = _base(ruleset, lang)[1]
@@ -624,6 +625,16 @@ def _mapped_layer(key: tuple, palette: Image.Image) -> Image.Image:
     if len(_MAPPED) > LAYER2_KEPT:
         _MAPPED.popitem(last=False)
     return mapped
+
+
+def _kept(kept: OrderedDict, key):
+    """``kept[key]`` marked as the latest used, or None. Pictures are drawn in several threads at
+    once: another may evict the entry between the look-up and the move, which is then a miss."""
+    found = kept.get(key)
+    if found is not None:
+        with contextlib.suppress(KeyError):
+            kept.move_to_end(key)
+    return found
 
 
 @cache

@@ -308,6 +308,34 @@ def test_mapping_only_what_a_frame_draws_gives_the_picture_of_mapping_it_whole()
     assert compared > 100 and changed_owners > 20
 
 
+def test_pictures_drawn_in_several_threads_at_once_are_the_pictures_drawn_one_by_one():
+    """The chats draw pictures in worker threads (``asyncio.to_thread``): frames of many different
+    ownerships drawn four at a time (more than the layers kept, so they evict each other's) are
+    the same as drawn one after the other."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from render.board import LAYER2_KEPT
+    from render.png import png_bytes
+
+    state = BOARD.new_game(4, "china", 11)
+    views = []
+    while BOARD.waiting_for(state) and len(views) < 60:
+        seat = BOARD.waiting_for(state)[0].seat
+        BOARD.apply(state, seat, choose(state, seat))
+        if state.stage == "roll":
+            views.append(BOARD.view(state, None))
+    owners = {tuple(sq["owner"] for sq in v["squares"]) for v in views}
+    assert len(owners) > 2 * LAYER2_KEPT
+
+    def draw(view):
+        return png_bytes(render_board(view, "en", NAMES))
+
+    alone = [draw(v) for v in views]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(draw, views[::-1]))[::-1]
+    assert together == alone
+
+
 @pytest.mark.parametrize("name", sorted(golden.CASES))
 def test_golden_pictures(name):
     """Redraw with ``python -m render.golden`` after an intended change of the design."""
