@@ -101,6 +101,24 @@ LAYOUT = """(() => {
   return {small, cut, over, wide: document.documentElement.scrollWidth > innerWidth + 1};
 })()"""
 
+# On the web board: the owner's marks and buildings that cover a square's name or price, and the
+# tokens of players who are out of the game still on the board.
+MARKS = """(() => {
+  const covered = [];
+  for (const sq of document.querySelectorAll('.sq')) {
+    const texts = [...sq.querySelectorAll('.nm, .pr')].filter(e => getComputedStyle(e).display !== 'none')
+      .map(e => { const r = document.createRange(); r.selectNodeContents(e); return [e, r.getBoundingClientRect()]; });
+    for (const mark of sq.querySelectorAll('.owner, .houses > i')) {
+      const m = mark.getBoundingClientRect();
+      for (const [e, r] of texts) {
+        const x = Math.min(m.right, r.right) - Math.max(m.left, r.left);
+        const y = Math.min(m.bottom, r.bottom) - Math.max(m.top, r.top);
+        if (x > 1 && y > 1) covered.push(`${mark.className} over ${e.className} of square ${sq.dataset.square}`);
+      }
+    }
+  }
+  return covered;
+})()"""
 LOG = "[...document.querySelectorAll('#log li')].map(li => li.textContent)"
 CARDS = "[...document.querySelectorAll('[data-card]')].map(e => Number(e.dataset.card))"
 
@@ -394,6 +412,8 @@ async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web
     for width in (920, 1024, 1440):  # narrow laptops: squares too small for names draw as on a phone
         await alice.screenshot(ARTIFACTS / f"web-board-{width}.png", width, 800)
         await _readable(alice, f"board, {width} px")
+        assert await alice.eval("document.querySelectorAll('.sq .owner').length") > 0
+        assert await alice.eval(MARKS) == [], width  # owners' marks stand on the colour bands
     # a tapped square reads like its printed deed (B-06): a street, a station, a utility
     b, money = board("china"), partial(board_text.money, "china", lang="en")
     for square, line in ((1, t("en", "web.sq.rent_base", amount=money(b.rent[1][0]), double=money(2 * b.rent[1][0]))),

@@ -91,7 +91,12 @@ export function drawBoard(root, atlas, m, shown, subjects) {
     cell.classList.toggle("can", subjects.has("s" + i) || (group !== null && subjects.has("g" + group)));
   }
   for (const p of view.players || []) {
-    if (p.bankrupt) { const gone = root.querySelector(`.token[data-seat="${p.seat}"]`); if (gone) gone.remove(); continue; }
+    if (p.bankrupt) {  // off the board, and a walk still under way must not put the token back
+      clearTimeout(walking[p.seat]);
+      const gone = root.querySelector(`.token[data-seat="${p.seat}"]`);
+      if (gone) gone.remove();
+      continue;
+    }
     walk(root, atlas, p.seat, shown[p.seat], p.position);
     shown[p.seat] = p.position;
   }

@@ -16,6 +16,7 @@ function tick() {
   const due = state.due === null ? null : state.due - now;
   const clock = $("countdown");
   clock.textContent = due === null ? "" : mmss(due);
+  clock.hidden = due === null;  // no empty pill when nobody's clock runs (an AI's move, the end)
   clock.dataset.left = due === null ? "" : String(Math.max(0, Math.round(due)));
   clock.classList.toggle("low", due !== null && due < WARN_SECONDS);
   const warn = $("warning");
