@@ -249,6 +249,9 @@ async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spect
         await page.wait("document.body.dataset.status === 'over'")
         title = await page.eval("document.getElementById('end-title').textContent")
         assert all(names[w] in title for w in winners), title
+        # nobody's turn any more: no player marked as acting, no empty clock
+        assert await page.eval("document.querySelectorAll('.now').length") == 0
+        assert await page.eval("document.getElementById('countdown').hidden")
         assert not page.errors, page.errors
     assert presses > 20 and checked >= 2
     assert {"button", "card"} <= ways, ways  # cards were tapped for their moves

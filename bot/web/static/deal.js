@@ -39,7 +39,7 @@ function mini(atlas, id, colour, can, chosen) {
 
 function area(atlas, m, p, subjects, chosen) {
   const seat = m.seats[p.seat] || {name: "?"};
-  const box = el("section", {className: "area" + (m.current === p.seat ? " now" : "")});
+  const box = el("section", {className: "area" + (m.status === "running" && m.current === p.seat ? " now" : "")});
   box.dataset.seat = String(p.seat);
   const swatch = el("i", {className: "swatch"});
   swatch.style.background = atlas.players[p.seat % atlas.players.length];

@@ -131,6 +131,8 @@ function showMine(m) {
   const offered = ((m.view && m.view.trades) || []).some(x => x.proposer === m.seat);
   if (document.body.dataset.trade === "closed" && !offered && $("trade")) $("trade").hidden = true;
   const me = (own.adds.players || []).find(p => p.seat === m.seat);
+  // a game that ended leaves nothing to do: the section goes, unless it shows a last hand
+  if (m.status !== "running" && !own.moves.length && !(me && me.hand && me.hand.length)) { box.hidden = true; return; }
   const tapped = subjects(m);
   $("hand").replaceChildren(...((me && me.hand) || []).map(id => cardTile(atlas, id, tapped.has("c" + id))));
   const loose = own.moves.filter(x => !x.about).sort((a, b) => a.rank - b.rank);
@@ -177,7 +179,7 @@ function showPlayers(m) {
     const swatch = el("i", {className: "swatch"});
     swatch.style.background = atlas.players[r.seat % atlas.players.length];
     const who = m.seats[r.seat] ? m.seats[r.seat].name : "?";
-    const card = el("div", {className: "player" + (m.current === r.seat ? " now" : "") + (r.out ? " out" : "")},
+    const card = el("div", {className: "player" + (m.status === "running" && m.current === r.seat ? " now" : "") + (r.out ? " out" : "")},
                     swatch, el("div", {}, el("div", {className: "who", textContent: who + (r.seat === m.seat ? ` (${w("web.you")})` : "")}),
                                    el("div", {className: "facts", textContent: r.facts.join(" · ")})));
     card.dataset.seat = String(r.seat);
