@@ -485,6 +485,22 @@ def test_the_log_leaves_out_payments_another_line_tells():
     assert lines == ["Ada buys Dongshan for ¥600", "Ada pays Bo ¥20 (rent)"]
 
 
+def test_B16_the_interest_on_each_mortgaged_deed_taken_over_is_one_line():
+    """A creditor who takes over a bankrupt's mortgaged deeds pays the interest on each (B-16): one
+    line for the payments in a row of one kind between the same two, each of the others kept."""
+    from engine.board import model as m
+    from words.board_text import log_lines
+
+    interest = [m.Paid(payer=1, payee=-1, amount=a, reason="mortgage_interest") for a in (100, 110, 80)]
+    events = [*interest, m.WentBankrupt(seat=0, creditor=1), m.Paid(payer=1, payee=-1, amount=60,
+                                                                   reason="mortgage_interest"),
+              m.Paid(payer=2, payee=1, amount=20, reason="rent"), m.Paid(payer=2, payee=0, amount=20, reason="rent")]
+    lines = log_lines(events, "en", BOARD_NAMES, "china")
+    assert len(lines) == 5 and "¥290" in lines[0] and "¥60" in lines[2]
+    assert "Bo" in lines[3] and "Ada" in lines[4]  # one payer, two payees: two lines
+    assert events[0].amount == 100  # the events themselves are left as they were
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_render_board_of_a_mid_game_view(lang):
     from words.board_text import render_board

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import partial
 
+import msgspec
+
 from engine.board import rules
 from engine.board.data import board
 from engine.board.model import (
@@ -515,10 +517,25 @@ def log_lines(events: Iterable, lang: str, names: Names, ruleset: str, viewer: i
     and transfers another line already tells, and without the haggling of others' trades."""
     events = list(events)
     traded = any(isinstance(e, TradeClosed) and e.outcome == "accepted" and e.deal is not None for e in events)
-    return [describe_event(e, lang, names, ruleset) for e in events
+    kept = [e for e in events
             if not (isinstance(e, Paid) and (e.reason in QUIET_PAYMENTS or (traded and e.reason == "trade")))
             and not (traded and isinstance(e, PropertyTransferred) and e.from_seat != BANK)
             and not _haggling(e, viewer)]
+    return [describe_event(e, lang, names, ruleset) for e in _summed_payments(kept)]
+
+
+def _summed_payments(events: list) -> list:
+    """Payments in a row from one payer to one payee for one reason as one (a bankrupt's mortgaged
+    deeds taken over: the interest on each, B-16, six lines of it at the end of a game)."""
+    out: list = []
+    for e in events:
+        last = out[-1] if out else None
+        if isinstance(e, Paid) and isinstance(last, Paid) and (e.payer, e.payee, e.reason) == (
+                last.payer, last.payee, last.reason):
+            out[-1] = msgspec.structs.replace(last, amount=last.amount + e.amount)
+        else:
+            out.append(e)
+    return out
 
 
 def news_lines(events: Iterable, seat: int, lang: str, names: Names, ruleset: str) -> list[str]:
