@@ -545,3 +545,26 @@ def test_every_service_refusal_is_in_all_three_catalogues():
             text = translate(lang, key, table=3, max=5, min=2, game="chess", ruleset="x", choices="a, b", name="Ann",
                              by="Bob", policies="turn")
             assert text != key and "{" not in text, (lang, key)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_moves_of_two_cards_of_one_name_in_two_piles_say_which_pile(lang):
+    """Two "Wild: Pink/Orange" lie in two of a player's piles: their moves would read alike, so each
+    says the pile it leaves; a card whose name is unique reads as before."""
+    from engine.deal.model import MoveProperty
+    from tests.builders import Table
+
+    state = (Table(players=2).group(0, "pink", "wild_pink_orange", "property_virginia")
+             .group(0, "orange", "wild_pink_orange", "property_st_james").state())
+    names = {0: "Ada", 1: "Bo"}
+    view = DEAL.view(state, 0)
+    moves = [a for a in DEAL.legal_actions(state, 0) if isinstance(a, MoveProperty) and a.replace is None]
+    wild = {a.card for a in moves if card_name(a.card, "en") == "Wild: Pink/Orange"}
+    assert len(wild) == 2
+    labels = {describe_action(view, a, lang, names) for a in moves if a.card in wild}
+    assert len(labels) == len([a for a in moves if a.card in wild])  # no two alike
+    assert any(t(lang, "deal.act.from_pile", group=1) in label for label in labels)
+    assert any(t(lang, "deal.act.from_pile", group=2) in label for label in labels)
+    plain = [a for a in moves if a.card not in wild]
+    assert not plain or all(t(lang, "deal.act.from_pile", group=1) not in describe_action(view, a, lang, names)
+                            for a in plain)

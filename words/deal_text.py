@@ -181,6 +181,23 @@ def _group(view: dict, seat: int | None, index: int | None) -> dict:
         return {}
 
 
+def _twin_elsewhere(view: dict, seat: int | None, card: int) -> int | None:
+    """The pile ``card`` lies in when a card of the same name lies in another of ``seat``'s piles
+    (two "Wild: Pink/Orange" in two piles: their moves would read alike), else None."""
+    try:
+        groups = view["players"][seat]["groups"]
+    except (IndexError, KeyError, TypeError):
+        return None
+    name = card_name(card, "en")
+    here = next((i for i, g in enumerate(groups) if card in g.get("cards", ())), None)
+    if here is None:
+        return None
+    for i, g in enumerate(groups):
+        if i != here and any(c != card and card_name(c, "en") == name for c in g.get("cards", ())):
+            return here
+    return None
+
+
 def _demand(view: dict, demand_id: int) -> dict:
     return next((d for d in view.get("pending", []) if d["id"] == demand_id), {})
 
@@ -227,10 +244,13 @@ def describe_action(ctx, action, lang: str, names: Names) -> str:
                    card=action.card, colour=action.colour, group=action.group)
     if isinstance(action, MoveProperty):
         if action.replace is not None:
-            return say(lang, "deal.act.move_replace", names, card=action.card, colour=action.colour,
-                       group=action.group, replace=action.replace)
-        return say(lang, _lay_key("move", action.colour, action.group), names,
-                   card=action.card, colour=action.colour, group=action.group)
+            label = say(lang, "deal.act.move_replace", names, card=action.card, colour=action.colour,
+                        group=action.group, replace=action.replace)
+        else:
+            label = say(lang, _lay_key("move", action.colour, action.group), names,
+                        card=action.card, colour=action.colour, group=action.group)
+        source = _twin_elsewhere(view, cur, action.card)
+        return label if source is None else label + say(lang, "deal.act.from_pile", names, group=source)
     if isinstance(action, PlayPassGo):
         return say(lang, "deal.act.pass_go", names, card=action.card)
     if isinstance(action, PlayBuilding):
