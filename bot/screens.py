@@ -120,8 +120,10 @@ def private_screen(view: PrivateView, names: dict[int, str], lang: str, pictures
     words = WORDS[view.game]
     lines = words.private_lines(view.board, view.seat, [a.decision for a in view.asks], lang, names, view.ruleset)
     lines[1:1] = words.news(view.events, view.seat, lang, names, view.ruleset)  # under the player's own line
-    buttons = [Button(words.action(view.board, c.action, lang, names, view.ruleset), c.token, view.seat)
-               for c in view.choices]
+    labelled = {}  # one button a label: two of them (a Deal card and its twin from one pile) do the same
+    for c in view.choices:
+        labelled.setdefault(words.action(view.board, c.action, lang, names, view.ruleset), c.token)
+    buttons = [Button(label, token, view.seat) for label, token in labelled.items()]
     buttons += [Button(extra_label(e, lang), extra_token(e, view.table), view.seat) for e in view.extras]
     if view.ai_keeps:  # away: the AI keeps the seat warm
         lines.append(t(lang, "service.ai_keeps_seat"))

@@ -248,3 +248,32 @@ async def test_B15_a_declined_offer_is_told_to_its_proposer_alone(tmp_path):
         assert own_part(updates[-1].public, updates[-1].private[seat], "en")["news"] == []
     finally:
         await service.close()
+
+
+async def test_a_private_message_never_shows_two_buttons_of_one_label(tmp_path):
+    """Two "Wild: Pink/Orange" in one pile: moving either to a new pile does the same, and the
+    chats show it once (each token still works, the web shows each card's own moves)."""
+    from engine.deal.cards import KEY
+    from engine.deal.model import Group, MoveProperty
+
+    service, table = await _table(tmp_path, "deal", humans=2, ais=0, seed=4)
+    try:
+        state = service.state(table)
+        seat = GAMES["deal"].waiting_for(state)[0].seat
+        me = state.players[seat]
+        twins = [c for c in state.draw_pile if KEY[c] == "wild_pink_orange"]
+        for p in state.players:  # both wilds out of wherever they were, into one pink pile of the seat
+            p.hand = [c for c in p.hand if c not in twins]
+        state.draw_pile = [c for c in state.draw_pile if c not in twins]
+        me.groups.append(Group(colour="pink", cards=twins))
+        assert len(twins) == 2
+        moves = [c for c in table_screens(service, table, (), "en").private[seat].buttons]
+        labels = [b.label for b in moves]
+        assert len(labels) == len(set(labels))
+        both = [a for a, _tok in service.buttons(table, seat) if isinstance(a, MoveProperty) and a.card in twins
+                and a.group is None and a.colour == "orange"]
+        assert len(both) == 2  # the rules offer each card; the message shows the move once
+        shown = [b for b in moves if b.label.startswith("Move Wild: Pink/Orange to a new Orange")]
+        assert len(shown) == 1
+    finally:
+        await service.close()
