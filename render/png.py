@@ -18,6 +18,7 @@ second goes on as a fresh deflate stream, which together are one valid zlib stre
 Pillow's. zlib lets go of the GIL while it compresses, so on two cores the board's PNG takes
 3.3–3.6 ms instead of 5.4 ms (wall time, 30 board frames × 3), and the same CPU time.
 """
+
 from __future__ import annotations
 
 import io
