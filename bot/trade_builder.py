@@ -162,6 +162,11 @@ async def press(service, table: int, user: str, op: str, lang: str, values: list
     return shown(await service.trades.press(table, user, op, values), lang)
 
 
+async def still_open(service, table: int, offer: int) -> bool:
+    """Is the sent offer ``offer`` still waiting for its answer?"""
+    return await service.trades.still_open(table, offer)
+
+
 async def load(service, table: int, user: str):
     """The player's draft at the table (its ``message`` is the front end's), or None."""
     return await service.trades.load(table, user)

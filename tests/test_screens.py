@@ -205,6 +205,7 @@ async def test_B15_a_declined_offer_is_told_to_its_proposer_alone(tmp_path):
     """The group's log never shows the haggling (B-15), so the proposer of an offer that was
     declined is told in their own message (a chat's private message, the web's moves), and nobody
     else is; the next update no longer says it."""
+    from bot import trade_builder
     from bot.web.messages import own_part
     from engine.board.model import ProposeTrade, RejectTrade, Roll
     from words.board_text import trade_terms
@@ -229,7 +230,9 @@ async def test_B15_a_declined_offer_is_told_to_its_proposer_alone(tmp_path):
         theirs = next(sq for sq, o in enumerate(state.owner) if o == other)
         assert (await service.act_as(table, seat, ProposeTrade(target=other, get=(theirs,), give_cash=10))).ok
         offer = service.state(table).trades[0].id
+        assert await trade_builder.still_open(service, table, offer)  # the web shows its receipt
         assert (await service.act_as(table, other, RejectTrade(trade=offer))).ok
+        assert not await trade_builder.still_open(service, table, offer)  # no receipt: the news says
         await service.idle()
         last = updates[-1]
         names = last.public.names

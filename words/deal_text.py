@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 
 from engine.core.errors import RuleError
 from engine.deal import rules
-from engine.deal.cards import CARDS, COLOURS, KIND, SET_SIZE, VALUE
+from engine.deal.cards import CARDS, COLOURS, KEY, KIND, SET_SIZE, VALUE
 from engine.deal.model import (
     Accept,
     ActionPlayed,
@@ -188,12 +188,11 @@ def _twin_elsewhere(view: dict, seat: int | None, card: int) -> int | None:
         groups = view["players"][seat]["groups"]
     except (IndexError, KeyError, TypeError):
         return None
-    name = card_name(card, "en")
     here = next((i for i, g in enumerate(groups) if card in g.get("cards", ())), None)
     if here is None:
         return None
     for i, g in enumerate(groups):
-        if i != here and any(c != card and card_name(c, "en") == name for c in g.get("cards", ())):
+        if i != here and any(c != card and KEY[c] == KEY[card] for c in g.get("cards", ())):
             return here
     return None
 

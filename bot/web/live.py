@@ -159,7 +159,7 @@ class Hub:
                                           data["values"])
         if shown.alert:
             await self._send(client, {"type": "error", "message": shown.alert})
-        if shown.sent is not None and not await self._still_open(client.table, shown.sent):
+        if shown.sent is not None and not await trade_builder.still_open(self.service, client.table, shown.sent):
             # answered already (an AI seat): no receipt saying "sent"; the builder goes and the table
             # update says how the offer ended, under the player's moves
             await self._send(client, {"type": "trade", "text": "", "closed": True, "sent": shown.sent,
@@ -173,10 +173,6 @@ class Hub:
                 "controls": None if shown.closed or c is None else {
                     "partners": c.partners, "mine": c.mine, "theirs": c.theirs, "cash": c.cash, "cards": c.cards,
                     "finish": c.finish}})
-
-    async def _still_open(self, table: int, offer: int) -> bool:
-        views = await self.service.views(table, seats=())
-        return views is not None and any(tr.get("id") == offer for tr in views[0].board.get("trades") or [])
 
     async def _do(self, client: Client, data: dict):
         service, table = self.service, client.table

@@ -202,3 +202,8 @@ def desk(state: BoardState, draft: Draft) -> Desk:
                 bool(template.their_cards.get(draft.target, 0)), template.cash,
                 template.their_cash.get(draft.target, 0), steps(state.options.ruleset), gain, problem,
                 len(state.players))
+
+
+def is_open(state: BoardState, offer: int) -> bool:
+    """Is offer ``offer`` still waiting for its answer (not accepted, declined, withdrawn, lapsed)?"""
+    return any(t.id == offer for t in state.trades)

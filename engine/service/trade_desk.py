@@ -92,6 +92,13 @@ class TradeDesk:
         raw = await keyvalue.get_value(self.engine, _typing_key(user))
         return int(raw) if raw is not None and raw.isdigit() else None
 
+    async def still_open(self, table: int, offer: int) -> bool:
+        """Is the offer ``offer`` at ``table`` still waiting for its answer? (An AI seat may have
+        answered it before the front end shows its sender a receipt.)"""
+        snap = await self.service.snapshot(table)
+        drafts = SHOWN[snap.game].drafts if snap is not None else None
+        return drafts is not None and drafts.is_open(snap.state, offer)
+
     async def _open(self, table: int, user: str):
         """(the table's snapshot, the user's seat, the game's draft rules), or a closed answer."""
         snap = await self.service.snapshot(table)
