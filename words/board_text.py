@@ -80,6 +80,7 @@ from engine.board.model import (
     WentBankrupt,
     WentToJail,
 )
+from engine.board.rules.base import WHOLE_GROUP_RENT
 from engine.core.errors import RuleError
 from words.deal_text import Names, player_name
 from words.i18n import normalise_lang, t
@@ -536,6 +537,29 @@ def _summed_payments(events: list) -> list:
         else:
             out.append(e)
     return out
+
+
+def deed_lines(ruleset: str, square: int, lang: str) -> list[str]:
+    """A square's printed deed, a line each: its price, its rents as the deed lists them (B-06: the
+    base rent, doubled for the whole group; with 1–4 houses; with a hotel; a station's by how many
+    are owned; a utility's by the dice), a building's cost, the mortgage. Empty for the rest."""
+    lang = normalise_lang(lang)
+    b = board(ruleset)
+    kind, rent = b.kind[square], b.rent[square]
+    if kind not in ("street", "station", "utility"):
+        return []
+    cash = partial(money, ruleset, lang=lang)
+    lines = [t(lang, "web.sq.price", amount=cash(b.price[square]))]
+    if kind == "street":
+        lines += [t(lang, "web.sq.rent_base", amount=cash(rent[0]), double=cash(WHOLE_GROUP_RENT * rent[0])),
+                  t(lang, "web.sq.rent_houses", amounts=" / ".join(cash(r) for r in rent[1:5])),
+                  t(lang, "web.sq.hotel", amount=cash(rent[5])),
+                  t(lang, "web.sq.house_cost", amount=cash(b.house_cost[square]))]
+    elif kind == "station":
+        lines.append(t(lang, "web.sq.rent_stations", amounts=" / ".join(cash(r) for r in rent)))
+    else:
+        lines.append(t(lang, "web.sq.rent_utility", one=rent[0], two=rent[1]))
+    return lines + [t(lang, "web.sq.mortgage", amount=cash(b.mortgage[square]))]
 
 
 def news_lines(events: Iterable, seat: int, lang: str, names: Names, ruleset: str) -> list[str]:

@@ -32,12 +32,12 @@ def money_template(game: str, ruleset: str, lang: str) -> str:
 
 def _board(ruleset: str, lang: str) -> dict:
     b = board(ruleset)
-    # ``cell``: the name as the square itself sets it, with soft hyphens where a long word may break
+    # ``cell``: the name as the square itself sets it, with soft hyphens where a long word may break;
+    # ``deed``: the lines a tapped square shows (its price, rents, costs), worded here
     square_names = [board_text.square_name(ruleset, i, lang) for i in range(len(b.squares))]
     squares = [{"name": square_names[i], "cell": soft_hyphens(square_names[i]), "kind": sq["kind"],
-                "group": sq.get("group"), "price": sq.get("price"), "rent": sq.get("rent"),
-                "house": sq.get("house_cost"), "mortgage": sq.get("mortgage"),
-                "multipliers": sq.get("multipliers")} for i, sq in enumerate(b.squares)]
+                "group": sq.get("group"), "price": sq.get("price"), "deed": board_text.deed_lines(ruleset, i, lang)}
+               for i, sq in enumerate(b.squares)]
     groups = {g: {"colour": b.group_colours.get(g, "#888888"), "name": names.get(lang) or names["en"],
                   "squares": list(b.groups.get(g, ()))} for g, names in b.group_names.items()}
     return {"squares": squares, "groups": groups, "houses": b.money["houses"], "hotels": b.money["hotels"]}

@@ -129,19 +129,7 @@ export function squareSheet(atlas, m, i) {
   // what a tapped square is: its name, price, rents and costs, and who holds it now
   const sq = atlas.squares[i], lines = [];
   const s = (m.view.squares || []).find(x => x.index === i);
-  if (sq.price) lines.push(w("web.sq.price", {amount: money(atlas, sq.price)}));
-  // the rents as a printed deed lists them (B-06): base (doubled for the whole group), 1–4 houses, hotel
-  if (sq.kind === "street" && sq.rent) {
-    lines.push(w("web.sq.rent_base", {amount: money(atlas, sq.rent[0]), double: money(atlas, 2 * sq.rent[0])}));
-    lines.push(w("web.sq.rent_houses", {amounts: sq.rent.slice(1, 5).map(r => money(atlas, r)).join(" / ")}));
-    lines.push(w("web.sq.hotel", {amount: money(atlas, sq.rent[5])}));
-    lines.push(w("web.sq.house_cost", {amount: money(atlas, sq.house)}));
-  } else if (sq.rent && sq.kind === "station") {
-    lines.push(w("web.sq.rent_stations", {amounts: sq.rent.map(r => money(atlas, r)).join(" / ")}));
-  } else if (sq.multipliers && sq.kind === "utility") {
-    lines.push(w("web.sq.rent_utility", {one: sq.multipliers[0], two: sq.multipliers[1]}));
-  }
-  if (sq.mortgage) lines.push(w("web.sq.mortgage", {amount: money(atlas, sq.mortgage)}));
+  lines.push(...(sq.deed || []));  // the printed deed, worded by the server (words/board_text.deed_lines)
   if (s && s.owner >= 0) {
     lines.push(w("web.sq.owner", {name: m.seats[s.owner] ? m.seats[s.owner].name : "?"}));
     if (s.houses) lines.push(s.houses === 5 ? w("web.sq.has_hotel") : w("web.sq.houses", {count: s.houses}));

@@ -135,6 +135,9 @@ def group_has_buildings(state: BoardState, group: str) -> bool:
     return any(_GROUP_GET[state.options.ruleset][group](state.houses))
 
 
+WHOLE_GROUP_RENT = 2  # B-06: an unbuilt street of a group owned whole charges its base rent this many times
+
+
 def rent_for(state: BoardState, square: int, dice_total: int, utility_multiplier: int | None = None) -> int:
     """B-06: rent of an owned, unmortgaged property for a player landing there."""
     ruleset = state.options.ruleset
@@ -147,7 +150,7 @@ def rent_for(state: BoardState, square: int, dice_total: int, utility_multiplier
         if h:
             return rent[h]
         owners = _SQUARE_GET[ruleset][square](state.owner)
-        return rent[0] * 2 if owners.count(owner) == len(owners) else rent[0]
+        return rent[0] * WHOLE_GROUP_RENT if owners.count(owner) == len(owners) else rent[0]
     owned = _SQUARE_GET[ruleset][square](state.owner).count(owner)  # stations or utilities held
     if kind == "station":
         return rent[owned - 1]
