@@ -20,8 +20,8 @@ from engine.deal import invariants as deal_invariants
 from engine.deal import strong as deal_strong
 from engine.deal.model import TurnEnded
 from engine.deal.presentation import DEAL_PRESENTATION
-from engine.search import SearchKit, policy
-from engine.simulation import GamePlug
+from engine.play.search import SearchKit, policy
+from engine.play.simulation import GamePlug
 
 GAMES: dict[str, GameRules] = {"deal": DEAL, "board": BOARD}
 SHOWN: dict[str, Presentation] = {"deal": DEAL_PRESENTATION, "board": BOARD_PRESENTATION}  # how each is shown

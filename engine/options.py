@@ -33,7 +33,7 @@ class Toggle:
 
     name: str  # the struct's field, also what ``/newgame … name=on`` types
     code: str  # the button's short id ([a-z0-9], at most 8): stable, never reused for another option
-    rule: str  # the rule id in RULES.md it belongs to
+    rule: str  # the rule id in docs/rules.md it belongs to
 
     @property
     def label_key(self) -> str:

@@ -4,7 +4,7 @@ for colour-blind readers, and the arithmetic that checks it.
 The eight colours are the Okabe–Ito set (designed for colour-vision deficiency), ordered so that
 the first four (the usual table) are the farthest apart. ``simulate`` shows a colour as a person
 with protanopia, deuteranopia or tritanopia sees it (Machado, Oliveira & Fernandes 2009, severity
-1, applied in linear RGB); ``delta_e`` is the CIE76 distance in CIELAB. tests/test_render_colours.py
+1, applied in linear RGB); ``delta_e`` is the CIE76 distance in CIELAB. tests/render/test_render_colours.py
 checks that every pair stays apart under each simulation. Colour is never the only cue: tokens and
 owner bands also carry the player's mark (``render.common.initials``, distinct for every player).
 

@@ -4,7 +4,7 @@ Players would rather look than read (issue 5): the group's message carries a pic
 player's properties, bank and hand size, the piles, whose turn it is and what is being asked of
 whom; each player's private message carries a picture of their hand, numbered like the buttons.
 
-Both pictures are drawn only from a ``view(state, seat)`` dict (DESIGN.md, "render/ draws only
+Both pictures are drawn only from a ``view(state, seat)`` dict (docs/design.md, "render/ draws only
 from views"): the public table cannot show a hand or the draw pile's order because the view it
 reads does not hold them. Words come from the deck (card and colour names), the locale
 catalogues and a few short labels below; every string drawn is recorded (``texts_for_table``,

@@ -4,7 +4,7 @@
 #
 #   scripts/test.sh                 set up what is missing, then ruff and the whole suite
 #   scripts/test.sh --setup-only    set up, print the plan, stop before the tests
-#   scripts/test.sh tests/test_x.py extra arguments go to pytest
+#   scripts/test.sh tests/words    extra arguments go to pytest
 #
 # PYTHON picks the interpreter (default python3, 3.11 or newer); TEST_DATABASE_URL a PostgreSQL for
 # the tests that need one (else a local one is used when it answers, else those tests skip).
@@ -84,7 +84,7 @@ if [ "$NEED_INSTALL" = 1 ]; then
     say "pip could not install the packages (see above)"
     exit 1
   fi
-  "$BIN/python" -c 'import bot.cli' # the install is whole: the command line imports
+  "$BIN/python" -c 'import bot.process.cli' # the install is whole: the command line imports
   touch "$VENV/.installed"
 fi
 

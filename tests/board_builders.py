@@ -89,7 +89,7 @@ def ai_decisions(seed: int, games: int, turns: int, rulesets=("china", "classic"
     """Every decision of whole four-player AI games on each board: yields ``(ruleset, state, seat)``
     before the AI's move for ``seat`` is applied (the state is the live one: read, do not change)."""
     from engine.board.ai import choose
-    from engine.simulation import game_seeds
+    from engine.play.simulation import game_seeds
 
     for ruleset in rulesets:
         for game_seed in game_seeds(seed, games):

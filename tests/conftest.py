@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy.engine import make_url
 from sqlmodel import SQLModel
 
-from engine.service import store
+from engine.service.storage import store
 
 PRIVATE_PREFIX = "tycoon_test_"
 

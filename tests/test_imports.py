@@ -105,6 +105,25 @@ def test_a_cycle_is_found_when_there_is_one():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+def _every_import(tree: ast.Module):
+    """Every module an import statement names, wherever it stands (in a function too)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
+
+
+def test_no_product_module_imports_the_tooling_or_the_tests():
+    """``tools/`` (benchmarks, the Chromium driver, golden pictures) and ``tests/`` are not
+    installed: a product module that imported them would fail in the image."""
+    wrong = [(name, target) for name, path in _modules().items()
+             for target in _every_import(ast.parse(path.read_text(encoding="utf-8")))
+             if target.split(".")[0] in ("tools", "tests")]
+    assert wrong == []
+    assert (ROOT / "tools" / "bench" / "__main__.py").is_file()  # what ``tycoon bench`` runs
+
+
 def test_the_layers_import_downwards_only():
     below = {"engine": ("words", "render", "bot"), "words": ("bot",), "render": ("bot",)}
     wrong = [(m, t) for m, edges in _graph().items() for t in edges

@@ -1,5 +1,5 @@
 """How the Discord bot answers the one who typed a slash command or pressed a component
-(``bot.flows.Answer``), and who they are (``bot.flows.Who``). Discord wants every interaction
+(``bot.chat.flows.Answer``), and who they are (``bot.chat.flows.Who``). Discord wants every interaction
 answered within 3 s, once: the first answer is the interaction's response, any later one a
 follow-up. What is meant for the asker alone is ephemeral; a name never turns into markdown or a
 mention (``md``)."""
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import discord
 
-from bot.asker import Who
+from bot.chat.asker import Who
+from bot.chat.inputs import clean_name
+from bot.chat.screens import Button
 from bot.discord_app.items import view_of
 from bot.discord_app.messenger import TEXT, md
-from bot.inputs import clean_name
-from bot.screens import Button
 from words.i18n import normalise_lang, t
 
 

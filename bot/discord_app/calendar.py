@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.chat.presenter import start_time
 from bot.discord_app.answers import can_manage
-from bot.presenter import start_time
-from engine.service import keyvalue
+from engine.service.storage import keyvalue
 from words.i18n import game_name, t
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""Discord interactions in, the shared flows (``bot/flows.py``) out; what is Discord's own stays
+"""Discord interactions in, the shared flows (``bot/chat/flows.py``) out; what is Discord's own stays
 here: a game in a thread of its own, a player's screen as an ephemeral reply only they see (no DM
 needed), the server's calendar for a scheduled match, and the server's language for a channel
 that never chose one. The slash commands are in ``cogs.py``, the components in ``items.py``, the
@@ -19,20 +19,20 @@ import logging
 
 import discord
 
-from bot import option_screens
-from bot.asker import Who
-from bot.channel import TableChannel
+from bot.chat import option_screens
+from bot.chat.asker import Who
+from bot.chat.channel import TableChannel
+from bot.chat.flows import Flows
+from bot.chat.inputs import parse_press
+from bot.chat.messenger import pages
 from bot.discord_app import calendar
 from bot.discord_app.answers import InteractionAnswer, chat_key, lang_of, own_lang, say, who_of
 from bot.discord_app.items import view_of
 from bot.discord_app.messenger import PAGE, TEXT, DiscordMessenger, md
 from bot.discord_app.trades import DiscordTrades
-from bot.flows import Flows
-from bot.inputs import parse_press
-from bot.messenger import pages
-from engine.service import keyvalue
 from engine.service.loop import TableUpdate
 from engine.service.outcome import Outcome
+from engine.service.storage import keyvalue
 from engine.service.tables import GameService
 from engine.service.tournaments import base_chat
 from engine.service.views import PublicView
@@ -44,7 +44,7 @@ ARCHIVE_MINUTES = 1440  # a thread left alone for a day is archived; a game is f
 
 
 def thread_key(thread_id: int) -> str:
-    """The stored note that a table plays in this thread (``engine.service.keyvalue``)."""
+    """The stored note that a table plays in this thread (``engine.service.storage.keyvalue``)."""
     return f"dc.thread.{thread_id}"
 
 
@@ -168,7 +168,7 @@ class Front:
     # -- presses -----------------------------------------------------------------------------------
 
     async def service_press(self, interaction: discord.Interaction, custom_id: str) -> None:
-        """A button other than a move: signed data of a known shape (``bot.inputs``), taken only
+        """A button other than a move: signed data of a known shape (``bot.chat.inputs``), taken only
         in the chat its table, match or tournament belongs to; anything else gets a clear private
         notice and changes nothing."""
         data = self.service.unsign(custom_id)

@@ -5,7 +5,7 @@ database, never from a live object.
 
 One grammar for every component id: the first letter says which item it is, and no two items
 share a letter (discord.py runs *every* item whose template matches an id, so two matches would
-answer one press twice). ``tests/test_discord_ids.py`` checks that the letters stay apart.
+answer one press twice). ``tests/bot/discord_app/test_discord_ids.py`` checks that the letters stay apart.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.inputs import SIGNED
-from bot.screens import Button
+from bot.chat.inputs import SIGNED
+from bot.chat.screens import Button
 
 
 async def guarded(interaction: discord.Interaction, work: Awaitable) -> None:

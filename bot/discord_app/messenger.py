@@ -1,4 +1,4 @@
-"""The table channel's messenger for Discord (``bot/messenger.py``): messages with a picture and
+"""The table channel's messenger for Discord (``bot/chat/messenger.py``): messages with a picture and
 buttons (persistent ``DynamicItem``s whose ids carry signed data), replies under the table, DMs,
 threads. Text is escaped markdown, and a name written like a mention (``<@123>``, ``<#5>``) shows as
 text; a mention of ours notifies exactly the players meant (``allowed_mentions``); a deadline is a
@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import discord
 
+from bot.chat.messenger import Mention, Text, Unreachable
+from bot.chat.screens import Button, Screen
+from bot.chat.updates import fingerprint
 from bot.discord_app.items import view_of
-from bot.messenger import Mention, Text, Unreachable
-from bot.screens import Button, Screen
-from bot.updates import fingerprint
 from bot.web.auth import watch_path
-from engine.service import keyvalue
+from engine.service.storage import keyvalue
 from engine.service.tournaments import base_chat
 from engine.service.views import PublicView, Seat
 from words.i18n import t

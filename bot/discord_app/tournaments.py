@@ -3,7 +3,7 @@
 its own when the bot may make threads, else its own message in the channel).
 
 The screens, the parsing of admin commands and the service calls are shared with Telegram
-(bot/tournament_screens.py); this module only maps slash-command options and buttons onto them and
+(bot/chat/tournament_screens.py); this module only maps slash-command options and buttons onto them and
 the outcomes onto messages. Button ids are the shared ``T:<tournament>:<op>[:<team>]``, parsed back
 by a ``DynamicItem`` after a restart.
 """
@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import tournament_screens as tour_screens
+from bot.chat import tournament_screens as tour_screens
+from bot.chat.presenter import start_time
 from bot.discord_app.answers import can_manage, user_of
 from bot.discord_app.items import ServiceButton
 from bot.discord_app.messenger import TEXT, md
-from bot.presenter import start_time
 from engine.service.outcome import Outcome
 from engine.service.tournaments import Tournaments, base_chat
 from words.i18n import t
@@ -55,7 +55,7 @@ class TournamentFront:
 
     async def _say_signup(self, interaction: discord.Interaction, text: str, screen, tid: int) -> None:
         """A public answer with the tournament's sign-up buttons, remembered so that it loses them
-        when sign-up is over (``bot.signups``)."""
+        when sign-up is over (``bot.chat.signups``)."""
         answer = await interaction.response.send_message(md(text)[:TEXT], view=self.signup_view(screen))
         if answer.message_id is not None:
             await self.front.flows.remember_signup(f"T{tid}", interaction.channel_id, answer.message_id)

@@ -1,4 +1,4 @@
-"""The trade builder (B-15, ``bot/trade_builder.py``) on Discord: an ephemeral message only its
+"""The trade builder (B-15, ``bot/chat/trade_builder.py``) on Discord: an ephemeral message only its
 player sees, with select menus for the partner and the deeds of both sides, buttons for cash and
 jail cards, and a form (a modal) for typed amounts. Every id is signed data, so any process takes
 the next press, a submitted form included."""
@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import trade_builder
+from bot.chat import trade_builder
+from bot.chat.inputs import parse_press
 from bot.discord_app.answers import own_lang, say, user_of
 from bot.discord_app.items import ServiceButton, TradeSelect
 from bot.discord_app.messenger import md
-from bot.inputs import parse_press
 from words.i18n import t
 
 if TYPE_CHECKING:

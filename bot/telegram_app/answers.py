@@ -1,5 +1,5 @@
-"""How the Telegram bot answers the one who typed or pressed (``bot.flows.Answer``), and who they
-are (``bot.flows.Who``). A command is answered in the chat it was typed in (Telegram has no message
+"""How the Telegram bot answers the one who typed or pressed (``bot.chat.flows.Answer``), and who they
+are (``bot.chat.flows.Who``). A command is answered in the chat it was typed in (Telegram has no message
 only one member of a group sees); a press is answered by the callback query itself: an alert for
 the presser alone, or nothing, and every query is answered exactly once."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from telegram import Update
 
-from bot.asker import Who
-from bot.inputs import clean_name
-from bot.messenger import Text
-from bot.screens import Button
+from bot.chat.asker import Who
+from bot.chat.inputs import clean_name
+from bot.chat.messenger import Text
+from bot.chat.screens import Button
 from bot.telegram_app.messenger import TelegramMessenger, where
 
 

@@ -1,4 +1,4 @@
-"""Telegram updates in, the shared flows (``bot/flows.py``) out; what is Telegram's own stays here:
+"""Telegram updates in, the shared flows (``bot/chat/flows.py``) out; what is Telegram's own stays here:
 commands typed with their arguments, the callback data of inline buttons, deep links into the
 private chat (where a player's hand and options live), and the alerts that answer a press.
 
@@ -19,13 +19,13 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import option_screens
-from bot.channel import TableChannel
-from bot.flows import Flows
-from bot.inputs import SIGNED, number, parse_press
-from bot.messenger import Text
-from bot.presenter import start_time
-from bot.screens import Button, hand_line
+from bot.chat import option_screens
+from bot.chat.channel import TableChannel
+from bot.chat.flows import Flows
+from bot.chat.inputs import SIGNED, number, parse_press
+from bot.chat.messenger import Text
+from bot.chat.presenter import start_time
+from bot.chat.screens import Button, hand_line
 from bot.telegram_app.answers import CommandAnswer, PressAnswer, chat_key, manages, user_of, who_of
 from bot.telegram_app.messenger import CAPTION_LIMIT, TelegramMessenger, units, where
 from bot.telegram_app.tournaments import TelegramTournaments
@@ -155,7 +155,7 @@ class TelegramFrontEnd:
     # -- buttons -------------------------------------------------------------------------------
 
     async def button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """A button press: a move token, or signed data of a known shape (``bot.inputs``); anything
+        """A button press: a move token, or signed data of a known shape (``bot.chat.inputs``); anything
         else, and a press carried into another chat, gets a clear private notice and changes nothing."""
         answer = PressAnswer(update, self.messenger)
         try:

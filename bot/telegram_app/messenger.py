@@ -1,4 +1,4 @@
-"""The table channel's messenger for Telegram (``bot/messenger.py``): photos with a caption,
+"""The table channel's messenger for Telegram (``bot/chat/messenger.py``): photos with a caption,
 messages in HTML (names escaped, mentions as ``tg://user`` links that notify exactly the player
 meant), inline keyboards whose data the service signs, forum topics, private chats by user id.
 
@@ -18,9 +18,9 @@ import re
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, WebAppInfo
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.inputs import SIGNED
-from bot.messenger import Mention, Text, Unreachable
-from bot.screens import Button, Screen
+from bot.chat.inputs import SIGNED
+from bot.chat.messenger import Mention, Text, Unreachable
+from bot.chat.screens import Button, Screen
 from bot.web.auth import telegram_path, watch_path
 from engine.service.tables import GameService
 from engine.service.tournaments import base_chat

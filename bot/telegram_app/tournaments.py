@@ -1,7 +1,7 @@
 """Tournaments in Telegram: ``/tournament``, ``/team``, ``/rep``, ``/standings``, the sign-up and
 team buttons (``T:<tournament>:<op>[:<team>]``), and a round's start (a forum topic for every table
 when the group is a forum). The screens, the parsing of admin commands and the service calls are
-shared with Discord (``bot/tournament_screens.py``); this module maps Telegram's commands, replies
+shared with Discord (``bot/chat/tournament_screens.py``); this module maps Telegram's commands, replies
 and topics onto them."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from telegram import Update
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import ContextTypes
 
-from bot import tournament_screens as tour_screens
-from bot.asker import Who
-from bot.presenter import start_time
+from bot.chat import tournament_screens as tour_screens
+from bot.chat.asker import Who
+from bot.chat.presenter import start_time
 from bot.telegram_app.answers import PressAnswer, chat_key, manages, user_of
 from bot.telegram_app.messenger import CAPTION_LIMIT, where
 from engine.service.outcome import Outcome
@@ -45,7 +45,7 @@ class TelegramTournaments:
 
     async def _signup_reply(self, update: Update, screen, tournament: int) -> None:
         """The sign-up screen under the command, remembered so that it loses its buttons when
-        sign-up is over (``bot.signups``)."""
+        sign-up is over (``bot.chat.signups``)."""
         sent = await update.effective_message.reply_text(screen.text, reply_markup=self.markup(screen))
         await self.front.flows.remember_signup(f"T{tournament}", sent.chat_id, sent.message_id)
 

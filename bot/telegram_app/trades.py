@@ -1,4 +1,4 @@
-"""The trade builder (B-15, ``bot/trade_builder.py``) in a Telegram private chat: one message per
+"""The trade builder (B-15, ``bot/chat/trade_builder.py``) in a Telegram private chat: one message per
 draft, edited as the player presses its buttons; "Propose a trade" and "Counter" start a new one
 (the previous one loses its buttons); an amount is typed as a reply to the bot's question
 (``ForceReply``), since Telegram has no form."""
@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 
 from telegram import ForceReply, Update
 
-from bot import trade_builder
-from bot.messenger import Text
-from bot.screens import Button
+from bot.chat import trade_builder
+from bot.chat.messenger import Text
+from bot.chat.screens import Button
 from bot.telegram_app.answers import PressAnswer, user_of
 from words.i18n import normalise_lang, t
 

@@ -11,12 +11,12 @@ from aiohttp import web
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.inputs import clean_name
+from bot.chat.inputs import clean_name
 from bot.web import auth
 from bot.web.context import SERVICE, SETTINGS, id_in_path, lang_of, origin_ok, refuse, user_of, watch_path
 from bot.web.live import RateLimit
 from engine.games import GAMES, LEVELS
-from engine.service import store
+from engine.service.storage import store
 from words.i18n import normalise_lang, t
 
 log = logging.getLogger("bot.web.server")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from bot import console_help
+from bot.console import help as console_help
 from engine.board.data import board
 from engine.deal.cards import CARDS, COLOURS
 from render.colours import PLAYER_COLOURS

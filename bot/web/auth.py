@@ -26,7 +26,7 @@ import secrets
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
-from bot.inputs import clean_name
+from bot.chat.inputs import clean_name
 
 SESSION_COOKIE = "tycoon_session"
 INIT_DATA_MAX_AGE = 24 * 3600  # seconds an initData stays good (Telegram suggests checking it)

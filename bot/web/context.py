@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from bot.inputs import number
+from bot.chat.inputs import number
 from bot.web import auth
 from bot.web.live import Hub
 from engine.service import metrics

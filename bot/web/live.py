@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from bot import trade_builder
-from bot.inputs import clean_name
-from bot.presenter import discard_pile_answer
-from bot.screens import refusal_text
+from bot.chat import trade_builder
+from bot.chat.inputs import clean_name
+from bot.chat.presenter import discard_pile_answer
+from bot.chat.screens import refusal_text
 from bot.web.atlas import atlas
 from bot.web.auth import watch_path
 from bot.web.messages import lobby_message, own_part, parse_message, say, table_message

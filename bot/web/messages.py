@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 import re
 
-from bot import option_screens, trade_builder
-from bot.screens import event_lines, note_lines
+from bot.chat import option_screens, trade_builder
+from bot.chat.screens import event_lines, note_lines
 from engine import options as table_options
 from engine.games import SHOWN
 from engine.service.views import PrivateView, PublicView
@@ -44,7 +44,7 @@ def parse_message(text) -> tuple[dict | None, str | None]:
         return None, "web.err.malformed"
     if not isinstance(data, dict) or data.get("type") not in TYPES:
         return None, "web.err.malformed"
-    if data["type"] == "trade":  # the trade builder (B-15): an op of ``bot.trade_builder``
+    if data["type"] == "trade":  # the trade builder (B-15): an op of ``bot.chat.trade_builder``
         op, values = data.get("op"), data.get("values", [])
         if not isinstance(op, str) or not trade_builder.OP.fullmatch(op) or not isinstance(values, list) \
                 or len(values) > 28 or not all(isinstance(v, str) and len(v) <= 12 for v in values):

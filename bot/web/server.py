@@ -32,7 +32,7 @@ from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
-from bot import health
+from bot.process import health
 from bot.web import auth
 from bot.web.api import POST_LIMITS, PostLimits, list_tables, new_table, telegram_auth, tournament_data
 from bot.web.context import (
@@ -131,7 +131,7 @@ async def telegram_page(request: web.Request) -> web.Response:
 
 async def picture(request: web.Request) -> web.Response:
     """The table as the chats see it, a PNG ("download picture"), for whoever has its watch key."""
-    from bot.screens import public_screen
+    from bot.chat.screens import public_screen
 
     service, table = request.app[SERVICE], id_in_path(request)
     if table is None or service.unsign(request.query.get("k", "")) != f"v:{table}":

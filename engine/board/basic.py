@@ -6,7 +6,7 @@ when it can, pays its way out of debts and never offers a trade. It accepts one 
 cash, at least twice the printed price of the deeds it hands over (``SELLS_AT``), as a beginner
 sells a street for a good price without asking what it finishes: a player who never sells leaves
 the deeds split for good, and two games in three against it ran to the turn cap with no group
-complete anywhere (tests/test_board_ai.py, ``basic``). Everything else
+complete anywhere (tests/engine/board/test_board_ai.py, ``basic``). Everything else
 (a decision it has no opinion on) takes the first listed answer that commits to nothing new.
 Like the AI it only ever picks from ``legal_actions``.
 """

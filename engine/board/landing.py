@@ -7,7 +7,7 @@ take. Both tokens roll in turn and each roll is one sample. ``short`` pays to le
 ``long`` stays and tries for doubles. A Get-out-of-jail card is used at once with ``short``
 (so it goes back under its deck, as the published tables assume). Players use the table to see
 which streets pay; it also checks movement and cards against the published frequencies
-(REFERENCE.md).
+(docs/reference.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The board game's part in the ``strong`` level (``engine/search.py``): which moves a decision
+"""The board game's part in the ``strong`` level (``engine/play/search.py``): which moves a decision
 searches and how a world that is still running is scored.
 
 Searched: whether to buy (buy or let the deed go to auction), whether to answer an offer yes or

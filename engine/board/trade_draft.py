@@ -10,7 +10,7 @@ toggle a deed of mine / of theirs, ``cp<n>`` / ``cm<n>`` cash towards me paying 
 ``z`` no cash, ``j`` / ``i`` toggle a jail card I give / I ask for, ``xy`` / ``xt`` type what I pay /
 what they pay; ``vp`` / ``vm`` / ``vy`` the partner, my deeds, their deeds as chosen in a menu.
 
-Pure: no storage, no words (``engine.service.trade_desk`` keeps drafts, ``bot.trade_builder`` words
+Pure: no storage, no words (``engine.service.trade_desk`` keeps drafts, ``bot.chat.trade_builder`` words
 them).
 """
 

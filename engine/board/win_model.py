@@ -6,7 +6,7 @@ group's rent comes from the landings it gets and the houses still to be built on
 mortgaged deed is a debt. The model gives each seat still in a score, a weighted sum of six
 figures of its position (``features``), and the chances are the scores' softmax (a conditional
 logit, fitted to who went on to win from positions of games played by the ``ai`` level:
-``python -m bot.fit_win_model``, which prints the weights kept in ``WEIGHTS``). On held-out
+``python -m tools.fit_win_model``, which prints the weights kept in ``WEIGHTS``). On held-out
 positions it names the winner more often than the assets do (docs/figures.md, "AI strength").
 """
 
@@ -20,7 +20,7 @@ from engine.board.rules import board_of, rent_for, start_cash
 from engine.board.valuation import position_worth
 
 FEATURES = ("worth", "cash", "income", "potential", "deeds", "groups", "mortgaged")
-# fitted by ``python -m bot.fit_win_model --games 400 --seed 31337`` (held-out figures in its output)
+# fitted by ``python -m tools.fit_win_model --games 400 --seed 31337`` (held-out figures in its output)
 WEIGHTS = (0.064, 0.242, 0.603, 0.172, 0.736, -0.084, -0.502)
 
 LANDING_ROLLS = 100_000  # enough for each square's frequency to about a tenth of a percent
@@ -72,7 +72,7 @@ def features(state: BoardState, seat: int) -> list[float]:
 
 def chances(position: dict[int, list[float]], weights=WEIGHTS) -> dict[int, float]:
     """Each seat's chance to win given its ``features`` (seat -> figures): the softmax of the
-    weighted sums. ``bot/fit_win_model.py`` fits the weights through this same function."""
+    weighted sums. ``tools/fit_win_model.py`` fits the weights through this same function."""
     scores = {s: sum(w * x for w, x in zip(weights, f, strict=True)) for s, f in position.items()}
     top = max(scores.values())
     raw = {s: math.exp(v - top) for s, v in scores.items()}

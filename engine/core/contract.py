@@ -1,4 +1,4 @@
-"""What every game offers the service, the AI and the adapters (DESIGN.md, "The rules contract").
+"""What every game offers the service, the AI and the adapters (docs/design.md, "The rules contract").
 
 A game is a ``GameRules`` value of plain functions over a plain-data state:
 

@@ -19,7 +19,7 @@ _M2 = 0x94D049BB133111EB
 def _draw(seed: int, counter: int) -> int:
     """The ``counter``-th number of the generator seeded with ``seed`` (both below 2**64).
 
-    Every product is kept to 64 bits (``& _MASK``), the arithmetic of SplitMix64; ``tests/test_core.py``
+    Every product is kept to 64 bits (``& _MASK``), the arithmetic of SplitMix64; ``tests/engine/core/test_core.py``
     pins known values."""
     z = (seed + counter * _GAMMA) & _MASK
     z = ((z ^ (z >> 30)) * _M1) & _MASK

@@ -3,7 +3,7 @@
 ``apply`` validates an action completely before touching the state, so a refused action leaves
 the state byte-identical; then it mutates in place and returns events. Out-of-turn answers (Just
 Say No windows, payments, placing a received House) are ``Demand`` records in ``state.pending``,
-one per target, each answered independently (DESIGN.md; STYLE.md "out-of-turn answers are data").
+one per target, each answered independently (docs/design.md: out-of-turn answers are data).
 
 Decisions recorded here where the seeds are silent:
 - the start-of-turn draw is automatic (there is never a reason not to draw);

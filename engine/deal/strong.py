@@ -1,4 +1,4 @@
-"""Deal's part in the ``strong`` level (``engine/search.py``): which moves a decision searches and
+"""Deal's part in the ``strong`` level (``engine/play/search.py``): which moves a decision searches and
 how a world that is still running is scored.
 
 Searched: the plays of a turn (the heuristic's ranked moves, its own first, a few of them) and

@@ -25,8 +25,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.core.contract import GameRules
 from engine.games import GAMES
-from engine.service import store
 from engine.service.outcome import LIVE
+from engine.service.storage import store
 
 log = logging.getLogger(__name__)
 KEEP_FINISHED = 32  # finished or cancelled tables kept in memory, most recent first

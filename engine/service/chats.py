@@ -9,9 +9,9 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.games import GAMES
-from engine.service import store
 from engine.service.clocks import DEFAULT_CLOCKS
 from engine.service.outcome import Outcome
+from engine.service.storage import store
 
 LANG_SECONDS = 30  # how long a process trusts the language it read for a chat (another may change it)
 

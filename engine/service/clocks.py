@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING
 
 from engine.core.values import SYSTEM, EndMatch
 from engine.games import PLUGS
-from engine.service import metrics, store
+from engine.service import metrics
 from engine.service.outcome import Outcome
+from engine.service.storage import store
 
 if TYPE_CHECKING:
     from engine.service.cache import LiveTable

@@ -18,10 +18,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from engine import options as table_options
 from engine.core.values import SYSTEM
 from engine.games import GAMES, LEVELS
-from engine.service import store
 from engine.service.cache import LiveTable
 from engine.service.clocks import DEFAULT_CLOCKS, wanted_clocks
 from engine.service.outcome import ACTIVE, LIVE, Outcome, game_and_ruleset
+from engine.service.storage import store
 
 if TYPE_CHECKING:
     from engine.service.tables import GameService

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 from engine.core.contract import GameRules
 from engine.core.values import SYSTEM, EndMatch, TurnStarted
 from engine.games import PLUGS, chooser
-from engine.service import metrics, store
+from engine.service import metrics
 from engine.service.outcome import Outcome
+from engine.service.storage import store
 from engine.service.views import Ask, PrivateView, PublicView, asks_of, private_views, public_view
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """What an operator watches, as Prometheus metrics (``prometheus_client``): the service counts its
 moves, refusals, clock lateness and database errors here, the chat front ends their failed sends,
-and ``/metrics`` (``bot/health.py``) shows them with the process's own (memory, CPU, open files).
+and ``/metrics`` (``bot/process/health.py``) shows them with the process's own (memory, CPU, open files).
 
 Counters are per process; Prometheus adds up the processes of a deployment.
 """

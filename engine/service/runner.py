@@ -18,7 +18,8 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from engine.service import metrics, store
+from engine.service import metrics
+from engine.service.storage import store
 
 if TYPE_CHECKING:
     from engine.service.tables import GameService

@@ -14,9 +14,9 @@ from sqlalchemy import update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.games import GAMES
-from engine.service import store
 from engine.service.cache import LiveTable
 from engine.service.outcome import Outcome, game_and_ruleset
+from engine.service.storage import store
 
 if TYPE_CHECKING:
     from engine.service.tables import GameService

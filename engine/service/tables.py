@@ -1,7 +1,7 @@
 """The game service: the one door for moves, ``GameService.act(user, token)``, and the parts that
 keep a group's game going between two moves.
 
-How a table lives (DESIGN.md, "The table loop"):
+How a table lives (docs/design.md, "The table loop"):
 
 - **Moves.** Every move, a player's button, a clock's or the service's own, goes through
   ``apply``: the rules validate it, then one transaction stores it (the action appended at
@@ -45,8 +45,8 @@ from engine.core.contract import GameRules
 from engine.core.errors import RuleError
 from engine.core.values import SYSTEM, EndMatch
 from engine.games import SHOWN
-from engine.history import net_worth_series
-from engine.service import metrics, migrate, store, tokens, writer
+from engine.play.history import net_worth_series
+from engine.service import metrics, tokens
 from engine.service.cache import LiveTable, TableCache
 from engine.service.chats import Chats
 from engine.service.clocks import MISSES_BEFORE_AI, Clocks, wanted_infos
@@ -54,8 +54,9 @@ from engine.service.lobby import Lobby, is_ai_user
 from engine.service.loop import Snapshot, TableLoop, TableUpdate
 from engine.service.notices import Listener
 from engine.service.outcome import LIVE, Outcome
-from engine.service.records import Records
 from engine.service.schedules import Schedules
+from engine.service.storage import migrate, store, writer
+from engine.service.storage.records import Records
 from engine.service.tournaments import Tournaments
 from engine.service.trade_desk import TradeDesk
 from engine.service.views import PrivateView, PublicView, asks_of, private_view, private_views, public_view

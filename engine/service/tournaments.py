@@ -49,9 +49,9 @@ from engine.board.model import BoardOptions
 from engine.core.rng import Rng
 from engine.deal import rules as deal_rules
 from engine.games import GAMES
-from engine.service import store
 from engine.service.clocks import DEFAULT_CLOCKS
 from engine.service.outcome import Outcome, game_and_ruleset
+from engine.service.storage import store
 
 if TYPE_CHECKING:
     from engine.service.tables import GameService

@@ -4,7 +4,7 @@ press applied to it by the game's own draft rules (``Presentation.drafts``, the 
 
 Why in the service: the draft is checked against the table's state, which never leaves
 ``engine/``; a front end gets a ``Desk`` (the draft and what the rules leave to choose) and words
-it (``bot.trade_builder``). The draft lives in the database (the ``settings`` key/value table,
+it (``bot.chat.trade_builder``). The draft lives in the database (the ``settings`` key/value table,
 ``trade.<table>.<user>``), not in a process: any process of several takes the next press, and a
 restart loses nothing.
 """
@@ -19,8 +19,8 @@ import msgspec
 
 from engine.core.errors import RuleError
 from engine.games import SHOWN
-from engine.service import keyvalue
 from engine.service.outcome import Outcome
+from engine.service.storage import keyvalue
 
 # every op of a desk: ``n`` a fresh offer, ``k<id>`` a counter-offer to offer ``id``, ``s`` send,
 # ``q`` close, ``xm`` both amounts typed at once; the rest change the draft (the game's draft rules)

@@ -1,5 +1,5 @@
 // The trade builder (B-15): what the server sends back for each change; every control sends one
-// op of bot/trade_builder.py, and the server answers with the whole builder again.
+// op of bot/chat/trade_builder.py, and the server answers with the whole builder again.
 
 let send = () => {};
 export function useSender(fn) { send = fn; }  // the page's socket (table.js)

@@ -1,0 +1,38 @@
+"""Who asks the bot something, and how a platform answers them: the two things every flow
+(``bot/chat/flows.py``, ``bot/chat/lobby_flows.py``) is given by a platform's front end."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.chat.screens import Button
+
+
+@dataclass
+class Who:
+    user: str  # "tg:42", "dc:7"
+    name: str
+    chat: str  # the chat key the command or press came from
+    lang: str
+    manages: Callable[[], Awaitable[bool]]  # whether they manage the chat (admin, Manage Server)
+
+
+class Answer(Protocol):
+    """How a platform answers the one who typed or pressed."""
+
+    async def tell(self, text: str) -> None:
+        """To them alone, short (an alert, an ephemeral reply)."""
+
+    async def reply(self, text: str, buttons: list[Button] | None = None) -> int | None:
+        """A message in answer: public in the chat (the lobby, a scheduled match); its id."""
+
+    async def ask(self, text: str, buttons: list[Button]) -> None:
+        """A question with buttons meant for them (where the platform can, seen by them alone)."""
+
+    async def update(self, text: str) -> None:
+        """The message whose button they pressed now says ``text`` and has no buttons."""
+
+    async def done(self) -> None:
+        """Acknowledged: nothing to say where the platform allows silence, else a short "done"."""

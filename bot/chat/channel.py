@@ -1,0 +1,316 @@
+"""The messages a chat shows of a table, each with one life, decided once for every platform; a
+``Messenger`` (``bot/chat/messenger.py``) only carries them out.
+
+- **The table message** (the picture, the table as text with its latest events, the buttons
+  answered in front of everyone, a button to open one's own screen, a "Watch" link). Edited in
+  place for every change (which notifies nobody); a new one when the game starts or the turn
+  passes, mentioning the player to act (the one ping a turn), and at the end with the result and
+  every player mentioned. The message it replaces loses its buttons.
+- **Prompts** right under it, at most one per kind of question and update (``bot/chat/updates.py``):
+  those asked pinged together; answered, a prompt loses its buttons.
+- **One private message per player** (a Deal hand from the start, the board's options once asked
+  for), in pages when its buttons do not fit one message; edited after every change, posted anew
+  when it cannot be edited or when the player is asked something there (which notifies them).
+
+An edit that would change nothing is not sent, and an unchanged picture is not uploaded again.
+Which messages exist, and what each shows, is stored with the table (``messages``: ``<p>`` the table
+message, ``<p>_prompts``, ``<p>_dm``, ``<p>_shown``, ``<p>_v``, ``<p>_turn``, where ``<p>`` is the
+messenger's name), so a restarted bot, or another process of several, goes on editing them;
+showing an update holds the table's record (engine/service/storage/records.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+from bot.chat.messenger import Mention, Messenger, Text, Unreachable, pages
+from bot.chat.screens import Button, Screen
+from bot.chat.updates import MessageRecord, UpdateScreens, answer_buttons, note_shown, older_than_shown, plan
+from engine.service.loop import TableUpdate
+from engine.service.tables import GameService
+from engine.service.views import Seat
+from words.games import WORDS
+from words.i18n import t
+
+log = logging.getLogger(__name__)
+
+
+def sentence(lang: str, key: str, seats: list[Seat], **params) -> tuple:
+    """A catalogue sentence as a line of parts, its ``{name}`` / ``{names}`` as mentions."""
+    marks = {"name": "\x00N\x00", "names": "\x00L\x00"}
+    text = t(lang, key, **marks, **params)
+    out: list = []
+    for i, chunk in enumerate(text.split("\x00")):
+        if i % 2 == 0:
+            out += [chunk] if chunk else []
+        elif chunk == "N" and seats:
+            out.append(Mention(seats[0]))
+        elif chunk == "L":
+            for n, seat in enumerate(seats):
+                out += ([t(lang, "ui.list_sep")] if n else []) + [Mention(seat)]
+    return tuple(out)
+
+
+class TableChannel:
+    """The tables of one chat platform (one per bot)."""
+
+    def __init__(self, service: GameService, messenger: Messenger) -> None:
+        self.service = service
+        self.m = messenger
+        self.shown = MessageRecord()
+
+    @property
+    def p(self) -> str:
+        return self.m.name
+
+    @contextlib.asynccontextmanager
+    async def held(self, table_id: int, fallback: dict | None = None, place=None) -> AsyncIterator[dict]:
+        """The table's message record, held while its messages are posted and edited (see the
+        module's docstring); what the messages show goes with it."""
+        async with self.service.records.hold(table_id, fallback) as record:
+            self.shown.load(record.get(f"{self.p}_shown", {}))
+            try:
+                yield record
+            finally:
+                record[f"{self.p}_shown"] = self.shown.dump(self._keys(record, place))
+
+    def _keys(self, record: dict, place) -> list[tuple]:
+        keys = []
+        if place is not None:
+            keys += [self.m.key(place, record[self.p])] if record.get(self.p) else []
+            keys += [self.m.key(place, prompt["id"]) for prompt in record.get(f"{self.p}_prompts", [])]
+        for entry in record.get(f"{self.p}_dm", {}).values():
+            where, ids = _dm_entry(entry)
+            keys += [self.m.key(where, mid) for mid in ids if where is not None]
+        return keys
+
+    # -- posting and editing with care ---------------------------------------------------------
+
+    async def edit(self, place, message_id: int, text: Text, buttons: list[Button], picture: bytes | None,
+                    name: str = "table.png") -> bool:
+        """Only what changes is sent (the picture only when it changed); False when the message
+        cannot be edited any more: the caller posts a new one."""
+        key = self.m.key(place, message_id)
+        ids = [(b.label, b.token) for b in buttons]
+        changed, new_picture = self.shown.changes(key, text.plain(), ids, picture)
+        if not changed:
+            return True
+        if not await self.m.edit(place, message_id, text, buttons, picture, new_picture, name):
+            self.shown.forget(key)
+            return False
+        self.shown.shown(key, text.plain(), ids, picture)
+        return True
+
+    async def post(self, place, text: Text, buttons: list[Button], picture: bytes | None = None,
+                    name: str = "table.png", reply_to: int | None = None) -> int:
+        message_id = await self.m.post(place, text, buttons, picture, reply_to=reply_to, picture_name=name)
+        self.shown.shown(self.m.key(place, message_id), text.plain(), [(b.label, b.token) for b in buttons], picture)
+        return message_id
+
+    async def strip(self, place, message_id: int) -> None:
+        self.shown.forget(self.m.key(place, message_id))
+        await self.m.strip(place, message_id)
+
+    # -- a table update --------------------------------------------------------------------------
+
+    async def show(self, update: TableUpdate, lang: str) -> None:
+        """Everything one update changes: the table message, the private messages, the prompts."""
+        view = update.public
+        if view is None:
+            return
+        place = self.m.table_place(view)
+        async with self.held(update.table, view.messages, place) as record:
+            if older_than_shown(update, record, self.p):
+                return
+            now = self.service.clock()
+            screens = await plan(update, lang, now, shown_turn=record.get(f"{self.p}_turn"),
+                                 when=lambda due: self.m.when(due, now, lang))
+            await self._table_message(place, screens, lang, record)
+            note_shown(update, record, self.p)
+            await self._privates(screens, record, lang)
+            for seat in sorted(await self._prompts(place, screens, lang, record)):  # told privately
+                if seat in screens.private:
+                    await self.private(update.table, seat, view.seats[seat], screens.private[seat], lang, record,
+                                       anew=True)
+
+    def table_buttons(self, screens: UpdateScreens, lang: str) -> list[Button]:
+        """The buttons under the table: the public answers, or one button per player asked when
+        they do not fit; then the button to one's own screen and the "Watch" link."""
+        if screens.ended:
+            return []
+        view = screens.update.public
+        public = list({b.token: b for b in screens.public.buttons}.values())  # no repeated ids
+        watch = self.m.watch(view.table, lang)
+        room = self.m.page - 1 - (watch is not None)
+        if len(public) > room:
+            public = answer_buttons(view.table, sorted({b.seat for b in public}), view.names, lang)
+        own = Button(t(lang, WORDS[view.game].own_screen), f"h:{view.table}", -1)
+        return public[:room] + [own] + ([watch] if watch is not None else [])
+
+    async def _table_message(self, place, screens: UpdateScreens, lang: str, record: dict) -> None:
+        update, public, view = screens.update, screens.public, screens.update.public
+        after: tuple = ()
+        if screens.ping and not update.over:
+            due = next((a.due_at for a in view.asks if a.seat == screens.ping[0] and a.due_at), None)
+            when = self.m.when(due, self.service.clock(), lang) if due else "–"
+            after = sentence(lang, "ch.your_turn", [view.seats[screens.ping[0]]], when=when)
+        elif screens.ping:
+            after = sentence(lang, "tg.result_players", [view.seats[s] for s in screens.ping])
+        text = Text(public.text, after)
+        buttons = self.table_buttons(screens, lang)
+        current = record.get(self.p)
+        if current and not screens.new_message and await self.edit(place, current, text, buttons, public.picture):
+            return
+        if current:
+            await self.strip(place, current)
+        record[self.p] = await self.post(place, text, buttons, public.picture)
+
+    async def _prompts(self, place, screens: UpdateScreens, lang: str, record: dict) -> set[int]:
+        """The prompts under the table: at most one group message per kind of question and turn.
+        Players asked later in the same turn are added to that turn's prompt (edited: it shows
+        them and their buttons) and told by their private message, posted anew, which notifies;
+        only a player who cannot be written to privately is pinged in a prompt of their own.
+        Answered, a prompt loses its buttons. The seats to tell privately are returned."""
+        view = screens.update.public
+        waiting = {(a.seat, a.kind) for a in view.asks}
+        kept = []
+        for prompt in record.get(f"{self.p}_prompts", []):
+            still = [] if screens.ended else [a for a in prompt["asks"] if tuple(a) in waiting]
+            if prompt.get("buttons") and not still:  # answered or expired: its buttons go
+                await self.edit(place, prompt["id"], Text(prompt["text"] + "\n" + t(lang, "tg.answered")), [], None)
+                prompt = {**prompt, "buttons": False, "text": prompt["text"] + "\n" + t(lang, "tg.answered")}
+            if still or prompt.get("turn") == view.turn:  # this turn's prompts may take more players
+                kept.append(prompt)
+        asked = {tuple(a) for prompt in kept for a in prompt["asks"]}
+        notify: set[int] = set()
+        for prompt in screens.prompts:
+            new = [s for s in prompt.seats if any((s, k) not in asked for k in prompt.kinds)]
+            if not new:
+                continue  # already asked (by another process's update): one ping each
+            earlier = next((k for k in reversed(kept) if k.get("turn") == view.turn and k.get("where") == prompt.where
+                            and prompt.where != "private"), None)
+            reachable = [s for s in new if view.seats[s].dm is not False]
+            if earlier is not None and reachable:
+                await self._widen(place, earlier, prompt, reachable, view, lang)
+                notify |= set(reachable)
+                new = [s for s in new if s not in reachable]
+                if not new:
+                    continue
+            kept.append(await self._post_prompt(place, prompt.where, new, prompt, view, lang, record))
+        if kept != record.get(f"{self.p}_prompts", []):
+            record[f"{self.p}_prompts"] = kept
+        return notify
+
+    def _prompt_look(self, where: str, seats: list[int], view, due_at: float | None, lang: str) -> tuple:
+        """A prompt's line and buttons for these players."""
+        now = self.service.clock()
+        people = [view.seats[s] for s in seats]
+        when = self.m.when(due_at or now + 20, now, lang)
+        if where == "prompt":
+            return sentence(lang, "ch.answer_now", people, when=when), answer_buttons(view.table, seats,
+                                                                                     view.names, lang)
+        if where == "private":
+            return (sentence(lang, "ch.asked_private", people, when=when),
+                    [self.m.reach(view.table, s, view.seats[s], lang) for s in seats])
+        return sentence(lang, "ch.asked", people, when=when), []
+
+    async def _post_prompt(self, place, where: str, seats: list[int], prompt, view, lang: str, record: dict) -> dict:
+        line, buttons = self._prompt_look(where, seats, view, prompt.due_at, lang)
+        text = Text("", line)
+        message = await self.post(place, text, buttons[:self.m.page], reply_to=record.get(self.p))
+        return {"id": message, "asks": [[s, k] for s in seats for k in prompt.kinds], "buttons": bool(buttons),
+                "text": text.plain(), "turn": view.turn, "where": where, "seats": seats, "due": prompt.due_at}
+
+    async def _widen(self, place, earlier: dict, prompt, seats: list[int], view, lang: str) -> None:
+        """This turn's prompt shows more players (an edit, which pings nobody: they are told privately)."""
+        earlier["seats"] = [*earlier.get("seats", []), *[s for s in seats if s not in earlier.get("seats", [])]]
+        earlier["asks"] = [*earlier["asks"], *[[s, k] for s in seats for k in prompt.kinds]]
+        open_seats = [s for s in earlier["seats"] if any(a[0] == s for a in earlier["asks"]
+                                                          if (a[0], a[1]) in {(x.seat, x.kind) for x in view.asks})]
+        due = min(d for d in (earlier.get("due"), prompt.due_at) if d is not None) if (
+            earlier.get("due") or prompt.due_at) else None
+        line, buttons = self._prompt_look(earlier["where"], open_seats or seats, view, due, lang)
+        text = Text("", line)
+        await self.edit(place, earlier["id"], text, buttons[:self.m.page], None)
+        earlier.update(text=text.plain(), buttons=bool(buttons), due=due)
+
+    # -- private messages ----------------------------------------------------------------------
+
+    async def _privates(self, screens: UpdateScreens, record: dict, lang: str) -> None:
+        """Every player's private message kept current: from the start where the game deals a hand,
+        else once asked for, once the AI keeps the seat, or once they are asked something there."""
+        update = screens.update
+        view = update.public
+        dms = record.get(f"{self.p}_dm", {})
+        for seat, screen in sorted(screens.private.items()):
+            own = update.private[seat]
+            keeps = str(seat) in dms or own.own_from_start or own.ai_keeps or seat in screens.anew
+            if keeps:
+                await self.private(update.table, seat, view.seats[seat], screen, lang, record,
+                                   anew=seat in screens.anew)
+            await self.m.refresh_own(update.table, seat, screen)
+
+    async def private(self, table_id: int, seat: int, info: Seat, screen: Screen, lang: str,
+                      record: dict | None = None, anew: bool = False, version: int | None = None) -> bool:
+        """Show ``screen`` as the player's private message (pages of buttons when they do not fit
+        one): edited in place, or posted anew when it cannot be edited or ``anew`` (which notifies).
+        False when the player cannot be written to privately (remembered, not tried again)."""
+        if info.dm is False or not info.person:
+            return False
+        if record is None:  # on its own (a press of "My hand"): the record is held for it
+            async with self.held(table_id) as held:
+                if version is not None and held.get(f"{self.p}_v", -1) > version and str(seat) in held.get(
+                        f"{self.p}_dm", {}):
+                    return True  # a later update already showed it the table as it is now
+                return await self.private(table_id, seat, info, screen, lang, held, anew)
+        dms = dict(record.get(f"{self.p}_dm", {}))
+        where, ids = _dm_entry(dms.get(str(seat)))
+        try:
+            if where is None:
+                where = await self.m.private_place(info)
+                if where is None:
+                    return False
+            if anew:  # posted again below, so that it notifies; the old pages lose their buttons
+                for old in ids:
+                    await self.strip(where, old)
+                ids = []
+            new_ids = await self._pages(where, ids, screen, self.m.own_link(table_id, lang))
+        except Unreachable:
+            await self.service.lobby.set_dm(table_id, info.user, False)
+            return False
+        if [where, new_ids] != dms.get(str(seat)):
+            dms[str(seat)] = [where, new_ids]
+            record[f"{self.p}_dm"] = dms
+        return True
+
+    async def _pages(self, where, ids: list[int], screen: Screen, link: Button | None = None) -> list[int]:
+        shown = pages(screen.buttons, self.m.page - (link is not None))
+        if link is not None:
+            shown[0] = [*shown[0], link]
+        new_ids = []
+        for n, page in enumerate(shown):
+            text = Text(screen.text) if n == 0 else Text(f"({n + 1}/{len(shown)})")
+            picture = screen.picture if n == 0 else None
+            old = ids[n] if len(ids) > n else None
+            if old is not None and await self.edit(where, old, text, page, picture, "hand.png"):
+                new_ids.append(old)
+                continue
+            if old is not None:
+                await self.strip(where, old)
+            new_ids.append(await self.post(where, text, page, picture, "hand.png"))
+        for old in ids[len(shown):]:  # fewer pages now: the extra ones go
+            self.shown.forget(self.m.key(where, old))
+            await self.m.delete(where, old)
+        return new_ids
+
+
+def _dm_entry(entry) -> tuple:
+    """A player's private message in the record: (where, message ids). Older records of Telegram
+    kept only the ids (the private chat is the user's id, found again)."""
+    if not entry:
+        return None, []
+    if len(entry) == 2 and isinstance(entry[1], list):
+        return entry[0], list(entry[1])
+    return None, [int(i) for i in entry]

@@ -1,0 +1,246 @@
+"""What a chat's members ask of the bot, worked out once for every platform: ``/join`` ``/leave``
+``/endgame`` (asked twice for a running game), taking one's seat back, one's own screen, the Deal
+discard pile, a move's refusal, ``/rules`` ``/lang`` ``/stats``, scheduled matches and their
+sign-up, the service's notices, a damaged table; the lobby and its one message come from
+``LobbyFlows`` (``bot/chat/lobby_flows.py``). A platform's front end parses its own input (commands,
+button data, slash-command options) into these calls and answers through an ``Answer``
+(``bot/chat/asker.py``, with ``Who`` asks); the messages themselves go out through the table channel's
+messenger.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.chat import option_screens, signups
+from bot.chat.asker import Answer, Who
+from bot.chat.channel import TableChannel
+from bot.chat.lobby_flows import LobbyFlows
+from bot.chat.messenger import Text
+from bot.chat.presenter import discard_pile_answer, discard_pile_picture
+from bot.chat.screens import Button, Screen, private_screen, refusal_text
+from bot.chat.updates import damaged_text
+from engine.games import GAMES
+from engine.service.loop import TableUpdate
+from engine.service.outcome import Outcome
+from engine.service.tables import GameService
+from engine.service.tournaments import base_chat
+from engine.service.views import PrivateView, PublicView
+from words.i18n import game_name, normalise_lang, t
+
+log = logging.getLogger(__name__)
+
+def rules_text(view: PublicView | None, lang: str) -> str:
+    """The games' rules in short (both outside a table); at a table its rule set and options."""
+    games = [view.game] if view else list(GAMES)
+    text = "\n\n".join(t(lang, f"dc.rules.{g}") for g in games)
+    return f"{text}\n\n{option_screens.rules_text(view, lang)}" if view else text
+
+
+class Flows(LobbyFlows):
+    """The platform-neutral part of a chat front end (one per bot, beside its table channel)."""
+
+    default_lang = "zh-Hans"  # the bot's language, for a chat that never chose one
+    admins_only = "tg.admins_only"  # the refusal for a setting only the chat's managers may change
+
+    def __init__(self, service: GameService, tables: TableChannel, seed: int | None = None) -> None:
+        super().__init__(service, tables, seed)
+        self.learnt: dict[str, str] = {}  # a chat's language as its platform reports it (a server's locale)
+
+    async def table_here(self, who: Who) -> PublicView | None:
+        """The open or running table of the chat the command came from."""
+        row = await self.service.lobby.table_in_chat(who.chat)
+        if row is None:
+            return None
+        views = await self.service.views(row.id, seats=())
+        return views[0] if views is not None else None
+
+    async def command(self, who: Who, op: str, answer: Answer, view: PublicView | None = None) -> None:
+        """``/join``, ``/leave``, ``/endgame`` on the chat's table: a lobby's operations; ``/join`` in a
+        running game gives a player back the seat the AI kept for them; ending a running game is
+        asked first, of those who may end it only."""
+        view = view or await self.table_here(who)
+        if view is None:
+            damaged = await self.service.lobby.damaged_in_chat(who.chat) if op == "cancel" else None
+            if damaged is not None:  # nothing to end: the game was set aside, a new one may start
+                await answer.tell(t(who.lang, "service.table_damaged", table=damaged.id))
+                return
+            await answer.tell(t(who.lang, "service.no_lobby"))
+            return
+        if op == "cancel" and view.status == "running":
+            allowed = await self.service.lobby.may_cancel(view.table, who.user, is_admin=await who.manages())
+            if not allowed.ok:  # told now, not after answering "yes"
+                await answer.tell(t(who.lang, allowed.key, **allowed.params))
+                return
+            await answer.ask(t(who.lang, "dc.endgame_confirm"),
+                             [Button(t(who.lang, "tg.btn.endgame_yes"), f"e:{view.table}:y", -1),
+                              Button(t(who.lang, "tg.btn.endgame_no"), f"e:{view.table}:n", -1)])
+            return
+        manages = op == "cancel" and await who.manages()
+        out = await self.service.lobby.op(view.table, op, who.user, who.name, is_admin=manages)
+        if not out.ok:
+            await answer.tell(t(who.lang, out.key, **out.params))
+            return
+        if out.key == "service.seat_back":
+            await answer.tell(t(who.lang, "service.welcome_back"))
+        elif op == "cancel" and view.status == "lobby":
+            await answer.reply(t(who.lang, "tg.cancelled"))
+            await self.show_lobby(view.table, who.lang, t(who.lang, "tg.cancelled"))
+        else:  # the lobby message shows who is in; in a running game the table's update says who left
+            await answer.done()
+            if view.status == "lobby":
+                await self.show_lobby(view.table, who.lang)
+
+    async def end_answer(self, who: Who, table_id: int, yes: bool, answer: Answer) -> None:
+        """The answer to ``/endgame``'s question: only the game's creator or a chat manager ends it."""
+        if not yes:
+            await answer.update(t(who.lang, "tg.game_goes_on"))
+            return
+        out = await self.service.lobby.cancel(table_id, who.user, is_admin=await who.manages(), name=who.name)
+        if not out.ok:
+            await answer.tell(t(who.lang, out.key, **out.params))
+            return
+        await answer.update(t(who.lang, "service.ended_by", by=who.name))
+
+    async def seat_back(self, who: Who, table_id: int, answer: Answer) -> None:
+        out = await self.service.lobby.back(table_id, who.user)
+        await answer.tell(t(who.lang, "service.welcome_back") if out.ok else t(who.lang, out.key, **out.params))
+
+    # -- a player's own screen -------------------------------------------------------------------
+
+    async def own(self, who: Who, table_id: int) -> tuple[PublicView, PrivateView, Screen, bool] | None:
+        """The player's own screen at this table (their seat back first, when the AI kept it):
+        (the table's view, theirs, the screen, whether they just came back); None when they play no
+        seat there."""
+        views = await self.service.views(table_id, seats=())
+        seat = views[0].seat_of(who.user) if views is not None else None
+        if seat is None or views[0].status not in ("running", "paused", "over"):
+            return None
+        back = views[0].seats[seat].ai and (await self.service.lobby.back(table_id, who.user)).ok
+        public, own = await self.service.views(table_id, seats=[seat])
+        screen = await asyncio.to_thread(private_screen, own[seat], public.names, who.lang)
+        return public, own[seat], screen, back
+
+    async def pile(self, who: Who, table_id: int) -> tuple[str, bytes | None, bool]:
+        """D-18: the discard pile for a player the rules let look through it now: (its text, its
+        picture, True); else (why not, None, False)."""
+        views = await self.service.views(table_id, seats=())
+        seat = views[0].seat_of(who.user) if views is not None else None
+        own = (await self.service.views(table_id, seats=[seat]))[1].get(seat) if seat is not None else None
+        cards, text = discard_pile_answer(own, views[0].names if views else {}, who.lang)
+        picture = await asyncio.to_thread(discard_pile_picture, cards, who.lang) if cards else None
+        return text, picture, cards is not None
+
+    async def move(self, who: Who, token: str, answer: Answer) -> None:
+        """A move's button: the service checks its token; a refusal says why, to the presser alone."""
+        outcome = await self.service.act(who.user, token)
+        if outcome.ok:
+            await answer.done()  # the table update that follows shows the move to everyone
+            return
+        views = await self.service.views(outcome.table, seats=()) if outcome.table else None
+        view = views[0] if views is not None else None
+        lang = await self.lang_of(view.chat_key) if view is not None else who.lang
+        await answer.tell(refusal_text(outcome, lang, view.game if view else None, view.ruleset if view else "",
+                                       view.names if view else {}))
+
+    # -- the chat's settings and results ---------------------------------------------------------
+
+    async def lang_of(self, chat: str, default: str | None = None) -> str:
+        """A chat's chosen language, else ``default``, else the bot's (a tournament table speaks
+        its chat's)."""
+        chat = base_chat(chat)
+        chosen = await self.service.chats.lang(chat)
+        return normalise_lang(chosen or default or self.learnt.get(chat) or self.default_lang)
+
+    async def rules(self, who: Who, view: PublicView | None = None) -> str:
+        """``/rules``: the game's rules in short; for the chat's table its rule set and options."""
+        return rules_text(view or await self.table_here(who), who.lang)
+
+    async def set_lang(self, who: Who, code: str | None, answer: Answer, private_chat: bool = False) -> None:
+        if not private_chat and not await who.manages():
+            await answer.tell(t(who.lang, self.admins_only))
+            return
+        if not code:
+            await answer.tell(t(who.lang, "tg.lang_usage"))
+            return
+        lang = normalise_lang(code)
+        await self.service.chats.set_settings(who.chat, lang=lang)
+        await answer.reply(t(lang, "ch.lang_set"))
+
+    async def stats(self, who: Who) -> str:
+        table = await self.service.chats.standings(who.chat)
+        lines = [f"{i + 1}. {e['name']}: {e['wins']}/{e['games']}" for i, e in enumerate(table[:20])]
+        return "\n".join([t(who.lang, "tg.standings"), *lines]) if lines else t(who.lang, "tg.no_results")
+
+    # -- scheduled matches -----------------------------------------------------------------------
+
+    async def schedule(self, who: Who, game: str, begins: float, minutes: int, ruleset: str | None, ai: int,
+                       answer: Answer, when: str,
+                       note: Callable[[int], Awaitable[str | None]] | None = None) -> int | None:
+        """A timed match (the caller checked who may); its sign-up message, remembered so that it
+        loses its button when the match starts or is called off; ``note`` adds a platform's line
+        (Discord's calendar). The schedule's id, or None."""
+        out = await self.service.schedules.schedule(who.chat, who.user, game, ruleset, begins, minutes, ai_fill=ai)
+        if not out.ok:
+            await answer.tell(t(who.lang, out.key, **out.params))
+            return None
+        sid = out.params["schedule"]
+        text = t(who.lang, "dc.scheduled", game=game_name(game, who.lang), when=when, length=minutes)
+        extra = await note(sid) if note is not None else None
+        text += f"\n{extra}" if extra else ""
+        sent = await answer.reply(text, [Button(t(who.lang, "tg.btn.sign_up"), f"s:{sid}", -1)])
+        if sent is not None:
+            await self.remember_signup(f"s{sid}", self.tables.m.chat_place(who.chat), sent)
+        return sid
+
+    async def remember_signup(self, what: str, place, message_id: int) -> None:
+        await signups.remember(self.service, self.p, what, f"{self.tables.m.key(place, 0)[0]}:{message_id}")
+
+    async def close_signup(self, what: str) -> None:
+        """The sign-up messages of a match (``s<id>``) or tournament (``T<id>``) lose their buttons."""
+        for ref in await signups.take(self.service, self.p, what):
+            where, message = ref.rsplit(":", 1)
+            await self.tables.m.strip(int(where), int(message))
+
+    async def sign_up(self, who: Who, schedule_id: int, answer: Answer) -> None:
+        chat = await self.service.schedules.chat_of(schedule_id)
+        if chat is not None and base_chat(chat) != base_chat(who.chat):
+            await answer.tell(t(who.lang, "service.other_chat"))
+            return
+        out = await self.service.schedules.sign_up(schedule_id, who.user, who.name)
+        await answer.tell(t(who.lang, "tg.signed_up") if out.ok else t(who.lang, out.key, **out.params))
+
+    # -- what the service says -------------------------------------------------------------------
+
+    async def on_update(self, update: TableUpdate) -> None:
+        """A table of this platform changed: shown in its own chat, wherever the press came from."""
+        lang = await self.lang_of(update.chat_key)
+        if update.kind == "damaged":
+            await self.tables.post(self.tables.m.chat_place(update.chat_key), Text(damaged_text(update, lang)), [])
+            return
+        await self.tables.show(update, lang)
+
+    async def on_notice(self, outcome: Outcome) -> bool:
+        """What the clocks did outside a table, in the chat it belongs to: sign-up closed, a match
+        announced or called off, a tournament's news. False when it is not this platform's."""
+        chat = (outcome.params or {}).get("chat")
+        if not chat or not chat.startswith(f"{self.p}:"):
+            return False
+        lang = await self.lang_of(chat)
+        place = self.tables.m.chat_place(chat)
+        closed = signups.of_outcome(outcome)
+        if closed is not None:  # sign-up is over: its messages lose the button
+            await self.close_signup(closed)
+        if outcome.key == "service.match_announced":
+            sid = outcome.params["schedule"]
+            sent = await self.tables.post(place, Text(t(lang, "service.match_announced")),
+                                          [Button(t(lang, "tg.btn.sign_up"), f"s:{sid}", -1)])
+            await self.remember_signup(f"s{sid}", place, sent)
+        elif outcome.key == "service.schedule_too_few" or ((outcome.key or "").startswith("tour.")
+                                                           and outcome.key not in ("tour.round_started",
+                                                                                   "tour.round_over")):
+            # called off for too few entrants, or a round waiting for the last one
+            await self.tables.post(place, Text(t(lang, outcome.key, **outcome.params)), [])
+        return True

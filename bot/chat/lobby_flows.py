@@ -1,0 +1,120 @@
+"""The lobby in a chat, for every platform: its one message (edited as people join, posted again
+only when it cannot be edited, and recorded once even when presses race), opening it, and the
+presses on its buttons. ``Flows`` (``bot/chat/flows.py``) builds on it."""
+
+from __future__ import annotations
+
+from bot.chat import option_screens
+from bot.chat.asker import Answer, Who
+from bot.chat.channel import TableChannel
+from bot.chat.messenger import Text
+from bot.chat.screens import Button
+from engine.service.tables import GameService
+from engine.service.views import PublicView
+from words.i18n import game_name, ruleset_name, t
+
+# an AI seat of each level (``engine.games.LEVELS``), the default one without its level in the op
+LOBBY_OPS = [("join", "tg.btn.join"), ("leave", "tg.btn.leave"), ("ai:basic", "tg.btn.add_ai_basic"),
+             ("ai", "tg.btn.add_ai"), ("ai:strong", "tg.btn.add_ai_strong"), ("noai", "tg.btn.remove_ai"),
+             ("start", "tg.btn.start"), ("cancel", "tg.btn.cancel")]
+
+
+def seat_line(seat, lang: str) -> str:
+    """A seat as the lobby lists it: its name, and an AI seat's level."""
+    if not seat.level:
+        return seat.name
+    return t(lang, "ai.seat_level", name=seat.name, level=t(lang, "ai.level." + seat.level))
+
+
+class LobbyFlows:
+    """The lobby's part of a chat front end's flows."""
+
+    def __init__(self, service: GameService, tables: TableChannel, seed: int | None = None) -> None:
+        self.service = service
+        self.tables = tables
+        self.seed = seed  # tests fix the deal; in play every game gets a fresh random seed
+
+    @property
+    def p(self) -> str:
+        return self.tables.p
+
+    # -- the lobby ---------------------------------------------------------------------------------
+
+    def lobby_text(self, view: PublicView, lang: str) -> str:
+        seats = "\n".join(f"{i + 1}. {seat_line(s, lang)}" for i, s in enumerate(view.seats))
+        key = "tg.lobby" if view.status == "lobby" else "tg.lobby_started"
+        text = t(lang, key, game=game_name(view.game, lang), ruleset=ruleset_name(view.ruleset, lang), seats=seats)
+        lines = [text, option_screens.on_line(view, lang)]  # what the group chose stays in view after the start
+        if view.status == "lobby" and view.own_from_start:  # hands come privately: how to get them
+            lines.append(self.tables.m.private_note(view.table, lang) or "")
+        return "\n".join(line for line in lines if line)
+
+    def lobby_buttons(self, view: PublicView, lang: str) -> list[Button]:
+        """The lobby's buttons, then the rule options (only the creator's presses of those count)."""
+        if view.status != "lobby":
+            return []  # started or ended: the lobby's buttons have nothing left to do
+        buttons = [Button(t(lang, label), f"l:{view.table}:{op}", -1) for op, label in LOBBY_OPS]
+        return buttons + [Button(label, data, -1) for label, data in option_screens.lobby_buttons(view, lang)]
+
+    async def show_lobby(self, table_id: int, lang: str, text: str | None = None) -> None:
+        """The lobby's one message, edited as it changes; posted again only when it cannot be edited."""
+        views = await self.service.views(table_id, seats=())
+        if views is None:
+            return
+        view = views[0]
+        place = self.tables.m.table_place(view)
+        body = Text(text if text is not None else self.lobby_text(view, lang))
+        buttons = [] if text is not None else self.lobby_buttons(view, lang)
+        key = f"{self.p}_lobby"
+        message = view.messages.get(key)
+        if message is not None and await self.tables.edit(place, message, body, buttons, None):
+            return
+        sent = await self.tables.post(place, body, buttons)
+        await self._keep_one_lobby(table_id, place, key, message, sent, body, buttons)
+
+    async def _keep_one_lobby(self, table_id: int, place, key: str, old, sent, body: Text,
+                              buttons: list[Button]) -> None:
+        """Record the lobby message just posted unless a racing press recorded another first: then
+        ours loses its buttons and the recorded one shows the lobby (one lobby with buttons)."""
+        if sent is None:
+            return
+        held = await self.service.lobby.swap_message(table_id, key, old, sent)
+        if held is None or held == sent:
+            return
+        await self.tables.strip(place, sent)
+        await self.tables.edit(place, held, body, buttons, None)
+
+    async def open_lobby(self, who: Who, game: str, ruleset: str | None, options: dict, answer: Answer,
+                         post: bool = True) -> int | None:
+        """A lobby in the chat (the chat keeps one table at a time): the table's id, or None."""
+        out = await self.service.lobby.new_table(who.chat, game, ruleset, who.user, who.name, options=options)
+        if not out.ok:
+            await answer.tell(t(who.lang, out.key, **out.params))
+            return None
+        if post:
+            await self.post_lobby(out.table, who.lang, answer)
+        return out.table
+
+    async def post_lobby(self, table_id: int, lang: str, answer: Answer) -> None:
+        """The lobby's message as the answer to the one who opened it, remembered to be edited."""
+        views = await self.service.views(table_id, seats=())
+        body, buttons = Text(self.lobby_text(views[0], lang)), self.lobby_buttons(views[0], lang)
+        sent = await answer.reply(body.body, buttons)
+        await self._keep_one_lobby(table_id, self.tables.m.table_place(views[0]), f"{self.p}_lobby", None, sent,
+                                   body, buttons)
+
+    async def lobby_press(self, who: Who, table_id: int, op: str, answer: Answer) -> None:
+        views = await self.service.views(table_id, seats=())
+        if views is not None and views[0].status != "lobby":  # a lobby message from before the start
+            await answer.tell(t(who.lang, "tg.lobby_closed"))
+            await self.show_lobby(table_id, who.lang)
+            return
+        manages = op == "cancel" and await who.manages()
+        out = await self.service.lobby.op(table_id, op, who.user, who.name, is_admin=manages, seed=self.seed)
+        if not out.ok:
+            await answer.tell(t(who.lang, out.key, **out.params))
+            return
+        await answer.done()
+        after = await self.service.views(table_id, seats=())
+        cancelled = after is None or after[0].status == "cancelled"
+        await self.show_lobby(table_id, who.lang, t(who.lang, "tg.cancelled") if cancelled else None)

@@ -1,0 +1,106 @@
+"""What the table channel (``bot/chat/channel.py``) needs from a chat platform: a messenger, a small
+interface that Telegram, Discord and the tests' recording messenger implement. It posts, edits and
+strips messages, writes to a player privately, mentions, and words a deadline; it holds no rule
+and decides nothing about which message to send: the channel does, once for every platform.
+
+Text reaches a messenger as ``Text``: a body of plain text, whose beginning may be cut to fit the
+platform's limit (a table's newest lines are at its end), and an optional last line that may
+mention players (``Mention``). The messenger escapes the plain text its own way (HTML, markdown)
+and renders mentions so that they notify exactly the players meant, and nobody else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bot.chat.screens import Button, Screen
+from engine.service.views import PublicView, Seat
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A player named so that the platform notifies them (or just named, on a platform without)."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True)
+class Text:
+    """A message's text: ``body`` (plain; its start is cut first when too long) and ``after``, a last
+    line of plain strings and ``Mention``s."""
+
+    body: str
+    after: tuple = ()
+
+    def plain(self) -> str:
+        """The text as it reads, mentions as names (for records and tests)."""
+        tail = "".join(p.seat.name if isinstance(p, Mention) else p for p in self.after)
+        return f"{self.body}\n{tail}" if tail else self.body
+
+    @property
+    def mentioned(self) -> list[Seat]:
+        return [p.seat for p in self.after if isinstance(p, Mention)]
+
+
+class Unreachable(Exception):
+    """The platform refuses private messages to this player (never started the bot, closed DMs)."""
+
+
+Place = Any  # where messages go: a chat and its thread, a channel, a private chat (the messenger's own)
+
+
+class Messenger(Protocol):
+    name: str  # the prefix of its ids in a table's message record ("tg", "dc")
+    page: int  # how many buttons one message holds
+
+    def table_place(self, view: PublicView) -> Place:
+        """Where the table's messages go: its chat (and forum topic or thread)."""
+
+    def chat_place(self, chat: str) -> Place:
+        """Where a chat key's messages go (a notice, a damaged table's news)."""
+
+    def key(self, place: Place, message_id: int) -> tuple:
+        """A message's key in the record of what messages show."""
+
+    def when(self, due_at: float, now: float, lang: str) -> str:
+        """A deadline in words ("20 s", or a live countdown where the platform has one)."""
+
+    async def post(self, place: Place, text: Text, buttons: list[Button], picture: bytes | None = None, *,
+                   reply_to: int | None = None, picture_name: str = "table.png") -> int:
+        """A new message; its mentions (``text.mentioned``) notify those players only."""
+
+    async def edit(self, place: Place, message_id: int, text: Text, buttons: list[Button],
+                   picture: bytes | None, new_picture: bool, picture_name: str = "table.png") -> bool:
+        """The message changed; False when it cannot be edited any more (gone, too old)."""
+
+    async def strip(self, place: Place, message_id: int) -> None:
+        """The message loses its buttons (it is no longer the current one)."""
+
+    async def delete(self, place: Place, message_id: int) -> None:
+        """The message goes (a page no longer needed)."""
+
+    async def private_place(self, seat: Seat) -> Place | None:
+        """Where to write to this player privately; None when they are no player of this platform.
+        Raises ``Unreachable`` when the platform refuses."""
+
+    def reach(self, table: int, seat_no: int, seat: Seat, lang: str) -> Button:
+        """For a player who cannot be written to privately: the button that opens their own screen."""
+
+    def watch(self, table: int, lang: str) -> Button | None:
+        """A link to the table's spectator page, when there is a web table."""
+
+    def own_link(self, table: int, lang: str) -> Button | None:
+        """A link on a player's private message to the table's page (Telegram's Mini App)."""
+
+    def private_note(self, table: int, lang: str) -> str | None:
+        """A lobby's line on how to get one's cards privately, where players must open that first."""
+
+    async def refresh_own(self, table: int, seat: int, screen: Screen) -> None:
+        """Keep a player's other copies of their own screen current (Discord's "My hand" replies)."""
+
+
+def pages(buttons: Sequence[Button], size: int) -> list[list[Button]]:
+    """Buttons in pages of ``size`` (at least one page, maybe empty)."""
+    return [list(buttons[i:i + size]) for i in range(0, len(buttons), size)] or [[]]

@@ -1,0 +1,153 @@
+"""Screens drawn from a table's views (``engine/service/views.py``): what the group sees, what each
+player sees, nothing else. The same screens for every front end; the words and pictures of each
+game come from its registry (``words.games``, ``render.games``), so nothing here asks which game
+it shows.
+
+- ``public_screen``: the table as text with the latest events, the service's notes and the clocks
+  that run, the buttons answered in front of everyone (labelled with who answers), the picture;
+- ``private_screen``: a player's own lines (their hand, what they are asked), every choice they
+  have, their controls beside the moves (the Deal discard pile, the trade builder), their picture;
+  while the AI keeps their seat, only "Take my seat back".
+
+Buttons carry the service's tokens (≤ 64 bytes) or data the front end signs (``bot.chat.inputs``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from engine.core.errors import RuleError
+from engine.service.views import Ask, PrivateView, PublicView
+from render.games import EVENT_LINES, PICTURES
+from render.png import png_bytes
+from words.games import WORDS, extra_label
+from words.i18n import normalise_lang, t
+
+LOG_LINES = 8  # the latest events under the table's text
+TURN_POLICIES = ("turn", "card")  # the clocks of the player on turn worth showing on the table
+
+
+@dataclass
+class Button:
+    label: str
+    token: str
+    seat: int
+
+
+@dataclass
+class Screen:
+    text: str
+    buttons: list[Button] = field(default_factory=list)
+    picture: bytes | None = None  # PNG: the board or the Deal table (public), the hand (private)
+
+
+def clock_text(ends_at: float | None, now: float) -> str | None:
+    """The match clock as a picture shows it (mm:ss left), when a match is timed."""
+    if ends_at is None:
+        return None
+    left = max(0, int(ends_at - now))
+    return f"{left // 60:02d}:{left % 60:02d}"
+
+
+def clock_line(lang: str, names: dict[int, str], asks: Iterable[Ask], current: int | None,
+               match_ends_at: float | None, now: float, when: Callable[[float], str] | None = None) -> str | None:
+    """The clocks that run, for the table message: the deadline of the player on turn (their turn
+    clock, or in the Deal tournament the 10 s card clock, D-16) and the match clock (mm:ss left).
+    ``when`` words a deadline (Discord: a live ``<t:…:R>``); by default the seconds left now.
+    None when no clock runs (AI seats answer at once and have none)."""
+    parts = []
+    mine = next((a for a in asks if a.seat == current and a.policy in TURN_POLICIES and a.due_at is not None), None)
+    if mine is not None:
+        left = when(mine.due_at) if when else t(lang, "ui.clock.seconds", seconds=max(0, round(mine.due_at - now)))
+        parts.append(t(lang, f"ui.clock.{mine.policy}", name=names.get(mine.seat, "?"), when=left))
+    match = clock_text(match_ends_at, now)
+    if match is not None:
+        parts.append(t(lang, "ui.clock.match", left=match))
+    return " · ".join(parts) or None
+
+
+def note_lines(notes: Iterable, lang: str, names: dict[int, str], say: Callable[..., str] = t) -> list[str]:
+    """The service's notes about seats (left, back, kept by the AI, replaced) as lines for the group
+    (``say`` words a key: the web's names no chat command)."""
+    out = []
+    for note in notes:
+        params = dict(note.params)
+        if "seat" in params:
+            params["name"] = names.get(params["seat"], "?")
+        out.append(say(lang, note.key, **params))
+    return out
+
+
+def event_lines(view: PublicView | PrivateView, events: Iterable, lang: str, names: dict[int, str],
+                viewer: int | None = None) -> list[str]:
+    """Events (already as their viewer may see them) as log lines in ``lang``."""
+    return WORDS[view.game].events(list(events), lang, names, view.ruleset, viewer)
+
+
+def public_screen(view: PublicView, lang: str, now: float, when: Callable[[float], str] | None = None,
+                  pictures: bool = True) -> Screen:
+    lang = normalise_lang(lang)
+    words, names = WORDS[view.game], view.names
+    log = event_lines(view, view.events, lang, names)
+    lines = [words.table(view.board, lang, names, view.ruleset), *log[-LOG_LINES:],
+             *note_lines(view.notes, lang, names)]
+    if view.status == "running":
+        clocks = clock_line(lang, names, view.asks, view.current, view.match_ends_at, now, when)
+        lines += [clocks] if clocks else []
+    buttons = [] if view.status != "running" else [
+        Button(f"{names[c.seat]}: {words.action(view.board, c.action, lang, names, view.ruleset)}", c.token, c.seat)
+        for c in view.choices]
+    picture = None
+    if pictures:
+        picture = png_bytes(PICTURES[view.game].table(view.board, lang, names, view.ruleset,
+                                                      clock_text(view.match_ends_at, now), view.worth,
+                                                      log[-EVENT_LINES:]))
+    return Screen("\n".join(lines), buttons, picture)
+
+
+def extra_token(extra: str, table: int) -> str:
+    """The button data of a control beside the moves (signed by the front end)."""
+    if extra == "pile":
+        return f"p:{table}"
+    if extra == "trade":
+        return f"t:{table}:n"
+    return f"t:{table}:k{extra.split(':', 1)[1]}"
+
+
+def private_screen(view: PrivateView, names: dict[int, str], lang: str, pictures: bool = True) -> Screen:
+    lang = normalise_lang(lang)
+    words = WORDS[view.game]
+    lines = words.private_lines(view.board, view.seat, [a.decision for a in view.asks], lang, names, view.ruleset)
+    lines[1:1] = words.news(view.events, view.seat, lang, names, view.ruleset)  # under the player's own line
+    labelled = {}  # one button a label: two of them (a Deal card and its twin from one pile) do the same
+    for c in view.choices:
+        labelled.setdefault(words.action(view.board, c.action, lang, names, view.ruleset), c.token)
+    buttons = [Button(label, token, view.seat) for label, token in labelled.items()]
+    buttons += [Button(extra_label(e, lang), extra_token(e, view.table), view.seat) for e in view.extras]
+    if view.ai_keeps:  # away: the AI keeps the seat warm
+        lines.append(t(lang, "service.ai_keeps_seat"))
+        buttons = [Button(t(lang, "service.btn.seat_back"), f"b:{view.table}", view.seat)]
+    if view.status != "running":
+        buttons = []
+    own = PICTURES[view.game].own
+    picture = png_bytes(own(view.board, view.seat, lang)) if pictures and own is not None else None
+    return Screen("\n".join(lines), buttons, picture)
+
+
+def hand_line(view: PrivateView, lang: str) -> str | None:
+    """A player's hand in one line, when the game has one (a private alert when no private message
+    can be sent), else None."""
+    return WORDS[view.game].hand(view.board, view.seat, normalise_lang(lang))
+
+
+def refusal_text(outcome, lang: str, game: str | None, ruleset: str, names: dict[int, str],
+                 say: Callable[..., str] = t) -> str:
+    """The short private alert for a refused press: the rules' reason, or the service's."""
+    lang = normalise_lang(lang)
+    if outcome.rule and game in WORDS:
+        return WORDS[game].error(RuleError(outcome.rule, outcome.key, **outcome.params), lang, names, ruleset)
+    params = dict(outcome.params)
+    if "seat" in params:
+        params["name"] = names.get(params["seat"], "?")
+    return say(lang, outcome.key or "service.bad_token", **params)

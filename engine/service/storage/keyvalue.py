@@ -1,0 +1,37 @@
+"""Small notes an adapter keeps about its own platform objects (a Discord calendar event made for a
+scheduled match, the thread a tournament table plays in), stored in the ``settings`` key/value
+table so they survive a restart without a column or a migration of their own.
+
+Keys are namespaced by the adapter (``dc.event.<schedule>``, ``dc.thread.<thread>``); values are text.
+"""
+
+from __future__ import annotations
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from engine.service.storage import store
+
+
+async def get_value(engine, key: str) -> str | None:
+    async with AsyncSession(engine) as session:
+        row = await session.get(store.SettingRow, key)
+        return row.value if row is not None else None
+
+
+async def set_value(engine, key: str, value: str) -> None:
+    async with AsyncSession(engine) as session:
+        row = await session.get(store.SettingRow, key)
+        if row is None:
+            session.add(store.SettingRow(key=key, value=value))
+        else:
+            row.value = value
+            session.add(row)
+        await session.commit()
+
+
+async def delete_value(engine, key: str) -> None:
+    async with AsyncSession(engine) as session:
+        row = await session.get(store.SettingRow, key)
+        if row is not None:
+            await session.delete(row)
+            await session.commit()

@@ -1,0 +1,52 @@
+"""Database migrations with Alembic, run by the service at start-up (``upgrade head``).
+
+``python -m engine.service.storage.migrate revision "message"`` writes a new migration from the models
+(autogenerate against a scratch SQLite database brought up to date first).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+HERE = Path(__file__).resolve().parent / "migrations"
+
+
+def config(url: str | None = None) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(HERE))
+    if url:
+        cfg.set_main_option("sqlalchemy.url", url)
+    return cfg
+
+
+async def upgrade(engine: AsyncEngine) -> None:
+    """Bring the database to the newest schema, on the service's own (async) engine."""
+
+    def run(connection) -> None:
+        cfg = config()
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")
+
+    async with engine.begin() as conn:
+        await conn.run_sync(run)
+
+
+def new_revision(message: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{tmp}/scratch.db"
+        cfg = config(url)
+        command.upgrade(cfg, "head")
+        command.revision(cfg, message=message, autogenerate=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "revision":
+        new_revision(sys.argv[2])
+    else:
+        print('usage: python -m engine.service.storage.migrate revision "message"')

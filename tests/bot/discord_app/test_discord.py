@@ -1,0 +1,656 @@
+"""The Discord bot, offline: the real discord.py command tree and view store, fed real-shaped
+interaction payloads (``parse_interaction_create``), with a fake HTTP layer and webhook adapter."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+import pytest
+from discord.webhook import async_ as webhook_async
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.discord_app.app import TycoonBot
+from engine.games import GAMES, PLUGS
+from engine.service.storage import store
+from engine.service.tables import GameService
+from tests.fakes.discord_api import CHANNEL, DM_BASE, GUILD, interaction_payload, member, message_payload
+from tests.fakes.discord_api import InProcess as FakeDiscord
+from words.deal_text import card_name
+from words.i18n import t
+
+MANAGE_GUILD, MANAGE_EVENTS = 1 << 5, 1 << 33
+FAKES: dict[int, FakeDiscord] = {}  # the fake each running client talks to (``dispatch`` tells it what it delivers)
+
+
+def _message(channel: int = CHANNEL, components=None) -> dict:
+    return message_payload(channel, components)
+
+
+_member = member
+
+
+def _base(uid: int, kind: int, permissions: int = 0, app_permissions: int = MANAGE_EVENTS,
+          locale: str = "en-US") -> dict:
+    return interaction_payload(uid, kind, permissions, app_permissions, locale)
+
+
+def slash(name: str, uid: int, permissions: int = 0, **options) -> dict:
+    data = {"id": str(abs(hash(name))), "name": name, "type": 1,
+            "options": [{"name": k, "type": 4 if isinstance(v, int) else 3, "value": v} for k, v in options.items()]}
+    return {**_base(uid, 2, permissions), "data": data}
+
+
+SIGNER: dict = {}  # the running bot's service signs what ``click`` carries, as the bot signs what it shows
+SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:")
+
+
+def plain(custom_id: str) -> str:
+    """A button id as the tests name it: lobby, hand, sign-up… ids without the bot's signature."""
+    return custom_id.rsplit(".", 1)[0] if custom_id[:2] in SIGNED else custom_id
+
+
+def click(custom_id: str, uid: int, permissions: int = 0, message: int | None = None,
+          channel: int = CHANNEL, signed: bool = True) -> dict:
+    """A press on a button of a message that carries it (discord.py finds the button there);
+    ``message``: which message of ours it is (so the fake knows what an edit of it changes);
+    ``signed=False``: the id exactly as given, as a forger would send it."""
+    if signed and custom_id[:2] in SIGNED and "." not in custom_id and "sign" in SIGNER:
+        custom_id = SIGNER["sign"](custom_id)
+    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": custom_id}]}
+    payload = {**_base(uid, 3, permissions), "data": {"custom_id": custom_id, "component_type": 2},
+               "message": _message(channel, components=[row])}
+    if message is not None:
+        payload["message"]["id"] = str(message)
+    return payload
+
+
+class _Errors(logging.Handler):
+    """Exceptions inside handlers are logged (by discord.py, or by our error boundary after it
+    answered "something went wrong"), not raised: the tests fail on them."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.startswith(("discord", "bot", "engine")):
+            self.records.append(record)
+
+
+@contextlib.asynccontextmanager
+async def running_bot(tmp_path, monkeypatch, fake: FakeDiscord | None = None, errors_expected: bool = False):
+    """The bot on a fresh service, talking to ``fake``. On the way out: nothing logged as an error
+    (unless the test breaks something on purpose), no interaction answered twice, and nothing Discord
+    refuses as malformed (400)."""
+    fake = fake or FakeDiscord()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'dc.db'}")
+    SIGNER["sign"] = service.sign
+    client = TycoonBot(service, lang="en", seed=0)
+    FAKES[id(client)] = fake
+    monkeypatch.setattr(webhook_async.AsyncWebhookAdapter, "request", fake.webhook)
+    errors = _Errors()
+    logging.getLogger().addHandler(errors)
+    try:
+        async with client:
+            client._connection.user = discord.ClientUser(state=client._connection, data={
+                "id": "99", "username": "tycoon", "discriminator": "0", "avatar": None, "bot": True})
+            client._connection.application_id = 42
+            client.http.request = fake.http
+            await client.setup_hook()
+            yield client, fake, service
+    finally:
+        logging.getLogger().removeHandler(errors)
+        FAKES.pop(id(client), None)
+        await service.close()
+    assert errors_expected or not errors.records, [r.getMessage() for r in errors.records]
+    malformed = [r for r in fake.refusals if r[2] == 400]
+    assert not malformed, malformed[:3]
+
+
+async def dispatch(client, payload: dict) -> None:
+    before = set(asyncio.all_tasks())  # long-lived tasks of the client are not ours to wait for
+    FAKES[id(client)].issue(payload)  # Discord delivers it: its token is good for one answer
+    client._connection.parse_interaction_create(payload)
+    await asyncio.sleep(0)
+    for _ in range(400):  # let the dispatched handler (and its database calls) finish
+        pending = [t for t in asyncio.all_tasks() - before if t is not asyncio.current_task() and not t.done()
+                   and "timeout_task" not in repr(t.get_coro())]  # an ephemeral view's 15-minute timer
+        if not pending:
+            break
+        await asyncio.wait(pending, timeout=0.05)
+    await client.front.service.idle()  # the table updates the press caused are out
+
+
+async def open_table(client, fake, service, game: str = "deal", ai: bool = True) -> int:
+    """/newgame by Ann, Bob joins, (an AI seat,) Ann starts: the running table's id."""
+    await dispatch(client, slash("newgame", 1, game=game))
+    table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
+    await dispatch(client, click(f"l:{table}:join", 2))
+    if ai:
+        await dispatch(client, click(f"l:{table}:ai", 1))
+    await dispatch(client, click(f"l:{table}:start", 1))
+    assert service.table(table).status == "running"
+    return table
+
+
+async def play_one(client, fake, service, table: int) -> None:
+    """The first decision the table waits for, answered as the AI would, by pressing its button."""
+    game = service.table(table).game
+    state = service.state(table)
+    decision = GAMES[game].waiting_for(state)[0]
+    uid = int(service.table(table).seats[decision.seat]["user"][3:])
+    wanted = PLUGS[game].choose_listed(state, decision.seat)
+    token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
+    if f"g:{token}" not in fake.custom_ids():
+        await dispatch(client, click(f"h:{table}", uid))  # own choices come with "My hand" / "My options"
+    assert f"g:{token}" in fake.custom_ids(), (decision.kind, len(service.buttons(table, decision.seat)))
+    version = service.table(table).version
+    await dispatch(client, click(f"g:{token}", uid))
+    assert service.table(table).version > version
+
+
+def _hand_texts(fake: FakeDiscord, uids) -> set[str]:
+    """What the players' DMs said (edits that only took buttons away say nothing)."""
+    return {p["content"] for uid in uids for p in fake.dms(uid) if p.get("content")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["deal", "board"])
+async def test_a_whole_game_by_slash_command_and_buttons(tmp_path, monkeypatch, game):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        table = await open_table(client, fake, service, game)
+        rules = GAMES[game]
+        hand_marker = t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0]  # "Your hand "
+        windows = 0
+        for _ in range(3000):
+            if service.table(table).status != "running":
+                break
+            if rules.waiting_for(service.state(table))[0].kind in ("respond", "counter"):
+                windows += 1
+            seen = len(fake.calls)
+            await play_one(client, fake, service, table)
+            new_public = [p for m, u, p in fake.calls[seen:] if f"/channels/{CHANNEL}/messages" in u]
+            for seat in range(2):  # the two people's hands, as the public must never see them
+                view = rules.view(service.state(table), seat)["players"][seat]
+                hand = ", ".join(card_name(c, "en") for c in view.get("hand", []))
+                for p in new_public:
+                    assert hand_marker not in p.get("content", "") and "hand.png" not in p["files"]
+                    assert len(view.get("hand", [])) < 2 or hand not in p.get("content", "")
+        assert service.table(table).status == "over"
+        assert fake.public(), "the table was posted in the channel"
+        tables = [u for m, u, p in fake.calls if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")
+                  and "table.png" in p.get("files", [])]
+        edits = [u for m, u, p in fake.calls if m == "PATCH" and f"/channels/{CHANNEL}/messages/" in u]
+        # a new table message per turn (the old one loses its buttons), edited in place in between
+        assert 1 < len(tables) <= service.state(table).turn_number + 2 and len(edits) > 10
+        if game == "deal":
+            assert windows > 0  # seed 0 deals Just-Say-No windows between the two people
+            hands = _hand_texts(fake, (1, 2))
+            assert any(hand_marker in h for h in hands), "hands went by DM"
+            assert all(h not in p.get("content", "") for h in hands for p in fake.public())
+
+
+async def test_a_non_player_gets_an_ephemeral_no(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        table = await open_table(client, fake, service, "board", ai=False)
+        move = next(c for c in fake.custom_ids() if c.startswith("g:"))
+        before = service.table(table).version
+        await dispatch(client, click(move, 77))
+        reply = fake.last_reply()
+        assert reply["flags"] == 64 and "not playing" in reply["content"]
+        await dispatch(client, click(f"h:{table}", 77))  # nor may they see anyone's options
+        reply = fake.last_reply()
+        assert reply["flags"] == 64 and "not playing" in reply["content"]
+        assert service.table(table).version == before
+
+
+async def test_buttons_sent_before_a_restart_still_work(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        table = await open_table(client, fake, service, "board", ai=False)
+        decision = service.waiting_for(table)[0]
+        shown = fake.custom_ids()
+        version = service.table(table).version
+    # a new process on the same database: nothing in memory, only the ids on the old message
+    async with running_bot(tmp_path, monkeypatch) as (client, fake2, service):
+        token = next(tok for _, tok in service.buttons(table, decision.seat))
+        assert f"g:{token}" in shown
+        uid = int(service.table(table).seats[decision.seat]["user"][3:])
+        await dispatch(client, click(f"g:{token}", uid))
+        assert service.table(table).version == version + 1
+        assert any(f"/channels/{CHANNEL}/messages" in u for _, u, _ in fake2.calls), "the table was shown again"
+
+
+async def test_endgame_only_for_its_creator_or_manage_server(tmp_path, monkeypatch):
+    """A running game ends only when asked twice (a button under /endgame's question), and only
+    for its creator or a moderator; a lobby ends at once."""
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        table = await open_table(client, fake, service, "deal", ai=False)
+        await dispatch(client, slash("endgame", 2))  # Bob joined but did not open it: told at once
+        refusal = fake.last_reply()
+        assert refusal["flags"] == 64 and refusal["content"] == t("en", "service.not_creator")
+        assert not fake.custom_ids([("", "", refusal)]), "no question he may not answer"
+        await dispatch(client, click(f"e:{table}:y", 2))  # a "yes" pressed anyway (an old question)
+        assert fake.last_reply()["content"] == t("en", "service.not_creator")
+        assert service.table(table).status == "running"
+        await dispatch(client, slash("endgame", 1))  # the creator is asked
+        question = fake.last_reply()
+        assert question["flags"] == 64 and question["content"] == t("en", "dc.endgame_confirm")
+        assert f"e:{table}:y" in fake.custom_ids([("", "", question)])
+        await dispatch(client, slash("endgame", 1))  # the creator changes their mind
+        await dispatch(client, click(f"e:{table}:n", 1))
+        assert fake.last_reply()["content"] == t("en", "tg.game_goes_on")
+        assert service.table(table).status == "running"
+        await dispatch(client, slash("endgame", 3, permissions=MANAGE_GUILD))  # a moderator
+        await dispatch(client, click(f"e:{table}:y", 3, permissions=MANAGE_GUILD))
+        assert service.table(table).status == "cancelled"
+        assert fake.last_reply()["content"] == t("en", "service.ended_by", by="U3")
+        ended = [p for p in fake.public() if t("en", "service.ended_by", by="U3") in (p.get("content") or "")]
+        assert ended and not fake.custom_ids([("", "", ended[-1])]), "the table message lost its buttons"
+        await dispatch(client, slash("newgame", 1, game="board"))
+        await dispatch(client, slash("endgame", 1))  # a lobby: no game to lose, no question
+        assert (await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")) is None
+
+
+async def test_join_and_leave_by_slash_command(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("join", 2))
+        assert fake.last_reply()["content"] == t("en", "service.no_lobby")
+        await dispatch(client, slash("newgame", 1, game="deal"))
+        row = await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")
+        lobby = service.table(row.id).messages["dc_lobby"]
+        await dispatch(client, slash("join", 2))
+        assert [s["user"] for s in service.table(row.id).seats] == ["dc:1", "dc:2"]
+        edited = [p for m, u, p in fake.calls if m == "PATCH" and u.endswith(f"/messages/{lobby}")]
+        assert edited and "Bob" in edited[-1]["content"]  # the lobby message itself, not a copy
+        await dispatch(client, slash("leave", 2))
+        assert [s["user"] for s in service.table(row.id).seats] == ["dc:1"]
+        await dispatch(client, slash("join", 2))
+        await dispatch(client, click(f"l:{row.id}:start", 1))
+        while service.waiting_for(row.id)[0].seat != 1:  # until Bob must act
+            await play_one(client, fake, service, row.id)
+        await dispatch(client, slash("leave", 2))  # in a running game the AI takes the seat at once
+        assert service.table(row.id).seats[1]["ai"] and service.table(row.id).status == "running"
+        assert all(d.seat != 1 for d in service.waiting_for(row.id))
+
+
+async def _schedules(service) -> list:
+    async with AsyncSession(service.engine) as session:
+        return (await session.exec(select(store.ScheduleRow))).all()
+
+
+async def test_schedule_needs_manage_server_or_events_and_makes_a_calendar_event(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("schedule", 2, game="deal", start="+30", minutes=45))
+        reply = fake.last_reply()
+        assert reply["flags"] == 64 and reply["content"] == t("en", "dc.schedule_perm")
+        assert await _schedules(service) == []
+
+        await dispatch(client, slash("schedule", 3, permissions=MANAGE_EVENTS, game="deal", start="+30", minutes=45))
+        assert len(await _schedules(service)) == 1
+        events = [p for m, u, p in fake.calls if u.endswith(f"/guilds/{GUILD}/scheduled-events")]
+        assert len(events) == 1 and events[0]["entity_type"] == 3 and events[0]["privacy_level"] == 2
+        begins = (await _schedules(service))[0].start_at
+        assert events[0]["scheduled_start_time"].startswith(
+            discord.utils.utcnow().fromtimestamp(begins, discord.utils.utcnow().tzinfo).isoformat()[:16])
+        reply = fake.last_reply()
+        assert f"<t:{int(begins)}:R>" in reply["content"] and t("en", "dc.no_event") not in reply["content"]
+        assert any(c.startswith("s:") for c in fake.custom_ids()), "a sign-up button"
+
+        fake.events_forbidden = True  # the server took Manage Events away from the bot
+        await dispatch(client, slash("schedule", 3, permissions=MANAGE_GUILD, game="board", start="20:30",
+                                     minutes=30))
+        assert len(await _schedules(service)) == 2, "the match stands without its calendar event"
+        assert t("en", "dc.no_event") in fake.last_reply()["content"]
+
+        sign_up = next(c for c in fake.custom_ids() if c.startswith("s:"))
+        await dispatch(client, click(sign_up, 1))
+        assert fake.last_reply()["content"] == t("en", "tg.signed_up")
+
+
+async def test_closed_dms_fall_back_to_the_ephemeral_hand_and_are_not_retried(tmp_path, monkeypatch):
+    fake = FakeDiscord()
+    fake.closed_dms.add(2)
+    async with running_bot(tmp_path, monkeypatch, fake) as (client, fake, service):
+        table = await open_table(client, fake, service, "deal")
+        assert fake.dms(1), "Ann's hand came by DM"
+        assert service.table(table).seats[1]["dm"] is False
+        for _ in range(30):
+            await play_one(client, fake, service, table)
+        tries = [u for _, u, _ in fake.calls if f"/channels/{DM_BASE + 2}/messages" in u]
+        assert len(tries) == 1, "a closed DM is tried once, not again and again"
+        await dispatch(client, click(f"h:{table}", 2))
+        reply = fake.last_reply("POST")
+        assert reply["flags"] == 64 and t("en", "dc.dm_closed") in reply["content"]
+        assert t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0] in reply["content"]
+        await dispatch(client, click(f"h:{table}", 1))
+        assert t("en", "dc.dm_closed") not in fake.last_reply("POST")["content"]
+
+
+async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        table = await open_table(client, fake, service, "deal")
+        rules = GAMES["deal"]
+        for _ in range(500):
+            decision = rules.waiting_for(service.state(table))[0]
+            if decision.kind in ("respond", "counter"):
+                break
+            await play_one(client, fake, service, table)
+        else:
+            pytest.fail("seed 0 deals a Just-Say-No window")
+        uid = int(service.table(table).seats[decision.seat]["user"][3:])
+        asked = next(p for m, u, p in reversed(fake.calls) if m == "POST" and f"/channels/{CHANNEL}/messages" in u
+                     and "message_reference" in p and p["content"].startswith(f"<@{uid}>:"))
+        pinged = asked["allowed_mentions"]
+        assert [int(u) for u in pinged["users"]] == [uid] and not pinged["parse"], "the target is pinged, nobody else"
+        assert asked["message_reference"]["message_id"] == service.table(table).messages["dc"]
+        assert f"<t:{int(service.clock()) + 20}:R>" in asked["content"] or "<t:" in asked["content"]
+        # the prompt opens the target's own choices: the same one button for every target, so nothing
+        # public tells who holds a Just Say No
+        assert fake.custom_ids([("POST", "", asked)]) == [f"h:{table}:{decision.seat}"]
+        seen = len(fake.calls)
+        await dispatch(client, click(f"h:{table}:{decision.seat}", uid))
+        tokens = {tok for _, tok in service.buttons(table, decision.seat)}
+        own = [c[2:] for c in fake.custom_ids([c for c in fake.calls[seen:] if c[0] == "POST"]) if c.startswith("g:")]
+        assert own and set(own) <= tokens, "the target's own answers, privately"
+        table_message = next(p for m, u, p in reversed(fake.calls)
+                             if f"/channels/{CHANNEL}/messages" in u and "message_reference" not in p)
+        assert not set(fake.custom_ids([("", "", table_message)])) & set(f"g:{tok}" for tok in own)
+        version = service.table(table).version
+        await dispatch(client, click(f"g:{own[-1]}", uid))
+        assert service.table(table).version > version
+
+
+async def test_lang_changes_the_next_public_message(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("lang", 2, language="zh-Hans"))
+        assert fake.last_reply()["content"] == t("en", "dc.manage_only")
+        await dispatch(client, slash("lang", 2, permissions=MANAGE_GUILD, language="zh-Hans"))
+        assert fake.last_reply()["content"] == t("zh-Hans", "ch.lang_set")
+        await dispatch(client, slash("newgame", 1, game="deal"))
+        lobby = fake.last_reply()
+        assert "等待玩家" in lobby["content"] and "waiting for players" not in lobby["content"]
+        labels = [c["label"] for row in lobby["components"] for c in row["components"]]
+        assert t("zh-Hans", "tg.btn.join") in labels
+
+
+async def test_command_names_and_descriptions_are_localised_in_the_synced_tree(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await client.tree.sync()
+        method, url, payload = next(c for c in fake.calls if c[1].endswith("/applications/42/commands"))
+        assert method == "PUT"
+        commands = {c["name"]: c for c in payload["commands"]}
+        assert {"newgame", "join", "leave", "hand", "endgame", "rules", "lang", "stats", "schedule",
+                "help"} <= set(commands)
+        newgame = commands["newgame"]
+        assert newgame["name_localizations"] == {"zh-CN": "开局", "zh-TW": "開局"}
+        assert newgame["description_localizations"]["zh-CN"] == t("zh-Hans", "dc.cmd.newgame.desc")
+        assert all(c["name_localizations"].get("zh-TW") for c in commands.values())
+        game = next(o for o in commands["schedule"]["options"] if o["name"] == "game")
+        assert game["description_localizations"]["zh-TW"] == t("zh-Hant", "dc.opt.game")
+
+
+async def test_the_clock_announces_and_starts_a_scheduled_match_in_the_channel(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("schedule", 3, permissions=MANAGE_GUILD, game="deal", start="+30", minutes=20,
+                                     ai=1))
+        await dispatch(client, click(next(c for c in fake.custom_ids() if c.startswith("s:")), 1))
+        now = service.clock()
+        service.clock = lambda: now + 31 * 60
+        seen = len(fake.calls)
+        outcomes = await service.sweep()
+        assert [o.key for o in outcomes] == ["service.match_announced", "service.match_started"]
+        await service.idle()  # the notices and the tables' updates are out
+        posted = [p for m, u, p in fake.calls[seen:] if m == "POST" and f"/channels/{CHANNEL}/messages" in u]
+        assert posted[0]["content"] == t("en", "service.match_announced")
+        assert any(c.startswith("s:") for c in fake.custom_ids([("", "", posted[0])]))
+        table = (await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")).id
+        assert service.table(table).status == "running"
+        assert posted[-1]["files"] == ["table.png"] and service.table(table).messages["dc"]
+        assert f"h:{table}" in fake.custom_ids([("", "", posted[-1])])
+
+
+async def test_a_press_that_breaks_is_still_answered_and_logged_with_its_table(tmp_path, monkeypatch, caplog):
+    """discord.py only logs what a button's callback raises: without our boundary the user's press
+    would stay "thinking" for ever. A slash command that breaks is answered the same way."""
+    async with running_bot(tmp_path, monkeypatch, errors_expected=True) as (client, fake, service):
+        table = await open_table(client, fake, service, "board", ai=False)
+        move = next(c for c in fake.custom_ids() if c.startswith("g:"))
+        real_act = service.act
+
+        async def broken(user, token):
+            raise RuntimeError("a bug between the press and the move")
+
+        monkeypatch.setattr(service, "act", broken)
+        caplog.set_level(logging.ERROR)
+        seat = service.waiting_for(table)[0].seat
+        await dispatch(client, click(move, int(service.table(table).seats[seat]["user"][3:])))
+        reply = fake.last_reply()
+        assert reply["flags"] == 64 and reply["content"] == t("en", "service.error")
+        failed = [r for r in caplog.records if r.name == "bot.discord_app.frontend"]
+        assert failed and f"table {table}" in failed[-1].getMessage() and failed[-1].exc_info
+        monkeypatch.setattr(service, "act", real_act)
+        monkeypatch.setattr(service.chats, "standings", broken)
+        await dispatch(client, slash("stats", 1))
+        reply = fake.last_reply()
+        assert reply["flags"] == 64 and reply["content"] == t("en", "service.error")
+        assert service.table(table).version == 0  # nothing changed
+
+
+async def test_a_player_who_left_gets_the_seat_back_with_my_hand(tmp_path, monkeypatch):
+    """Bob leaves, the AI keeps his seat (the channel is told), Bob comes back and presses "My hand":
+    his own screen, with buttons, and the seat is his again (it used to raise KeyError)."""
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        table = await open_table(client, fake, service, "deal", ai=False)
+        await dispatch(client, slash("leave", 2))
+        assert service.table(table).seats[1]["ai"] is True
+        note = t("en", "service.seat_left", name="Bob")
+        assert any(note in (p.get("content") or "") for p in fake.public()), "the channel heard Bob left"
+        while service.table(table).status == "running" and service.waiting_for(table)[0].seat != 0:
+            await asyncio.sleep(0)  # the AI plays Bob's turns by itself
+        if service.table(table).status != "running":
+            pytest.skip("the AI finished the game first")
+        await dispatch(client, click(f"h:{table}", 2))
+        reply = fake.last_reply("POST")
+        assert reply["flags"] == 64 and t("en", "service.welcome_back") in reply["content"]
+        assert "hand.png" in reply.get("files", []) or reply.get("attachments") is not None
+        assert service.table(table).seats[1]["ai"] is False
+        await dispatch(client, slash("hand", 2))  # /hand too: his screen, no second welcome
+        reply = fake.last_reply("POST")
+        assert reply["flags"] == 64 and t("en", "service.welcome_back") not in reply["content"]
+        back = t("en", "service.seat_back", name="Bob")
+        await play_one(client, fake, service, table)  # Ann moves; the table shows Bob is back
+        assert any(back in (p.get("content") or "") for p in fake.public())
+
+
+async def test_a_game_that_cannot_be_restored_is_announced_in_its_channel_once(tmp_path, monkeypatch):
+    from sqlalchemy import update
+    from sqlmodel.ext.asyncio.session import AsyncSession
+
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("lang", 3, permissions=MANAGE_GUILD, language="zh-Hant"))
+        table = await open_table(client, fake, service, "deal", ai=False)
+        await play_one(client, fake, service, table)
+        async with AsyncSession(service.engine) as session:
+            await session.exec(update(store.ActionRow).where(store.ActionRow.table_id == table)
+                               .values(action="{garbled"))
+            await session.commit()
+    for _ in range(2):  # two restarts: told once
+        async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+            await service.startup()
+            told = [p for p in fake.public() if t("zh-Hant", "service.table_damaged", table=table) in
+                    (p.get("content") or "")]
+            assert len(told) == (1 if _ == 0 else 0)
+            assert (await service.lobby.new_table(f"dc:{GUILD}:{CHANNEL}", "deal", None, "dc:1", "Ann")).ok or _
+
+
+def _one_life(fake: FakeDiscord, service, table: int, members) -> None:
+    """Only the current table message, the open prompts and each player's one DM have buttons;
+    a Deal player's DM shows the hand they hold now."""
+    from bot.chat.screens import hand_line
+    from bot.discord_app.messenger import md
+    from tests.bot.telegram_app.test_telegram import _own_view
+
+    record = service.table(table).messages or {}
+    current = {record.get("dc")} | {p["id"] for p in record.get("dc_prompts", []) if p["buttons"]}
+    assert set(fake.live(CHANNEL)) <= current, (fake.live(CHANNEL).keys(), current)
+    dms = record.get("dc_dm", {})
+    for seat, uid in enumerate(members):
+        mine = set(dms[str(seat)][1]) if str(seat) in dms else set()
+        assert set(fake.live(DM_BASE + uid)) <= mine, (uid, fake.live(DM_BASE + uid).keys(), mine)
+        if service.table(table).game == "deal" and mine:
+            shown = fake.messages[(DM_BASE + uid, dms[str(seat)][1][0])]["content"]
+            assert md(hand_line(_own_view(service, table, seat), "en")) in shown, "the private hand is current"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["deal", "board"])
+async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp_path, monkeypatch, game):
+    """Four people, one of whom leaves and comes back: one new table message per turn (plus the
+    start and the result), nothing but the current messages with buttons, no edit that changes
+    nothing and no picture sent twice, every private hand current after every move."""
+    members = (1, 2, 3, 4)
+    new_messages: list[str] = []
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        async def heard(update):
+            if update.kind == "started" or update.turn_passed or update.over:
+                new_messages.append(update.kind)
+
+        service.subscribe(heard)
+        await dispatch(client, slash("newgame", 1, game=game))
+        table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
+        for uid in members[1:]:
+            await dispatch(client, slash("join", uid))
+        lobby = service.table(table).messages["dc_lobby"]
+        assert "U4" in fake.messages[(CHANNEL, lobby)]["content"], "/join updates the lobby message"
+        started = len(fake.calls)
+        await dispatch(client, click(f"l:{table}:start", 1, message=lobby))
+        assert not fake.messages[(CHANNEL, lobby)]["ids"], "the lobby lost its buttons at Start"
+        rules, presses, left, back = GAMES[game], 0, False, False
+        while service.table(table).status == "running" and presses < 4000:
+            _one_life(fake, service, table, members)
+            if presses == 8 and not left:
+                await dispatch(client, slash("leave", 3))  # Cy has to go; the AI keeps the seat
+                left = True
+                continue
+            if left and not back and presses == 20:
+                offered = [i for ids in fake.live(DM_BASE + 3).values() for i in ids]
+                assert f"b:{table}" in offered, "Cy is offered the seat back in his DM"
+                await dispatch(client, click(f"b:{table}", 3))
+                back = service.table(table).seats[2]["ai"] is False
+                assert back
+                continue
+            state = service.state(table)
+            decision = rules.waiting_for(state)[0]
+            uid = members[decision.seat]
+            wanted = PLUGS[game].choose_listed(state, decision.seat)
+            token = f"g:{next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)}"
+            reachable = [i for c in (CHANNEL, DM_BASE + uid) for ids in fake.live(c).values() for i in ids]
+            if token not in reachable:  # "My hand" / "My options" (or "Name: answer…") opens the rest
+                seen = len(fake.calls)
+                await dispatch(client, click(f"h:{table}", uid))
+                reachable = fake.custom_ids([c for c in fake.calls[seen:] if c[0] == "POST" and "/webhooks/" in c[1]])
+            assert token in reachable, (decision, "every choice is one or two presses away")
+            await dispatch(client, click(token, uid))
+            presses += 1
+        assert service.table(table).status == "over" and left and back
+        # about one new channel message a turn, the prompts for answers under the table included
+        posts = [u for m, u, p in fake.calls[started:] if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")]
+        turns = service.state(table).turn_number
+        assert 0.8 <= len(posts) / turns <= 1.6, (len(posts), turns)
+        assert fake.identical == [], fake.identical[:3]
+        assert fake.reuploads == 0
+        tables = [p for m, u, p in fake.calls if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")
+                  and "table.png" in p.get("files", [])]
+        assert len(tables) == len(new_messages) <= service.state(table).turn_number + 2
+        assert new_messages[0] == "started" and new_messages[-1] == "over"
+        assert not fake.live(CHANNEL) and not any(fake.live(DM_BASE + uid) for uid in members)
+        result = tables[-1]
+        assert all(f"<@{uid}>" in result["content"] for uid in members), "the result mentions everyone"
+        assert sorted(int(u) for u in result["allowed_mentions"]["users"]) == list(members)
+        turns = [p for p in tables[1:-1] if "<@" in p["content"]]
+        assert all(len(p["allowed_mentions"]["users"]) == 1 for p in turns), "a turn pings one player"
+
+
+async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path, monkeypatch):
+    """Eight bidders need more buttons than a Discord message holds: each gets one that opens
+    their own bids, and every bid is there."""
+    members = tuple(range(1, 9))
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("newgame", 1, game="board"))
+        table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
+        for uid in members[1:]:
+            await dispatch(client, slash("join", uid))
+        await dispatch(client, click(f"l:{table}:start", 1))
+        rules = GAMES["board"]
+        for _ in range(400):
+            decisions = rules.waiting_for(service.state(table))
+            bidders = [d.seat for d in decisions if d.kind == "bid"]
+            if len(bidders) >= 7:
+                break
+            if decisions[0].kind == "buy":  # the player declines: the street goes to auction
+                seat = decisions[0].seat
+                token = next(tok for a, tok in service.buttons(table, seat) if a == decisions[0].timeout)
+                await dispatch(client, click(f"g:{token}", members[seat]))
+            else:
+                await play_one(client, fake, service, table)
+        else:
+            pytest.fail("a declined street goes to an auction among everyone")
+        shown = [i for ids in fake.live(CHANNEL).values() for i in ids]
+        for seat in bidders:
+            uid = members[seat]
+            bids = {f"g:{tok}" for a, tok in service.buttons(table, seat)
+                    if a in rules.answers(rules.waiting_for(service.state(table))[0], [a])}
+            if not bids <= set(shown):
+                assert f"h:{table}:{seat}" in shown, "a button that opens this bidder's own answers"
+                await dispatch(client, click(f"h:{table}:{seat}", uid))
+                mine = set(fake.custom_ids([("", "", fake.last_reply("POST"))]))
+                answers = {f"g:{tok}" for a, tok in service.buttons(table, seat)
+                           if any(a in rules.answers(d, [a]) for d in rules.waiting_for(service.state(table))
+                                  if d.seat == seat)}
+                assert answers and answers <= mine, "every bid of this bidder, one press away"
+
+
+async def test_an_older_my_hand_reply_loses_its_buttons_after_a_restart_too(tmp_path, monkeypatch):
+    """"My hand" pressed, the bot restarted, "My hand" pressed again: the reply from before the
+    restart goes inert (its interaction token was noted), and the new one is kept current."""
+    fake = FakeDiscord()
+    async with running_bot(tmp_path, monkeypatch, fake) as (client, fake, service):
+        table = await open_table(client, fake, service, "deal", ai=False)
+        seat = service.waiting_for(table)[0].seat
+        uid = int(service.table(table).seats[seat]["user"][3:])
+        await dispatch(client, click(f"h:{table}", uid))
+        first = next(u for m, u, p in reversed(fake.calls) if m == "POST" and "/webhooks/" in u)
+        first_token = first.split("/webhooks/")[1].split("/")[1]
+    async with running_bot(tmp_path, monkeypatch, fake) as (client, fake, service):
+        fake.calls.clear()
+        await dispatch(client, click(f"h:{table}", uid))
+        stripped = [u for m, u, p in fake.calls if m == "PATCH" and f"/webhooks/42/{first_token}/messages/" in u
+                    and p.get("components") == []]
+        assert stripped, "the reply from before the restart lost its buttons"
+        second = next(u for m, u, p in reversed(fake.calls) if m == "POST" and "/webhooks/" in u)
+        second_token = second.split("/webhooks/")[1].split("/")[1]
+        await play_one(client, fake, service, table)  # a move: the new reply shows the new choices
+        kept = [p for m, u, p in fake.calls if m == "PATCH" and f"/webhooks/42/{second_token}/messages/" in u]
+        assert kept and kept[-1]["components"], "the reply made after the restart is kept current"
+
+
+async def test_my_hand_is_kept_current_and_an_older_reply_loses_its_buttons(tmp_path, monkeypatch):
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        table = await open_table(client, fake, service, "deal", ai=False)
+        seat = service.waiting_for(table)[0].seat
+        uid = int(service.table(table).seats[seat]["user"][3:])
+        await dispatch(client, click(f"h:{table}", uid))
+        first = next(u for m, u, p in reversed(fake.calls) if m == "POST" and "/webhooks/" in u)
+        await play_one(client, fake, service, table)  # a move: the reply shows the new choices
+        kept = [p for m, u, p in fake.calls if m == "PATCH" and "/webhooks/" in u and "/messages/" in u
+                and "@original" not in u]
+        assert kept and kept[-1]["components"], "the My hand reply was edited to the current buttons"
+        tokens = {f"g:{tok}" for _, tok in service.buttons(table, seat)}
+        assert set(fake.custom_ids([("", "", kept[-1])])) <= tokens | {f"b:{table}"}
+        await dispatch(client, click(f"h:{table}", uid))  # pressed again: the older reply goes inert
+        stripped = [p for m, u, p in fake.calls if m == "PATCH" and "/webhooks/" in u and p.get("components") == []]
+        assert stripped and first

@@ -1,0 +1,107 @@
+"""``tycoon run`` with both tokens, one platform unreachable: the other plays, the unreachable one
+is tried again with one plain line per attempt, and nothing prints a traceback. Real processes,
+real HTTP: the reachable platform is a fake on 127.0.0.1 (``tests/fakes``), the unreachable one a
+port where nothing listens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fakes.discord_api import CHANNEL, command_payload
+from tests.fakes.discord_server import DiscordServer
+from tests.fakes.telegram_server import BOT_TOKEN, BotAPIServer
+from tests.paths import ROOT
+
+DISCORD_TOKEN = "discord-test-token"
+GROUP = -100123
+
+
+def _closed_port() -> int:
+    """A port on 127.0.0.1 where nothing listens (connections are refused)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def _start(tmp_path: Path, **env: str) -> asyncio.subprocess.Process:
+    full = {**os.environ, "TELEGRAM_TOKEN": BOT_TOKEN, "DISCORD_TOKEN": DISCORD_TOKEN, "TYCOON_LANG": "en",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}", "TYCOON_HEARTBEAT": str(tmp_path / "beat"),
+            "TELEGRAM_FLOOD_LIMITS": "off", "PYTHONUNBUFFERED": "1", **env}
+    full.pop("TYCOON_WEB_URL", None)
+    script = Path(sys.executable).with_name("tycoon")
+    command = [str(script)] if script.exists() else [sys.executable, "-c", "import bot.process.entry as e; e.main()"]
+    return await asyncio.create_subprocess_exec(*command, "run", cwd=ROOT, env=full, stdout=subprocess.PIPE,
+                                                stderr=subprocess.STDOUT)
+
+
+async def _stop(proc: asyncio.subprocess.Process) -> tuple[int, str]:
+    if proc.returncode is None:
+        proc.send_signal(signal.SIGINT)
+    try:
+        status = await asyncio.wait_for(proc.wait(), 60)
+    except TimeoutError:
+        proc.kill()
+        status = await proc.wait()
+    return status, (await proc.stdout.read()).decode()
+
+
+async def _until(condition, seconds: float = 60.0) -> bool:
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+def _tried_again(output: str, platform: str) -> list[str]:
+    return [line for line in output.splitlines() if platform in line and "cannot be reached" in line]
+
+
+@pytest.mark.slow
+async def test_discord_plays_while_telegram_cannot_be_reached(tmp_path):
+    server = DiscordServer(token=DISCORD_TOKEN)
+    await server.start()
+    proc = await _start(tmp_path, DISCORD_API_URL=server.api_url,
+                        TELEGRAM_API_URL=f"http://127.0.0.1:{_closed_port()}")
+    try:
+        assert await _until(lambda: server.identified.is_set() and server.api.commands), "Discord started"
+        payload = command_payload("newgame", 1, game="deal")
+        await server.deliver(payload)
+        assert await _until(lambda: server.api.live(CHANNEL)), "the lobby is posted on Discord"
+        await asyncio.sleep(3.5)  # Telegram's first retries: after 1 s, then 2 s
+    finally:
+        status, output = await _stop(proc)
+        await server.stop()
+    assert status == 0, output[-2000:]
+    assert "Traceback" not in output, output[-3000:]
+    assert len(_tried_again(output, "Telegram")) >= 2, output[-3000:]
+
+
+@pytest.mark.slow
+async def test_telegram_plays_while_discord_cannot_be_reached(tmp_path):
+    api = BotAPIServer()
+    port = await api.start()
+    proc = await _start(tmp_path, TELEGRAM_API_URL=f"http://127.0.0.1:{port}/p0",
+                        DISCORD_API_URL=f"http://127.0.0.1:{_closed_port()}/api/v10")
+    try:
+        assert await _until(lambda: any(c.method == "getUpdates" for c in api.calls)), "Telegram polls"
+        api.push({"message": {"message_id": 1, "date": 0, "chat": {"id": GROUP, "type": "supergroup"},
+                              "from": {"id": 1, "is_bot": False, "first_name": "Ann"}, "text": "/newgame deal",
+                              "entities": [{"type": "bot_command", "offset": 0, "length": 8}]}})
+        assert await _until(lambda: api.live(GROUP)), "the lobby is posted on Telegram"
+        await asyncio.sleep(3.5)  # Discord's first retries
+    finally:
+        status, output = await _stop(proc)
+        await api.stop()
+    assert status == 0, output[-2000:]
+    assert "Traceback" not in output, output[-3000:]
+    assert len(_tried_again(output, "Discord")) >= 2, output[-3000:]
