@@ -1,4 +1,5 @@
-"""The rule options a group may choose for its table, one registry read by every front end.
+"""The rule options a group may choose for its table, read by every front end from the games' own
+declarations (``Game.toggles``, ``engine/deal/game.py``, ``engine/board/game.py``).
 
 A table plays a rule set (``china``, ``standard``…) plus some named options of the game's options
 struct (``BoardOptions``, ``DealOptions``). This module says which of those fields a casual group
@@ -16,66 +17,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import msgspec
-
-from engine.board import rules as board_rules
-from engine.board.model import BoardOptions
-from engine.deal import rules as deal_rules
-from engine.deal.model import DealOptions
+from engine.core.game import Toggle
+from engine.games import GAMES
 
 ON_WORDS = ("on", "yes", "true", "1")
 OFF_WORDS = ("off", "no", "false", "0")
-
-
-@dataclass(frozen=True)
-class Toggle:
-    """One option a group may switch: a ``bool`` field of the game's options struct."""
-
-    name: str  # the struct's field, also what ``/newgame … name=on`` types
-    code: str  # the button's short id ([a-z0-9], at most 8): stable, never reused for another option
-    rule: str  # the rule id in docs/rules.md it belongs to
-
-    @property
-    def label_key(self) -> str:
-        return f"opt.{self.name}"
-
-    @property
-    def help_key(self) -> str:
-        return f"opt.{self.name}.help"
-
-
-# In the order the lobby shows them; new entries go at the end of their game (codes stay stable).
-REGISTRY: dict[str, tuple[Toggle, ...]] = {
-    "board": (
-        Toggle("income_tax_choice", "tax", "B-08"),
-        Toggle("no_trading", "notrade", "B-15"),
-        Toggle("doubles_lock", "dbllock", "B-02"),
-        Toggle("rent_claim", "claim", "B-06"),
-        Toggle("uneven_building", "uneven", "B-11"),
-        Toggle("free_parking_pot", "pot", "B-10"),
-    ),
-    "deal": (
-        Toggle("discard_to_pile", "pile", "D-04"),
-        Toggle("single_double_rent", "onedbl", "D-09"),
-        Toggle("wild_sets", "wild", "D-07"),
-        Toggle("ordered_payment", "order", "D-14"),
-        Toggle("private_discard", "privd", "D-18"),
-    ),
-}
-
-_STRUCTS: dict[str, type[msgspec.Struct]] = {"board": BoardOptions, "deal": DealOptions}
-_RESOLVE = {"board": board_rules.resolve_options, "deal": deal_rules.resolve_options}
+__all__ = ["Toggle", "toggles", "by_name", "by_code", "ruleset_defaults", "effective", "flipped", "parse_value",
+           "Refusal", "parse", "check"]
 
 
 def toggles(game: str) -> tuple[Toggle, ...]:
     """The options of ``game`` a group may switch: registry entries whose field the engine has,
     as a ``bool`` (an entry for a field not added yet is left out)."""
-    struct = _STRUCTS.get(game)
-    if struct is None:
+    spec = GAMES.get(game)
+    if spec is None or spec.options_type is None:
         return ()
+    struct = spec.options_type
     fields = set(struct.__struct_fields__)
     defaults = struct()
-    return tuple(o for o in REGISTRY[game] if o.name in fields and isinstance(getattr(defaults, o.name), bool))
+    return tuple(o for o in spec.toggles if o.name in fields and isinstance(getattr(defaults, o.name), bool))
 
 
 def by_name(game: str, name: str) -> Toggle | None:
@@ -88,8 +48,11 @@ def by_code(game: str, code: str) -> Toggle | None:
 
 def ruleset_defaults(game: str, ruleset: str) -> dict[str, bool]:
     """Each switchable option's value under the rule set alone (Deal's ``tournament`` turns some on)."""
-    base = _RESOLVE[game](ruleset)
-    return {o.name: bool(getattr(base, o.name)) for o in toggles(game)}
+    switchable = toggles(game)
+    if not switchable:  # nothing to switch (and perhaps no options struct at all)
+        return {}
+    base = GAMES[game].resolve_options(ruleset)
+    return {o.name: bool(getattr(base, o.name)) for o in switchable}
 
 
 def effective(game: str, ruleset: str, chosen: dict | None) -> dict[str, bool]:

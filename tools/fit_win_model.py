@@ -16,7 +16,7 @@ import json
 import math
 
 from engine.board.win_model import FEATURES, chances, features
-from engine.games import PLUGS
+from engine.games import GAMES
 from engine.play.simulation import game_seeds, play_one
 
 Position = dict[int, list[float]]  # seat still in -> its features
@@ -24,7 +24,7 @@ Position = dict[int, list[float]]  # seat still in -> its features
 
 def positions(games: int, seed: int, every: int = 6, first: int = 12) -> list[tuple[Position, int]]:
     """(features of every seat still in, the game's winner) at the start of every ``every``-th turn."""
-    plug = PLUGS["board"]
+    plug = GAMES["board"]
     out: list[tuple[Position, int]] = []
     for game_seed in game_seeds(seed, games):
         seen: list[Position] = []

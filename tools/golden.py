@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.process.cli import SAMPLE_NAMES as NAMES
-from engine.games import PLUGS
+from engine.games import GAMES
 from engine.play.simulation import position_after
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
@@ -24,7 +24,7 @@ CASES = {  # file -> (game, ruleset, seed, turns, lang)
 
 def snapshot(game: str, ruleset: str, seed: int, turns: int):
     """The seeded AI game of four after ``turns`` turns (or its end)."""
-    return position_after(PLUGS[game], 4, ruleset, seed, turns)
+    return position_after(GAMES[game], 4, ruleset, seed, turns)
 
 
 def draw(name: str):
@@ -34,7 +34,7 @@ def draw(name: str):
 
     game, ruleset, seed, turns, lang = CASES[name]
     state = snapshot(game, ruleset, seed, turns)
-    rules = PLUGS[game].rules
+    rules = GAMES[game].rules
     if name.startswith("hand"):
         return render_hand(rules.view(state, 0), 0, lang)
     if name.startswith("discard"):  # as the player whose turn it is may look through it (D-18)

@@ -80,6 +80,7 @@ from engine.board.model import (
     WentBankrupt,
     WentToJail,
 )
+from engine.board.presentation import raise_order
 from engine.board.rules.base import WHOLE_GROUP_RENT
 from engine.core.errors import RuleError
 from words.deal_text import Names, player_name
@@ -723,3 +724,55 @@ def private_lines(view: dict, seat: int, decisions: list, lang: str, names: Name
                            target=who(tr["target"]), **_trade_sides(tr, lang, ruleset)))
     return lines
 
+
+def square_text(view: dict, square: int, lang: str, names: dict, ruleset: str) -> str:
+    """A square's price, rents, building cost and mortgage, and who holds it now."""
+    b = board(ruleset)
+    if not 0 <= square < len(b.kind):
+        return t(lang, "console.help.no_square", number=square, max=len(b.kind) - 1)
+    cash = lambda amount: money(ruleset, amount, lang)  # noqa: E731
+    name = square_name(ruleset, square, lang)
+    kind, rent = b.kind[square], b.rent[square]
+    if kind == "street":
+        text = t(lang, "console.square.street", n=square, square=name, price=cash(b.price[square]),
+                 rent=cash(rent[0]), houses=" / ".join(cash(r) for r in rent[1:5]), hotel=cash(rent[5]),
+                 house=cash(b.house_cost[square]), mortgage=cash(b.mortgage[square]))
+    elif kind == "station":
+        text = t(lang, "console.square.station", n=square, square=name, price=cash(b.price[square]),
+                 rents=" / ".join(cash(r) for r in rent), mortgage=cash(b.mortgage[square]))
+    elif kind == "utility":
+        text = t(lang, "console.square.utility", n=square, square=name, price=cash(b.price[square]),
+                 one=rent[0], two=rent[1], mortgage=cash(b.mortgage[square]))
+    else:
+        return t(lang, "console.square.other", n=square, square=name)
+    info = next((s for s in view.get("squares") or [] if s["index"] == square), None)
+    if info is not None and info.get("owner", -1) >= 0:
+        text += " " + t(lang, "console.square.owner", owner=party_name(info["owner"], lang, names),
+                        houses=info["houses"],
+                        mortgaged=t(lang, "board.ui.mark_mortgaged") if info["mortgaged"] else "")
+    return text
+
+
+def choice_order(view: dict, decision, actions: list) -> list:
+    """The decision's own answers first; in a debt, the ways to raise money in the order the
+    suggestion prefers (mortgages before building sales), then the rest."""
+    actions = decision_first(actions, decision)
+    if decision.kind != "debt":
+        return actions
+    first = rules.answers(decision, actions)
+    raising = raise_order(view, decision.seat, actions, view["ruleset"])
+    return first + raising + [a for a in actions if a not in first and a not in raising]
+
+
+def decision_notes(view: dict, decision, keyed: list, lang: str, names: Names, ruleset: str, label) -> list[str]:
+    """The lines a terminal shows beside a decision's keyed choices: a street's rents before buying
+    it; in a debt, the suggested first step to raise money (``label`` words a move)."""
+    if decision.kind == "buy" and view.get("buy_square", -1) >= 0:
+        return [square_text(view, view["buy_square"], lang, names, ruleset)]
+    if decision.kind == "debt":
+        raising = raise_order(view, decision.seat, [a for _, a in keyed], ruleset)
+        if raising:
+            key = next(k for k, a in keyed if a == raising[0])
+            return [t(lang, "console.suggest_raise", code=key, move=label(view, raising[0], lang, names,
+                                                                                   ruleset))]
+    return []

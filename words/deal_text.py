@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 
 from engine.core.errors import RuleError
 from engine.deal import rules
-from engine.deal.cards import CARDS, COLOURS, KEY, KIND, SET_SIZE, VALUE
+from engine.deal.cards import CARDS, COLOURS, KEY, KIND, N_CARDS, SET_SIZE, VALUE
 from engine.deal.model import (
     Accept,
     ActionPlayed,
@@ -504,3 +504,28 @@ def private_lines(view: dict, seat: int, decisions: list, lang: str, names: Name
     lines += [prompt_line(view, d, lang, names) for d in decisions]
     return lines
 
+
+def card_text(card: int, lang: str) -> str:
+    """What a Deal card is and does, with its value, e.g. for ``help 12``."""
+    if not 0 <= card < N_CARDS:
+        return t(lang, "console.help.no_card", number=card, max=N_CARDS - 1)
+    c = CARDS[card]
+    params = {"n": card, "name": card_name(card, lang), "value": c.value}
+    colours = t(lang, "console.or").join(colour_name(k, lang) for k in c.colours)
+    if c.kind == "money":
+        key = "console.card.money"
+    elif c.kind == "property":
+        col = COLOURS[c.colours[0]]
+        key = "console.card.property"
+        params.update(colour=colour_name(col.key, lang), size=col.set_size,
+                      rents=" / ".join(f"{r}M" for r in col.rent))
+    elif c.kind == "wild":
+        key = "console.card.wild" if c.colours else "console.card.wild_any"
+        params.update(colours=colours)
+    elif c.kind == "rent":
+        key = "console.card.rent" if c.colours else "console.card.rent_any"
+        params.update(colours=colours)
+    else:
+        key = f"console.card.{c.action}"
+        params.update(debt=rules.DEBT_AMOUNT, birthday=rules.BIRTHDAY_AMOUNT)
+    return t(lang, key, **params)

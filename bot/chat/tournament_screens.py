@@ -67,7 +67,7 @@ def parse_create(args: list[str], when) -> CreateRequest | None:
                 setattr(request, SETTINGS[setting], number(value))
         elif number(word, 1, 10**6) is not None:
             request.match_minutes = number(word)
-        elif word in GAMES[args[0]].rulesets:
+        elif word in GAMES[args[0]].rules.rulesets:
             request.ruleset = word
         elif value and table_options.parse_value(value) is not None:  # e.g. rent_claim=off
             request.options[setting] = table_options.parse_value(value)

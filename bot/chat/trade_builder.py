@@ -142,7 +142,7 @@ def shown(answer: DeskAnswer, lang: str) -> Shown:
     out = Shown(text=text, controls=controls(desk, lang, names, ruleset), draft=desk.draft)
     limit = desk.most_mine if desk.draft.typing == "y" else desk.most_theirs
     if answer.refusal is not None:  # the same wording as a refused button press
-        out.alert = refusal_text(answer.refusal, lang, "board", ruleset, names)
+        out.alert = refusal_text(answer.refusal, lang, answer.game, ruleset, names)
     elif answer.key == "trade.bad_amount":
         most = limit if answer.typing else TYPED_MAX
         out.alert = t(lang, "trade.bad_amount", most=money(ruleset, most, lang))

@@ -49,7 +49,7 @@ from engine.service.views import PublicView
 from words.games import WORDS
 from words.i18n import normalise_lang, t
 
-DEFAULT_RULESETS = {game: rules.rulesets[0] for game, rules in GAMES.items()}
+DEFAULT_RULESETS = {name: game.rules.rulesets[0] for name, game in GAMES.items()}
 SUMMARY_ITEMS = 6  # what one AI seat did since your last move: at most this many items, then "+N"
 CHAT = "console"
 
@@ -66,7 +66,7 @@ def _check_setup(game: str, players: int, ai: int, ruleset: str, lang: str) -> s
     """Why the game cannot start, in words; None when it can."""
     if game not in GAMES:
         return t(lang, "ui.unknown_game", game=game, choices=", ".join(GAMES))
-    rules_ = GAMES[game]
+    rules_ = GAMES[game].rules
     if not (rules_.min_players <= players <= rules_.max_players and 0 <= ai <= players):
         return t(lang, "ui.bad_setup", players=players, ai=ai, min=rules_.min_players, max=rules_.max_players)
     if ruleset not in rules_.rulesets:

@@ -12,13 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.console import help as console_help
-from engine.board import rules as board_rules
+from bot.console.key_makers import board_key, deal_key
 from engine.board.model import AcceptTrade, AuctionPassed, BidMade, DiceRolled, LiftMortgage, PayJailFine
 from engine.core.values import TurnEnded, TurnStarted
 from engine.deal.model import Drew, EndTurn
 from words import board_text, deal_text
-from words.games import WORDS
 from words.i18n import t
 
 Names = dict[int, str]
@@ -37,6 +35,7 @@ class ConsoleKit:
     game_over: str
     pile: bool  # ``pile`` lists the discard pile (D-18)
     routine: tuple[type, ...]  # events left out of the summary of what the AI seats did
+    key: Callable[[Any, str], str]  # (action, rule set) -> the key typed for it (``bot.console.keys``)
 
 
 # -- Deal ----------------------------------------------------------------------------------------
@@ -57,14 +56,14 @@ def _deal_confirm(view: dict, action, label: str, lang: str) -> str | None:
 
 DEAL_KIT = ConsoleKit(
     order=lambda view, decision, actions: actions,
-    label=WORDS["deal"].action,
-    prompt=WORDS["deal"].prompt,
+    label=lambda view, action, lang, names, ruleset: deal_text.describe_action(view, action, lang, names),
+    prompt=lambda view, decision, lang, names, ruleset: deal_text.prompt_line(view, decision, lang, names),
     extra_lines=_deal_extra,
     standing=lambda p, lang, names, ruleset: t(lang, "console.standing.deal", seat=names.get(p["seat"], "?"),
                                                bank=p["bank_total"], sets=p["complete_sets"], hand=p["hand_count"]),
-    number_help=lambda view, n, lang, names, ruleset: console_help.card_text(n, lang),
+    number_help=lambda view, n, lang, names, ruleset: deal_text.card_text(n, lang),
     confirm=_deal_confirm, takeover="ui.takeover", game_over="deal.ui.game_over", pile=True,
-    routine=(TurnStarted, TurnEnded, Drew))
+    routine=(TurnStarted, TurnEnded, Drew), key=deal_key)
 
 
 # -- 地产大亨 -------------------------------------------------------------------------------------
@@ -79,30 +78,6 @@ def _board_label(view: dict, action, lang: str, names: Names, ruleset: str) -> s
     return board_text.describe_action(view, action, lang, names, ruleset)
 
 
-def _board_order(view: dict, decision, actions: list) -> list:
-    """The decision's own answers first; in a debt, the ways to raise money in the order the
-    suggestion prefers (mortgages before building sales), then the rest."""
-    actions = board_text.decision_first(actions, decision)
-    if decision.kind != "debt":
-        return actions
-    first = board_rules.answers(decision, actions)
-    raising = console_help.raise_order(view, decision.seat, actions, view["ruleset"])
-    return first + raising + [a for a in actions if a not in first and a not in raising]
-
-
-def _board_extra(view: dict, decision, keyed: list, lang: str, names: Names, ruleset: str) -> list[str]:
-    """A street's rents before buying it; in a debt, the suggested first step to raise money."""
-    if decision.kind == "buy" and view.get("buy_square", -1) >= 0:
-        return [console_help.square_text(view, view["buy_square"], lang, names, ruleset)]
-    if decision.kind == "debt":
-        raising = console_help.raise_order(view, decision.seat, [a for _, a in keyed], ruleset)
-        if raising:
-            key = next(k for k, a in keyed if a == raising[0])
-            return [t(lang, "console.suggest_raise", code=key, move=_board_label(view, raising[0], lang, names,
-                                                                                   ruleset))]
-    return []
-
-
 def _board_standing(p: dict, lang: str, names: Names, ruleset: str) -> str:
     line = t(lang, "console.standing.board", seat=names.get(p["seat"], "?"),
              cash=board_text.money(ruleset, p["cash"], lang), count=len(p["properties"]),
@@ -111,11 +86,13 @@ def _board_standing(p: dict, lang: str, names: Names, ruleset: str) -> str:
 
 
 BOARD_KIT = ConsoleKit(
-    order=_board_order, label=_board_label, prompt=WORDS["board"].prompt, extra_lines=_board_extra,
-    standing=_board_standing, number_help=console_help.square_text,
+    order=board_text.choice_order, label=_board_label, prompt=board_text.prompt_line,
+    extra_lines=lambda view, decision, keyed, lang, names, ruleset: board_text.decision_notes(
+        view, decision, keyed, lang, names, ruleset, _board_label),
+    standing=_board_standing, number_help=board_text.square_text,
     confirm=lambda view, action, label, lang: t(lang, "console.confirm.move", move=label)
     if isinstance(action, PayJailFine | AcceptTrade) else None,
     takeover="board.ui.takeover", game_over="board.ui.game_over", pile=False,
-    routine=(TurnStarted, TurnEnded, DiceRolled, BidMade, AuctionPassed))
+    routine=(TurnStarted, TurnEnded, DiceRolled, BidMade, AuctionPassed), key=board_key)
 
 KITS: dict[str, ConsoleKit] = {"deal": DEAL_KIT, "board": BOARD_KIT}

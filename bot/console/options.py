@@ -17,13 +17,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import msgspec
-
 from engine import options as registry
-from engine.board.model import BoardOptions
-from engine.deal.model import DealOptions
+from engine.games import GAMES
 
-STRUCTS: dict[str, type[msgspec.Struct]] = {"board": BoardOptions, "deal": DealOptions}
 CLOCK_FIELDS = ("match_minutes", "card_seconds")  # whole numbers the console lets a player set
 MAX_MINUTES = 600  # a ten-hour match is long enough; the bound keeps a typo from meaning "for ever"
 DATA_ENV = "TYCOON_DATA_DIR"
@@ -42,7 +38,7 @@ def data_dir(env: dict | None = None) -> Path:
 
 
 def _numbers(game: str) -> tuple[str, ...]:
-    fields = STRUCTS[game].__struct_fields__
+    fields = GAMES[game].options_type.__struct_fields__
     return tuple(f for f in CLOCK_FIELDS if f in fields)
 
 

@@ -15,8 +15,6 @@ from bot.discord_app.tournaments import TournamentFront
 from engine.games import GAMES
 from words.i18n import t
 
-GAME_NAMES = {"deal": "大富翁纸牌 Monopoly Deal", "board": "地产大亨 Monopoly"}
-
 
 def _(key: str) -> app_commands.locale_str:
     """A command's name or description: English by default, the other languages at sync time."""
@@ -30,14 +28,13 @@ def named(*params: str):
 
 
 # the choices of /newgame; their names are translated by the tree's translator (``key``)
-GAME_CHOICES = [app_commands.Choice(name=app_commands.locale_str(GAME_NAMES[g], key=f"dc.choice.{g}"), value=g)
-                for g in GAMES]
+GAME_CHOICES = [app_commands.Choice(name=_(f"dc.choice.{g}"), value=g) for g in GAMES]
 LANG_CHOICES = [app_commands.Choice(name=name, value=code)
                 for code, name in (("zh-Hans", "简体中文"), ("zh-Hant", "繁體中文"), ("en", "English"))]
 # rule sets as choices (Discord cannot make one option's choices depend on another's: all games' sets,
 # each named with its game; the service refuses a set of the other game)
 RULESET_CHOICES = [app_commands.Choice(name=app_commands.locale_str(f"{rs} ({game})", key=f"dc.ruleset.{game}.{rs}"),
-                                       value=rs) for game in GAMES for rs in GAMES[game].rulesets]
+                                       value=rs) for game in GAMES for rs in GAMES[game].rules.rulesets]
 ENTRY_CHOICES = [app_commands.Choice(name=_("tour.mode.solo"), value="solo"),
                  app_commands.Choice(name=_("tour.mode.team"), value="team")]
 

@@ -13,19 +13,18 @@ import sys
 import time
 from pathlib import Path
 
-from engine.games import GAMES, LEVELS, PLUGS
+from engine.games import GAMES, LEVELS
 from engine.play.simulation import CHECKS, position_after, simulate
 
-LANDING_GAMES = ("board",)  # games played on a board of squares
-PICTURE_GAMES = {"board": "board", "deal": "deal", "hand": "deal"}  # ``render <what>``: its game
+RENDER_MORE = ("hand", "chart")  # ``render <what>`` besides a game's table: a seat's own picture, the chart
 SAMPLE_NAMES = {0: "Ann", 1: "张伟", 2: "陳大文", 3: "Bob"}  # the players of a drawn sample game
 
 
 def _cmd_landing(args: argparse.Namespace) -> int:
-    from engine.board.landing import landing_frequencies
-
-    if args.game not in LANDING_GAMES:
-        print("tycoon: --landing is for the board game", file=sys.stderr)
+    landing_frequencies = GAMES[args.game].landing
+    if landing_frequencies is None:
+        print(f"tycoon: --landing is for a game of squares ({', '.join(g for g in GAMES if GAMES[g].landing)})",
+              file=sys.stderr)
         return 2
     if args.rolls < 1:
         print("tycoon: --rolls must be at least 1", file=sys.stderr)
@@ -45,10 +44,10 @@ def _cmd_landing(args: argparse.Namespace) -> int:
 def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.landing:
         return _cmd_landing(args)
-    if args.game not in PLUGS:
-        print(f"tycoon: the {args.game} game is not available yet; try: {', '.join(PLUGS)}", file=sys.stderr)
+    if args.game not in GAMES:
+        print(f"tycoon: the {args.game} game is not available yet; try: {', '.join(GAMES)}", file=sys.stderr)
         return 2
-    rules = GAMES[args.game]
+    rules = GAMES[args.game].rules
     if args.ruleset and args.ruleset not in rules.rulesets:
         print(f"tycoon: unknown rule set {args.ruleset!r} for {args.game}; choose one of "
               f"{', '.join(rules.rulesets)}", file=sys.stderr)
@@ -62,7 +61,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         return 2
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
     if seats is not None:
-        known = ["ai", *PLUGS[args.game].policies]
+        known = ["ai", *GAMES[args.game].policies]
         if len(seats) != args.players:
             print(f"tycoon: --seats names {len(seats)} seat types for {args.players} players; give one per "
                   f"player (or set --players {len(seats)})", file=sys.stderr)
@@ -73,7 +72,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
     t0 = time.perf_counter()
-    stats = simulate(PLUGS[args.game], args.games, args.players, args.seed, args.ruleset,
+    stats = simulate(GAMES[args.game], args.games, args.players, args.seed, args.ruleset,
                      turn_cap=args.turn_cap, verify_replay=not args.no_replay, seats=seats, check=args.check,
                      clock=time.perf_counter)
     seconds = time.perf_counter() - t0
@@ -125,11 +124,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _cmd_render(args: argparse.Namespace) -> int:
     """A snapshot of a seeded AI game after ``--turns`` turns, as a PNG file."""
+    from render.games import PICTURES
     from render.png import png_bytes
     from words.i18n import normalise_lang
 
-    game = PICTURE_GAMES.get(args.what) or args.game
-    rules = GAMES[game]
+    own = [g for g in GAMES if PICTURES[g].own is not None]
+    default = own[0] if args.what == "hand" and own else next(iter(GAMES))
+    game = args.what if args.what in GAMES else args.game or default
+    rules = GAMES[game].rules
     ruleset = args.ruleset or rules.rulesets[0]
     if ruleset not in rules.rulesets:
         print(f"tycoon: unknown rule set {ruleset!r} for {game}; choose one of {', '.join(rules.rulesets)}",
@@ -149,32 +151,26 @@ def _cmd_render(args: argparse.Namespace) -> int:
         print("tycoon: a hand needs --view seat:N", file=sys.stderr)
         return 2
     lang = normalise_lang(args.lang)
-    state = position_after(PLUGS[game], args.players, ruleset, args.seed, args.turns)
+    state = position_after(GAMES[game], args.players, ruleset, args.seed, args.turns)
     names = {i: name for i, name in SAMPLE_NAMES.items() if i < args.players} | {
         i: f"P{i + 1}" for i in range(4, args.players)}
     view = rules.view(state, seat)
-    if args.what == "board":
-        from engine.board.rules import valuation
-        from render.board import render_board
-
-        img = render_board(view, lang, names, ruleset, worth=valuation(state))  # net worth as in the chats
-    elif args.what == "deal":
-        from render.deal import render_table
-
-        img = render_table(view, lang, names)
+    pictures = PICTURES[game]
+    if args.what in GAMES:
+        img = pictures.table(view, lang, names, ruleset, None, GAMES[game].presentation.worth(state), [])
     elif args.what == "hand":
-        from render.deal import render_hand
-
-        img = render_hand(view, seat, lang)
+        if pictures.own is None:
+            print(f"tycoon: the {game} game has no picture of a seat's own", file=sys.stderr)
+            return 2
+        img = pictures.own(view, seat, lang)
     else:
         from engine.play.history import net_worth_series
         from engine.play.simulation import play_one
         from render.chart import render_chart
-
-        state, log = play_one(PLUGS[game], args.players, ruleset, args.seed, args.turns)
-        series = net_worth_series(rules, args.players, ruleset, args.seed, log)
         from words.games import WORDS
 
+        state, log = play_one(GAMES[game], args.players, ruleset, args.seed, args.turns)
+        series = net_worth_series(rules, args.players, ruleset, args.seed, log)
         img = render_chart(series, names, list(state.winners), lang,
                            lambda amount: WORDS[game].money(amount, lang, ruleset))
     with open(args.out, "wb") as f:
@@ -253,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("simulate", help="AI-only games, one JSON object of figures")
-    p.add_argument("game", choices=["deal", "board"])
+    p.add_argument("game", choices=list(GAMES))
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
@@ -277,7 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_bench, passes_rest=True)
 
     p = sub.add_parser("play", help="a game in this terminal, human and AI seats")
-    p.add_argument("game", choices=["deal", "board"])
+    p.add_argument("game", choices=list(GAMES))
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--ai", type=int, default=None, help="AI seats (default: all)")
     p.add_argument("--ai-level", choices=LEVELS, default="ai",
@@ -292,8 +288,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("render", help="a picture of a seeded AI game after some turns")
-    p.add_argument("what", choices=["board", "deal", "hand", "chart"])
-    p.add_argument("--game", choices=["board", "deal"], default="board", help="with chart: which game")
+    p.add_argument("what", choices=[*GAMES, *RENDER_MORE])
+    p.add_argument("--game", choices=list(GAMES), default=None,
+                   help="with hand: which game (default: the first with a seat's own picture); with chart")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--turns", type=int, default=30)
     p.add_argument("--players", type=int, default=4)

@@ -107,9 +107,9 @@ async def new_table(request: web.Request) -> web.Response:
     if body is None:
         return refuse(400, lang, "web.err.malformed")
     game, ruleset, ai = body.get("game"), body.get("ruleset") or None, body.get("ai", 0)
-    if game not in ("deal", "board") or (ruleset is not None and not isinstance(ruleset, str)):
+    if not isinstance(game, str) or game not in GAMES or (ruleset is not None and not isinstance(ruleset, str)):
         return refuse(400, lang, "service.unknown_game", game=str(game)[:20])
-    rules = GAMES[game]
+    rules = GAMES[game].rules
     if not isinstance(ai, int) or isinstance(ai, bool) or not 0 <= ai < rules.max_players:
         return refuse(400, lang, "web.err.ai_seats", max=rules.max_players - 1)
     level = body.get("level", "ai")

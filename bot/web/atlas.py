@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from functools import cache
 
-from bot.console import help as console_help
 from engine.board.data import board
 from engine.deal.cards import CARDS, COLOURS
 from render.colours import PLAYER_COLOURS
@@ -45,15 +44,19 @@ def _board(ruleset: str, lang: str) -> dict:
 
 def _deal(ruleset: str, lang: str) -> dict:
     cards = [{"name": deal_text.card_name(c.id, lang), "kind": c.kind, "action": c.action, "value": c.value,
-              "colours": list(c.colours), "text": console_help.card_text(c.id, lang)} for c in CARDS]
+              "colours": list(c.colours), "text": deal_text.card_text(c.id, lang)} for c in CARDS]
     colours = {k: {"name": deal_text.colour_name(k, lang), "colour": _hex(PALETTE[k]), "size": c.set_size,
                    "rent": list(c.rent)} for k, c in COLOURS.items()}
     return {"cards": cards, "colours": colours}
 
 
+# each game's fixed parts as the page draws them: (rule set, lang) -> the parts
+PARTS = {"board": _board, "deal": _deal}
+
+
 @cache
 def atlas(game: str, ruleset: str, lang: str) -> dict:
-    parts = {"board": _board, "deal": _deal}[game](ruleset, lang)
+    parts = PARTS[game](ruleset, lang)
     return {"type": "atlas", "game": game, "ruleset": ruleset, "ruleset_name": ruleset_name(ruleset, lang),
             "lang": lang, "players": [_hex(c) for c in PLAYER_COLOURS],
             "money": money_template(game, ruleset, lang), **parts}

@@ -17,7 +17,7 @@ import re
 from bot.chat import option_screens, trade_builder
 from bot.chat.screens import event_lines, note_lines
 from engine import options as table_options
-from engine.games import SHOWN
+from engine.games import GAMES
 from engine.service.views import PrivateView, PublicView
 from words.games import WORDS, extra_label
 from words.i18n import CATALOGUES, ruleset_name, t
@@ -106,7 +106,7 @@ def own_part(public: PublicView, own: PrivateView, lang: str) -> dict:
     """A player's own part of the table: what their view adds to the public one (a hand), the
     question they are asked, and every move, labelled, tied to the card or square it is about and
     ranked (``engine.core.presentation``), then the controls beside the moves."""
-    words, shown, names = WORDS[own.game], SHOWN[own.game], public.names
+    words, shown, names = WORDS[own.game], GAMES[own.game].presentation, public.names
     adds = {k: _added(public.board.get(k), v) for k, v in own.board.items()
             if public.board.get(k) != v and k != "viewer"}
     # a move as [label, token, about, rank, answers]: a hand of dozens of moves stays small

@@ -86,8 +86,8 @@ def _page(request: web.Request, name: str, **config) -> web.Response:
 
 async def lobby_page(request: web.Request) -> web.Response:
     lang = lang_of(request)
-    games = {g: [[rs, ruleset_name(rs, lang)] for rs in GAMES[g].rulesets] for g in GAMES}
-    limits = {g: [GAMES[g].min_players, GAMES[g].max_players] for g in games}
+    games = {g: [[rs, ruleset_name(rs, lang)] for rs in GAMES[g].rules.rulesets] for g in GAMES}
+    limits = {g: [GAMES[g].rules.min_players, GAMES[g].rules.max_players] for g in games}
     return _page(request, "lobby", page="lobby", games=games, limits=limits)
 
 

@@ -6,15 +6,19 @@ private message once they ask for their options."""
 from __future__ import annotations
 
 from engine.board import rules, trade_draft
+from engine.board.data import board
 from engine.board.model import (
     AcceptTrade,
     Bid,
     Buy,
     DeclareBankruptcy,
+    Mortgage,
     PayDebt,
     PayJailFine,
     PayTax,
     Roll,
+    SellBuilding,
+    SellGroupBuildings,
     TradeClosed,
     TradeProposed,
     UseJailCard,
@@ -71,3 +75,22 @@ def rank(action) -> int:
 BOARD_PRESENTATION = Presentation(name="board", where=where, hand_from_start=False, redact=redact,
                                   worth=rules.valuation, extras=extras, subject=subject, rank=rank,
                                   drafts=trade_draft)
+
+
+def raise_order(view: dict, seat: int, actions: list, ruleset: str) -> list:
+    """The ways to raise money among ``actions``, least damaging first as a player would judge it:
+    mortgage unbuilt property (outside complete groups first, smallest mortgage first) before
+    selling any building, and single buildings before whole groups. Only an order of suggestions:
+    what is allowed is the rules' ``legal_actions``."""
+    b = board(ruleset)
+    owned = {s["index"] for s in view.get("squares") or [] if s.get("owner") == seat}
+
+    def complete(square: int) -> bool:
+        group = b.group[square]
+        return group is not None and all(sq in owned for sq in b.groups.get(group, ()))
+
+    mortgages = sorted((a for a in actions if isinstance(a, Mortgage)),
+                       key=lambda a: (complete(a.square), b.mortgage[a.square], a.square))
+    sales = sorted((a for a in actions if isinstance(a, SellBuilding)),
+                   key=lambda a: (b.house_cost[a.square], a.square))
+    return mortgages + sales + [a for a in actions if isinstance(a, SellGroupBuildings)]

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.core.contract import GameRules
-from engine.games import SHOWN
+from engine.games import GAMES
 
 
 def net_worth_series(rules: GameRules, seats: int, options: Any, seed: int,
                      log: Sequence[tuple[int, Any]]) -> dict[int, list[int]]:
-    value = SHOWN[rules.name].worth
+    value = GAMES[rules.name].presentation.worth
     state = rules.new_game(seats, options, seed)
     series: dict[int, list[int]] = {seat: [] for seat in range(seats)}
     turn = -1

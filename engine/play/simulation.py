@@ -2,7 +2,7 @@
 
 Pure and deterministic: the same seed gives the same games and the same figures (timings are
 measured by the caller). Each game's seed is drawn from the run's seed with the seeded generator.
-Seats may play different policies (``seats``: one name from ``GamePlug.policies`` per seat, e.g.
+Seats may play different policies (``seats``: one name from ``Game.policies`` per seat, e.g.
 the board's ``ai`` and ``basic``); the list is rotated by one seat per game so every policy plays
 from every position, and wins are counted per policy.
 A game that does not end by ``turn_cap`` turns is stopped and counted, never left to hang: the
@@ -22,29 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.contract import GameRules
+from engine.core.game import Game
 from engine.core.rng import Rng
-
-
-@dataclass
-class GamePlug:
-    """What the runner needs from one game besides its rules."""
-
-    rules: GameRules
-    choose: Callable[[Any, int], Any]  # the AI
-    violations: Callable[[Any], list[str]]
-    turn_of: Callable[[Any], int]  # the turn counter
-    turn_ended: Callable[[Any], int | None]  # seat whose turn just ended, from an event, else None
-    turn_end_check: Callable[[Any, int], bool]  # a fact to check at the end of each turn
-    turn_cap: int = 200  # default cap on turns for this game
-    at_cap: Callable[[Any], None] | None = None  # how a capped game ends (None: left unfinished)
-    policies: dict[str, Callable[[Any, int], Any]] = field(default_factory=dict)  # seat types besides "ai"
-    is_trade: Callable[[Any], bool] | None = None  # does this action close a trade (counted per game)?
-    # the AI's choice among the listed actions only (what a button press can be); default: ``choose``
-    press: Callable[[Any, int], Any] | None = None
-
-    def choose_listed(self, state: Any, seat: int) -> Any:
-        return (self.press or self.choose)(state, seat)
 
 
 @dataclass
@@ -113,7 +92,7 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def seat_policies(plug: GamePlug, seats: list[str] | None, players: int, game_index: int) -> list[str]:
+def seat_policies(plug: Game, seats: list[str] | None, players: int, game_index: int) -> list[str]:
     """The policy of each seat in game ``game_index``: ``seats`` rotated by one per game."""
     if not seats:
         return ["ai"] * players
@@ -126,7 +105,7 @@ def seat_policies(plug: GamePlug, seats: list[str] | None, players: int, game_in
     return seats[-shift:] + seats[:-shift] if shift else list(seats)
 
 
-def play_one(plug: GamePlug, players: int, options: Any, seed: int, turn_cap: int | None,
+def play_one(plug: Game, players: int, options: Any, seed: int, turn_cap: int | None,
              check_every_action: bool = True, stats: SimulationStats | None = None,
              on_action: Callable[[Any, int, Any], None] | None = None, policies: list[str] | None = None,
              clock: Callable[[], float] | None = None):
@@ -181,7 +160,7 @@ def play_one(plug: GamePlug, players: int, options: Any, seed: int, turn_cap: in
     return state, log
 
 
-def simulate(plug: GamePlug, games: int, players: int, seed: int, options: Any = None, turn_cap: int | None = None,
+def simulate(plug: Game, games: int, players: int, seed: int, options: Any = None, turn_cap: int | None = None,
              verify_replay: bool = True, check_every_action: bool = True,
              seats: list[str] | None = None, check: str | None = None,
              clock: Callable[[], float] | None = None) -> SimulationStats:
@@ -229,7 +208,7 @@ def simulate(plug: GamePlug, games: int, players: int, seed: int, options: Any =
     return stats
 
 
-def position_after(plug: GamePlug, players: int, options: Any, seed: int, turns: int) -> Any:
+def position_after(plug: Game, players: int, options: Any, seed: int, turns: int) -> Any:
     """The seeded game of ``plug``'s AI seats after ``turns`` turns (or at its end): a fixed
     position to draw (``tycoon render``, the golden pictures, the picture benchmarks)."""
     rules = plug.rules

@@ -137,7 +137,7 @@ class TableCache:
     async def load(self, row: store.TableRow, verify: bool = False) -> LiveTable | None:
         """A copy of a stored table. With ``verify`` (at start-up) the log is replayed and the
         snapshot checked against it; without, the snapshot is trusted when it decodes."""
-        rules = GAMES.get(row.game)
+        rules = GAMES[row.game].rules if row.game in GAMES else None
         if rules is None:
             return await self._quarantine(row, f"unknown game {row.game!r}")
         if row.status in ("lobby", "damaged") or (row.snapshot is None and row.status == "cancelled"):

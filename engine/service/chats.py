@@ -42,9 +42,9 @@ class Chats:
         if bad:
             return Outcome(False, "service.bad_clock", params={"policies": ", ".join(sorted(DEFAULT_CLOCKS))})
         for game, ruleset in (rulesets or {}).items():
-            if game not in GAMES or ruleset not in GAMES[game].rulesets:
+            if game not in GAMES or ruleset not in GAMES[game].rules.rulesets:
                 return Outcome(False, "service.unknown_ruleset", params={"ruleset": ruleset, "choices": ", ".join(
-                    r for g in GAMES.values() for r in g.rulesets)})
+                    r for g in GAMES.values() for r in g.rules.rulesets)})
         async with AsyncSession(self.engine) as session:
             row = await session.get(store.ChatSettingsRow, chat_key) or store.ChatSettingsRow(chat_key=chat_key)
             if lang is not None:

@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from engine.core.values import SYSTEM, EndMatch
-from engine.games import PLUGS
+from engine.games import GAMES
 from engine.service import metrics
 from engine.service.outcome import Outcome
 from engine.service.storage import store
@@ -191,5 +191,5 @@ class Clocks:
         if row.kind == "match":
             return SYSTEM, EndMatch(reason="time")
         if live.row.seats[row.seat]["ai"]:
-            return row.seat, PLUGS[live.row.game].choose(live.state, row.seat)
+            return row.seat, GAMES[live.row.game].choose(live.state, row.seat)
         return row.seat, live.rules.timeout_action(live.state, row.seat)

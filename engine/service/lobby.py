@@ -75,7 +75,7 @@ class Lobby:
                              seats=[{"user": user, "name": name, "ai": False}],
                              options={k: v for k, v in chosen.items() if v != defaults[k]})
         await self.service.insert(row)
-        self.cache.put(LiveTable(row=row, rules=GAMES[game]))
+        self.cache.put(LiveTable(row=row, rules=GAMES[game].rules))
         return Outcome(True, table=row.id, version=0)
 
     async def op(self, table_id: int, op: str, user: str, name: str, is_admin: bool = False,

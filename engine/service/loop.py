@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.contract import GameRules
 from engine.core.values import SYSTEM, EndMatch, TurnStarted
-from engine.games import PLUGS, chooser
+from engine.games import GAMES, chooser
 from engine.service import metrics
 from engine.service.outcome import Outcome
 from engine.service.storage import store
@@ -252,7 +252,7 @@ class TableLoop:
             live = cache.peek(table_id) or await cache.get(table_id)
             if live is None or live.row.status != "running" or live.state is None:
                 return
-            cap = live.row.turn_cap or PLUGS[live.row.game].turn_cap  # past it: the end by valuation
+            cap = live.row.turn_cap or GAMES[live.row.game].turn_cap  # past it: the end by valuation
             if live.state.turn_number > cap:
                 async with cache.lock(table_id):
                     live = cache.peek(table_id)

@@ -31,7 +31,7 @@ def game_and_ruleset(game: str, ruleset: str | None) -> tuple[str, Outcome | Non
     """The rule set to play (the game's first when none is named), or why not."""
     if game not in GAMES:
         return "", Outcome(False, "service.unknown_game", params={"game": game})
-    rulesets = GAMES[game].rulesets
+    rulesets = GAMES[game].rules.rulesets
     ruleset = ruleset or rulesets[0]
     if ruleset not in rulesets:
         return ruleset, Outcome(False, "service.unknown_ruleset", params={"ruleset": ruleset,

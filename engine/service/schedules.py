@@ -39,7 +39,7 @@ class Schedules:
         if start_at <= self.service.clock() or not 1 <= minutes <= 24 * 60:
             return Outcome(False, "service.bad_schedule")
         row = store.ScheduleRow(chat_key=chat_key, game=game, ruleset=ruleset, start_at=start_at, minutes=minutes,
-                                ai_fill=min(ai_fill, GAMES[game].max_players), created_by=admin)
+                                ai_fill=min(ai_fill, GAMES[game].rules.max_players), created_by=admin)
         async with AsyncSession(self.engine) as session:
             session.add(row)
             await session.flush()
@@ -63,8 +63,8 @@ class Schedules:
                 return Outcome(False, "service.no_schedule")
             if any(s["user"] == user for s in row.signup):
                 return Outcome(False, "service.already_seated")
-            if len(row.signup) >= GAMES[row.game].max_players:
-                return Outcome(False, "service.table_full", params={"max": GAMES[row.game].max_players})
+            if len(row.signup) >= GAMES[row.game].rules.max_players:
+                return Outcome(False, "service.table_full", params={"max": GAMES[row.game].rules.max_players})
             row.signup = [*row.signup, {"user": user, "name": name}]
             session.add(row)
             await session.commit()
@@ -89,7 +89,7 @@ class Schedules:
 
     async def _begin(self, row: store.ScheduleRow) -> Outcome:
         """A table with whoever signed up, AI seats to fill, and the match clock."""
-        rules = GAMES[row.game]
+        rules = GAMES[row.game].rules
         lobby = self.service.lobby
         table_id = row.table_id
         if table_id is None:

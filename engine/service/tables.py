@@ -44,7 +44,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from engine.core.contract import GameRules
 from engine.core.errors import RuleError
 from engine.core.values import SYSTEM, EndMatch
-from engine.games import SHOWN
+from engine.games import GAMES
 from engine.play.history import net_worth_series
 from engine.service import metrics, tokens
 from engine.service.cache import LiveTable, TableCache
@@ -346,13 +346,12 @@ class GameService:
     async def offer(self, user: str, table_id: int, action: Any) -> Outcome:
         """A trade offer a player composed (the trade builder): the one move that is not picked from
         ``legal_actions`` by index, because an offer is any exchange of deeds, cash and jail cards
-        (B-15). Only a board table's ``ProposeTrade`` comes through here; the rules' one validator
+        (B-15). Only the game's ``offer_type`` comes through here (``Game.offer_type``); the rules' one validator
         decides, and the move is stored and shown like a button's."""
-        if type(action).__name__ != "ProposeTrade":
-            return Outcome(False, "service.bad_token", table=table_id)
         async with self.cache.lock(table_id):
             live = await self.cache.get(table_id)
-            if live is not None and live.row.game != "board":
+            offer_type = GAMES[live.row.game].offer_type if live is not None else None
+            if live is not None and (offer_type is None or type(action) is not offer_type):
                 return Outcome(False, "service.bad_token", table=table_id)
             if live is not None and live.row.status == "running":
                 live = await self.cache.refresh(live)  # offers are rare: always on the stored version
@@ -552,7 +551,7 @@ class GameService:
             seats, options, seed, version = len(row.seats), row.options or row.ruleset, row.seed, row.version
         entries = [e for e in await store.load_log(self.engine, table_id) if e.seq <= version]
         events = rules.replay_events(seats, options, seed, [(e.seat, rules.decode_action(e.action)) for e in entries])
-        return SHOWN[row.game].events_for(events, viewer)
+        return GAMES[row.game].presentation.events_for(events, viewer)
 
     def writes_failing(self, within: float = 60.0) -> bool:
         """Whether the newest move the database was asked to store was refused, less than

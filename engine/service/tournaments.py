@@ -44,10 +44,7 @@ from sqlalchemy import or_, update
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from engine.board import rules as board_rules
-from engine.board.model import BoardOptions
 from engine.core.rng import Rng
-from engine.deal import rules as deal_rules
 from engine.games import GAMES
 from engine.service.clocks import DEFAULT_CLOCKS
 from engine.service.outcome import Outcome, game_and_ruleset
@@ -56,8 +53,6 @@ from engine.service.storage import store
 if TYPE_CHECKING:
     from engine.service.tables import GameService
 
-TABLE_SIZE = {"board": (2, 8), "deal": (2, 5)}
-VALUATION = {"board": board_rules.valuation, "deal": deal_rules.valuation}
 MODES = ("solo", "team")
 ROUND_KIND = "tour.round"
 REMIND_KIND = "tour.remind"
@@ -88,14 +83,10 @@ def draw(seed: int, round_no: int, entrants: list[int], largest: int) -> list[li
 
 
 def round_options(game: str, chosen: dict, round_no: int, rounds: int) -> dict:
-    """The options of a round's tables: seed 000's defaults for the board game (rent claimed, no
-    trading before the final round), then what the organiser chose, which wins."""
-    defaults: dict[str, Any] = {}
-    if game == "board":
-        if "rent_claim" in BoardOptions.__struct_fields__:  # the engine may not have it yet
-            defaults["rent_claim"] = True
-        if round_no < rounds:
-            defaults["no_trading"] = True
+    """The options of a round's tables: the game's defaults for a round (``Game.round_defaults``:
+    the board's rent claimed and no trading before the final round, seed 000), then what the
+    organiser chose, which wins."""
+    defaults = GAMES[game].round_defaults(round_no, rounds)
     return {**defaults, **chosen}
 
 
@@ -201,7 +192,7 @@ class Tournaments:
             return Outcome(False, "tour.bad_mode")
         options = dict(options or {})
         try:
-            resolved = GAMES[game].new_game(2, {"ruleset": ruleset, **options}, 0).options
+            resolved = GAMES[game].rules.new_game(2, {"ruleset": ruleset, **options}, 0).options
         except (ValueError, TypeError):
             return Outcome(False, "tour.bad_option", params={"options": ", ".join(sorted(options))})
         minutes = match_minutes or getattr(resolved, "match_minutes", 0) or 30
@@ -336,7 +327,8 @@ class Tournaments:
             return Outcome(False, "tour.round_waits", params={"tournament": tid, "chat": row.chat_key,
                                                               "round": round_no})
         seats_of = await self._players_for(row, round_no)
-        low, high = TABLE_SIZE[row.game]
+        rules = GAMES[row.game].rules
+        low, high = rules.min_players, rules.max_players
         if len(seats_of) < low:
             await self._update(store.TournamentRow, tid, status="cancelled")
             await self._log(tid, "clock", "too_few", round=round_no)
@@ -347,8 +339,9 @@ class Tournaments:
         tables = draw(row.seed, round_no, list(seats_of), high)
         rng = Rng.from_seed((row.seed ^ (round_no * 0x9E3779B97F4A7C15)) & _MASK)
         options = round_options(row.game, dict(row.options), round_no, row.rounds)
-        if row.game == "deal" and "card" in row.clocks:
-            options["card_seconds"] = row.clocks["card"]  # D-16: the rules own the card clock
+        card_clock = GAMES[row.game].card_clock
+        if card_clock and "card" in row.clocks:
+            options[card_clock] = row.clocks["card"]  # D-16: the rules own the card clock
         table_ids, match_ids = [], []
         for n, group in enumerate(tables, 1):
             seed = rng.next64() >> 1  # drawn for every table, so a retry gives each table the same deal
@@ -432,7 +425,7 @@ class Tournaments:
             if live.row.status != "over" or live.state is None:
                 continue
             result = live.rules.result(live.state)
-            values = VALUATION[row.game](live.state)
+            values = GAMES[row.game].presentation.worth(live.state)
             match.status = "over"
             match.winners = [match.entrants[s] for s in result.winners]
             match.scores = {str(match.entrants[s]): int(v) for s, v in values.items()}

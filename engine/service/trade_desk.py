@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from engine.core.errors import RuleError
-from engine.games import SHOWN
+from engine.games import GAMES
 from engine.service.outcome import Outcome
 from engine.service.storage import keyvalue
 
@@ -42,6 +42,7 @@ class DeskAnswer:
     typing: str = ""  # "y" / "t": the next typed amount is what I pay / what they pay
     ruleset: str = ""
     names: dict[int, str] = field(default_factory=dict)
+    game: str = ""  # the table's game (its words word a refusal)
 
 
 def _draft_key(table: int, user: str) -> str:
@@ -64,7 +65,7 @@ class TradeDesk:
             return None
         if drafts is None:
             snap = await self.service.snapshot(table)
-            drafts = SHOWN[snap.game].drafts if snap is not None else None
+            drafts = GAMES[snap.game].presentation.drafts if snap is not None else None
         if drafts is None:
             return None
         try:
@@ -96,21 +97,22 @@ class TradeDesk:
         """Is the offer ``offer`` at ``table`` still waiting for its answer? (An AI seat may have
         answered it before the front end shows its sender a receipt.)"""
         snap = await self.service.snapshot(table)
-        drafts = SHOWN[snap.game].drafts if snap is not None else None
+        drafts = GAMES[snap.game].presentation.drafts if snap is not None else None
         return drafts is not None and drafts.is_open(snap.state, offer)
 
     async def _open(self, table: int, user: str):
         """(the table's snapshot, the user's seat, the game's draft rules), or a closed answer."""
         snap = await self.service.snapshot(table)
         seat = snap.seat_of(user) if snap is not None else None
-        drafts = SHOWN[snap.game].drafts if snap is not None else None
+        drafts = GAMES[snap.game].presentation.drafts if snap is not None else None
         if snap is None or drafts is None or snap.row.status != "running" or seat is None:
             running = snap is not None and snap.row.status == "running" and drafts is not None
             return DeskAnswer(key="service.not_a_player" if running else "trade.closed", closed=True)
         return snap, seat, drafts
 
     def _shown(self, snap, drafts, draft, **more) -> DeskAnswer:
-        return DeskAnswer(desk=drafts.desk(snap.state, draft), ruleset=snap.row.ruleset, names=snap.names, **more)
+        return DeskAnswer(desk=drafts.desk(snap.state, draft), game=snap.game, ruleset=snap.row.ruleset,
+                          names=snap.names, **more)
 
     async def press(self, table: int, user: str, op: str, values: list[str] | None = None) -> DeskAnswer:
         """A press on a builder (or on "Propose a trade" / "Counter"): the draft changed and stored,
@@ -129,7 +131,7 @@ class TradeDesk:
         if op == "n" or op[0] == "k":
             fresh = drafts.start(state, seat, int(op[1:]) if op[0] == "k" else 0)
             if isinstance(fresh, RuleError):
-                return DeskAnswer(error=fresh, ruleset=snap.row.ruleset, names=snap.names)
+                return DeskAnswer(error=fresh, game=snap.game, ruleset=snap.row.ruleset, names=snap.names)
             draft = fresh
         elif draft is None or draft.seat != seat:
             return DeskAnswer(key="trade.closed", closed=True)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from engine.core.contract import Decision
-from engine.games import SHOWN
+from engine.games import GAMES
 from engine.service import tokens
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ def asks_of(snap: Snapshot, clocks: dict[tuple[int, str], float] | None = None) 
     """The decisions pending at a running table, with where each is answered and its clock."""
     if snap.row.status != "running" or snap.state is None:
         return []
-    shown = SHOWN[snap.game]
+    shown = GAMES[snap.game].presentation
     clocks = clocks or {}
     out = []
     for d in snap.rules.waiting_for(snap.state):
@@ -160,7 +160,7 @@ def _choices(secret: bytes, snap: Snapshot, seat: int) -> list[Choice]:
 def public_view(secret: bytes, snap: Snapshot, asks: list[Ask], events=(), notes=(),
                 match_ends_at: float | None = None) -> PublicView:
     """The group's view: answers on the table only from people who play their seat now."""
-    row, state, shown = snap.row, snap.state, SHOWN[snap.game]
+    row, state, shown = snap.row, snap.state, GAMES[snap.game].presentation
     choices: list[Choice] = []
     for ask in asks:
         if ask.where != "table" or ask.ai:
@@ -192,7 +192,7 @@ def _answering(snap: Snapshot, choices: list[Choice], asks: list[Ask]) -> list[C
 
 def private_view(secret: bytes, snap: Snapshot, seat: int, asks: list[Ask], events=()) -> PrivateView:
     """One seat's own view; a seat the AI keeps for its away player offers only "take it back"."""
-    row, state, shown = snap.row, snap.state, SHOWN[snap.game]
+    row, state, shown = snap.row, snap.state, GAMES[snap.game].presentation
     board = snap.rules.view(state, seat) if state is not None else {}
     running = row.status == "running" and state is not None
     away = bool(row.seats[seat]["ai"]) and running

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.board.rules import valuation
-from engine.games import PLUGS
+from engine.games import GAMES
 from engine.play.history import net_worth_series
 from engine.play.simulation import play_one
 from render.chart import chart_texts, chart_ticks, nice_step, render_chart
@@ -16,8 +16,8 @@ NAMES = {0: "Ann", 1: "张伟", 2: "陳大文", 3: "Bob"}
 
 
 def test_history_starts_at_the_start_cash_and_ends_at_the_final_valuation():
-    state, log = play_one(PLUGS["board"], 4, "classic", 5, 40)
-    series = net_worth_series(PLUGS["board"].rules, 4, "classic", 5, log)
+    state, log = play_one(GAMES["board"], 4, "classic", 5, 40)
+    series = net_worth_series(GAMES["board"].rules, 4, "classic", 5, log)
     assert all(v[0] == 1500 for v in series.values())
     final = valuation(state)
     assert {seat: v[-1] for seat, v in series.items()} == {s: final.get(s, 0) for s in range(4)}
@@ -27,8 +27,8 @@ def test_history_starts_at_the_start_cash_and_ends_at_the_final_valuation():
 @pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant", "en"])
 @pytest.mark.parametrize("game", ["board", "deal"])
 def test_chart_renders_in_every_language_without_missing_glyphs(game, lang):
-    state, log = play_one(PLUGS[game], 4, None, 3, 60)
-    series = net_worth_series(PLUGS[game].rules, 4, None, 3, log)
+    state, log = play_one(GAMES[game], 4, None, 3, 60)
+    series = net_worth_series(GAMES[game].rules, 4, None, 3, log)
     img = render_chart(series, NAMES, list(state.winners), lang)
     assert img.size == (1000, 700)
     assert missing_glyphs(chart_texts(series, NAMES, lang), lang) == set()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from engine.games import PLUGS
+from engine.games import GAMES
 from engine.play.simulation import game_seeds, play_one
 from tools.bench.clock_processes import bench_clock_processes
 from tools.bench.load import (  # noqa: F401  (the figures' names, for the tests)
@@ -26,7 +26,7 @@ from tools.bench.web import bench_web
 
 
 def bench_deal(games: int = 300, seed: int = 2026) -> dict:
-    plug = PLUGS["deal"]
+    plug = GAMES["deal"]
     rules = plug.rules
     apply_ns: list[int] = []
     legal_ns: list[int] = []
@@ -72,7 +72,7 @@ def bench_deal(games: int = 300, seed: int = 2026) -> dict:
 def bench_board(games: int = 60, seed: int = 2026, landing_rolls: int = 200_000) -> dict:
     from engine.board.landing import landing_frequencies
 
-    plug = PLUGS["board"]
+    plug = GAMES["board"]
     rules = plug.rules
     apply_ns: list[int] = []
 
@@ -120,12 +120,12 @@ def bench_render(frames: int = 30) -> dict:
     from render.png import png_bytes
     from tools import golden
 
-    rules = PLUGS["board"].rules
+    rules = GAMES["board"].rules
     state = golden.snapshot("board", "china", 7, 100)
     positions = []
     for _ in range(frames):  # one position per move: what an edit of the board message shows
         seat = rules.waiting_for(state)[0].seat
-        rules.apply(state, seat, PLUGS["board"].choose(state, seat))
+        rules.apply(state, seat, GAMES["board"].choose(state, seat))
         positions.append((rules.view(state, None), valuation(state)))
     events = golden.EVENTS["zh-Hans"]
     render_board(positions[0][0], "zh-Hans", golden.NAMES)  # the cached empty board is drawn once per process
@@ -138,7 +138,7 @@ def bench_render(frames: int = 30) -> dict:
            "board_png_kb": round(statistics.median(sizes) / 1024, 1)}
     from render.deal import render_hand, render_table
 
-    deal = PLUGS["deal"].rules
+    deal = GAMES["deal"].rules
     views = []
     for seed in game_seeds(7, 12):  # a dozen positions of different games, each drawn once
         s = golden.snapshot("deal", "standard", seed, 10)
@@ -166,7 +166,7 @@ def bench_rollouts(seconds: float = 3.0, turns: int = 30) -> dict:
 
     out = {}
     for game in ("deal", "board"):
-        rules, plug = GAMES[game], PLUGS[game]
+        rules, plug = GAMES[game].rules, GAMES[game]
         state = rules.new_game(4, None, 7)
         for _ in range(60):
             seat = rules.waiting_for(state)[0].seat
@@ -192,7 +192,7 @@ def bench_strong(games: int = 4, seed: int = 2026) -> dict:
     of its moves differ from the heuristic's in the same position."""
     out = {}
     for game in ("deal", "board"):
-        plug = PLUGS[game]
+        plug = GAMES[game]
         strong, times, differ = plug.policies["strong"], [], []
 
         def timed(state, seat, strong=strong, times=times, differ=differ, plug=plug):

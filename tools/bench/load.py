@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from engine.games import PLUGS
+from engine.games import GAMES
 
 
 async def end_tables(service, tables) -> None:
@@ -137,7 +137,7 @@ def bench_crowd(url: str | None = None, pressers: int = 32, seconds: float = 4.0
     from engine.service.tables import GameService
 
     run_id = f"{time.time_ns() % 10**12:x}"
-    plug = PLUGS["deal"]
+    plug = GAMES["deal"]
 
     async def run(db_url: str) -> dict:
         service = await GameService.open(db_url)

@@ -31,10 +31,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # one batch of our games: argv = game, games, seed
 _OURS = """
 import json, sys, time
-from engine.games import PLUGS
+from engine.games import GAMES
 from engine.play.simulation import game_seeds, play_one
 game, games, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-plug, turns = PLUGS[game], 0
+plug, turns = GAMES[game], 0
 t0 = time.process_time()
 for s in game_seeds(seed, games):
     state, _ = play_one(plug, 4, None, s, None, check_every_action=False)

@@ -12,7 +12,7 @@ import asyncio
 import tempfile
 import time
 
-from engine.games import PLUGS
+from engine.games import GAMES
 
 
 class _Clock:
@@ -37,7 +37,7 @@ async def _template(url: str, clock: _Clock, moves: int = 40) -> int:
             if service.table(out.table).status != "running":
                 break
             seat = service.waiting_for(out.table)[0].seat
-            action = PLUGS["deal"].choose_listed(service.state(out.table), seat)
+            action = GAMES["deal"].choose_listed(service.state(out.table), seat)
             token = next(tok for a, tok in service.buttons(out.table, seat) if a == action)
             await service.act(service.table(out.table).seats[seat]["user"], token)
         await service.idle()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from engine.games import PLUGS
+from engine.games import GAMES
 
 
 def bench_service(moves: int = 400, tables: int = 1000) -> dict:
@@ -28,7 +28,7 @@ def bench_service(moves: int = 400, tables: int = 1000) -> dict:
                 out = await service.lobby.new_table(f"bench:moves:{game_no}", "deal", None, "u0", "A")
                 await service.lobby.join(out.table, "u1", "B")
                 await service.lobby.start(out.table, "u0", seed=game_no)
-                plug = PLUGS["deal"]
+                plug = GAMES["deal"]
                 while len(times) < moves and service.table(out.table).status == "running":
                     state = service.state(out.table)
                     seat = plug.rules.waiting_for(state)[0].seat

@@ -25,7 +25,7 @@ import time
 
 import msgspec
 
-from engine.games import PLUGS, STRONG
+from engine.games import GAMES
 from engine.play import search
 from engine.play.simulation import game_seeds, play_one
 
@@ -34,7 +34,7 @@ def strength(game: str, games: int, worlds: int | None, horizon: int | None, see
              margin: float | None = None, paired: bool = False, prior: bool = False) -> dict:
     """The measured seat's share (the shipped sizes where ``worlds``, ``horizon`` or ``margin`` is
     None); ``prior``: it plays the kit's first candidate of each decision, without searching."""
-    plug, shipped = PLUGS[game], STRONG[game]
+    plug, shipped = GAMES[game], GAMES[game].strong
     kit = msgspec.structs.replace(shipped, worlds=worlds or shipped.worlds, horizon=horizon or shipped.horizon,
                                   margin=shipped.margin if margin is None else margin)
     worlds, horizon, margin = kit.worlds, kit.horizon, kit.margin

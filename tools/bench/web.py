@@ -22,7 +22,7 @@ from pathlib import Path
 
 import aiohttp
 
-from engine.games import PLUGS
+from engine.games import GAMES
 
 UPDATE_FIGURES = ("web_update_bytes_median_deal", "web_update_bytes_median_board")
 
@@ -42,7 +42,7 @@ async def update_sizes(service, address: str, http: aiohttp.ClientSession, game:
     made = await http.post(address + "/api/tables", json={"name": "Ann", "game": game, "ai": 2},
                            headers={"Origin": address})
     table = (await made.json())["table"]
-    sizes, kinds, tables, plug, pressed = [], [], [], PLUGS[game], set()
+    sizes, kinds, tables, plug, pressed = [], [], [], GAMES[game], set()
     async with http.ws_connect(f"{address}/ws/{table}", headers={"Origin": address}) as ws:
         await ws.send_str(json.dumps({"type": "lobby", "op": "start"}))
         for _ in range(300):
@@ -90,7 +90,7 @@ async def press_to_paint(service, address: str, presses: int, profile: Path) -> 
         await page.eval("document.querySelector('[data-op=start]').click()")
         await page.wait("document.body.dataset.status === 'running'")
         seat = next(i for i, s in enumerate(service.table(table).seats) if not s["ai"])
-        plug = PLUGS["deal"]
+        plug = GAMES["deal"]
         for _ in range(presses * 20):
             if len(times) >= presses or service.table(table).status != "running":
                 break

@@ -25,7 +25,7 @@ from collections import Counter
 
 from sqlalchemy import text
 
-from engine.games import PLUGS
+from engine.games import GAMES
 from engine.service.tables import GameService
 
 POLL = 0.002  # seconds between two looks at a table that is the other process's to move
@@ -51,7 +51,7 @@ async def presser(service: GameService, parity: int, slot: list[int], until: flo
                     waited_since = time.monotonic()
                 await asyncio.sleep(POLL)
                 continue
-            plug = PLUGS[live.row.game]
+            plug = GAMES[live.row.game]
             seat = live.rules.waiting_for(live.state)[0].seat
             action = plug.choose_listed(live.state, seat)
             token = next(tok for a, tok in service.buttons(table_id, seat) if a == action)

@@ -10,6 +10,14 @@ import {showTrade, tradeOp, useSender} from "/static/trade.js";
 
 let socket = null, session = null, retry = 1000, atlas = null, last = null, gone = false;
 const shownAt = {};  // seat -> square its token stands on (board.js walks it to the next one)
+// each game as this page draws it, keyed like the server's registry of games: where it is drawn,
+// its players' cards, and the words of the player's own section; nothing below asks which game
+const GAMES = {
+  board: {stage: "board", draw: (m, things) => drawBoard($("board"), atlas, m, shownAt, things),
+          players: m => boardPlayers(atlas, m), mine: "web.mine.moves", tap: "web.mine.tap_square"},
+  deal: {stage: "deal", draw: (m, things) => drawDeal($("deal"), atlas, m, things),
+         players: () => [], mine: "web.mine.hand", tap: "web.mine.tap_card"},
+};
 const nameInput = $("name");
 const tg = window.Telegram && window.Telegram.WebApp;
 nameInput.value = localStorage.getItem("tycoon-name") || "";
@@ -124,7 +132,7 @@ function showMine(m) {
   if (!box) return;
   box.hidden = !own;
   if (!own) return;
-  $("mine-title").textContent = w(m.game === "deal" ? "web.mine.hand" : "web.mine.moves");
+  $("mine-title").textContent = w(GAMES[m.game].mine);
   $("asked").replaceChildren(...(own.news || []).map(line => el("p", {className: "news", textContent: plain(line)})),
                              ...own.asked.map(line => el("p", {textContent: plain(line)})));
   // a sent offer's receipt goes once the offer is no longer open (the news line says how it ended)
@@ -138,7 +146,7 @@ function showMine(m) {
   const loose = own.moves.filter(x => !x.about).sort((a, b) => a.rank - b.rank);
   const onThings = own.moves.length - loose.length;
   $("tap-hint").hidden = !onThings;
-  $("tap-hint").textContent = w(m.game === "deal" ? "web.mine.tap_card" : "web.mine.tap_square", {count: onThings});
+  $("tap-hint").textContent = w(GAMES[m.game].tap, {count: onThings});
   const buttons = loose.map(moveButton);
   if (own.ai_keeps) {
     const back = el("button", {textContent: w("web.mine.seat_back"), className: "rank-0", type: "button"});
@@ -174,7 +182,7 @@ function telegramMain(loose, own) {
 }
 
 function showPlayers(m) {
-  const rows = m.game === "board" ? boardPlayers(atlas, m) : [];
+  const rows = GAMES[m.game].players(m);
   $("players").replaceChildren(...rows.map(r => {
     const swatch = el("i", {className: "swatch"});
     swatch.style.background = atlas.players[r.seat % atlas.players.length];
@@ -194,10 +202,8 @@ function showTable(m) {
   $("stage").hidden = false;
   document.body.dataset.game = m.game;
   const things = subjects(m);
-  $("board").hidden = m.game !== "board";
-  $("deal").hidden = m.game !== "deal";
-  if (m.game === "board") drawBoard($("board"), atlas, m, shownAt, things);
-  else drawDeal($("deal"), atlas, m, things);
+  for (const game of Object.values(GAMES)) $(game.stage).hidden = game !== GAMES[m.game];
+  GAMES[m.game].draw(m, things);
   showPlayers(m);
   $("picture-link").href = m.picture;
   showClock(m);

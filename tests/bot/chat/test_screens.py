@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from bot.chat.screens import private_screen, public_screen, refusal_text
 from engine.deal.cards import CARDS
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES
 from engine.service.loop import Snapshot
 from engine.service.tables import GameService
 from engine.service.views import asks_of, private_views, public_view
@@ -47,10 +47,10 @@ async def _table(tmp_path, game: str, humans: int, ais: int, seed: int):
 async def _move(service, table):
     """A press by the first person who must act (the service's loop has moved the AI seats)."""
     await service.idle()
-    rules = GAMES[service.table(table).game]
+    rules = GAMES[service.table(table).game].rules
     state = service.state(table)
     decision = rules.waiting_for(state)[0]
-    action = PLUGS[rules.name].choose_listed(state, decision.seat)
+    action = GAMES[rules.name].choose_listed(state, decision.seat)
     info = service.table(table).seats[decision.seat]
     assert not info["ai"]
     token = next(t for a, t in service.buttons(table, decision.seat) if a == action)
@@ -99,7 +99,7 @@ async def test_private_screens_show_the_own_hand_with_working_buttons(tmp_path):
             assert any(CARDS[c].names["zh-Hant"] in screen.text for c in hand)
             for button in screen.buttons:
                 assert len(button.token.encode()) <= 64 and button.seat == seat
-        current = GAMES["deal"].waiting_for(state)[0].seat
+        current = GAMES["deal"].rules.waiting_for(state)[0].seat
         button = screens.private[current].buttons[0]
         assert (await service.act(service.table(table).seats[current]["user"], button.token)).ok
     finally:
@@ -116,7 +116,7 @@ async def test_board_decisions_are_answered_on_the_public_screen(tmp_path):
                 break
             screens = table_screens(service, table, (), "zh-Hans")
             assert "Ann" in screens.public.text and "P1" in screens.public.text
-            decision = GAMES["board"].waiting_for(service.state(table))[0]
+            decision = GAMES["board"].rules.waiting_for(service.state(table))[0]
             if not service.table(table).seats[decision.seat]["ai"]:
                 mine = [b for b in screens.public.buttons if b.seat == decision.seat]
                 assert mine, decision
@@ -136,7 +136,7 @@ async def test_refusals_become_short_private_alerts(tmp_path):
     service, table = await _table(tmp_path, "board", humans=2, ais=0, seed=5)
     try:
         state = service.state(table)
-        seat = GAMES["board"].waiting_for(state)[0].seat
+        seat = GAMES["board"].rules.waiting_for(state)[0].seat
         other = 1 - seat
         names = {0: "Ann", 1: "P1"}
         token = service.buttons(table, seat)[0][1]
@@ -221,7 +221,7 @@ async def test_B15_a_declined_offer_is_told_to_its_proposer_alone(tmp_path):
     try:
         for _ in range(200):  # both play on until each owns a deed and the first is to roll
             state = service.state(table)
-            seat = GAMES["board"].waiting_for(state)[0].seat
+            seat = GAMES["board"].rules.waiting_for(state)[0].seat
             owners = set(state.owner)
             if {0, 1} <= owners and state.stage == "roll" and not state.rolled:
                 break
@@ -262,7 +262,7 @@ async def test_a_private_message_never_shows_two_buttons_of_one_label(tmp_path):
     service, table = await _table(tmp_path, "deal", humans=2, ais=0, seed=4)
     try:
         state = service.state(table)
-        seat = GAMES["deal"].waiting_for(state)[0].seat
+        seat = GAMES["deal"].rules.waiting_for(state)[0].seat
         me = state.players[seat]
         twins = [c for c in state.draw_pile if KEY[c] == "wild_pink_orange"]
         for p in state.players:  # both wilds out of wherever they were, into one pink pile of the seat

@@ -269,4 +269,4 @@ def test_with_a_db_an_interrupted_game_resumes_where_it_stopped(tmp_path):
                        db=str(interrupted)) == 0
     assert any("Resuming" in line for line in again)
     assert final_state(straight) == final_state(interrupted)
-    assert GAMES["deal"].decode_state(final_state(straight)[0].encode()).phase == "over"
+    assert GAMES["deal"].rules.decode_state(final_state(straight)[0].encode()).phase == "over"

@@ -11,8 +11,9 @@ import pytest
 from bot.console import help as console_help
 from bot.console import keys as console_keys
 from bot.console.frontend import run_console
-from bot.console.games import BOARD_KIT, DEAL_KIT, _board_extra, _board_label, _board_order
+from bot.console.games import BOARD_KIT, DEAL_KIT, _board_label
 from bot.console.turn import discard_pile
+from engine.board import presentation as board_presentation
 from engine.board.data import board
 from engine.board.model import (
     AcceptTrade,
@@ -26,6 +27,7 @@ from engine.board.model import (
 from engine.core.errors import RuleError
 from engine.deal.model import BankCard, EndTurn, PlayRent
 from tests.bot.console.test_console import KEY_LINE, _scripted
+from words import board_text, deal_text
 from words.board_text import money
 from words.deal_text import discard_pile_text, explain_error
 from words.i18n import LANGS, t
@@ -123,8 +125,8 @@ def test_help_lists_the_keys_and_tells_a_cards_text(lang, word):
     legend = console_help.legend("deal", lang)
     start = out.index(legend[0])
     assert out[start:start + len(legend)] == legend
-    assert console_help.card_text(49, lang) in out  # a House
-    assert "#49" in console_help.card_text(49, lang)
+    assert deal_text.card_text(49, lang) in out  # a House
+    assert "#49" in deal_text.card_text(49, lang)
     assert t(lang, "console.help.no_card", number=999, max=105) in out
 
 
@@ -144,7 +146,7 @@ def test_D18_the_discard_pile_is_listed_at_the_terminal_when_the_seat_may_look(l
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_card_has_a_text(lang):
     for card in range(106):
-        text = console_help.card_text(card, lang)
+        text = deal_text.card_text(card, lang)
         assert text.startswith(f"#{card} ") and "{" not in text
 
 
@@ -163,7 +165,7 @@ def test_the_buy_question_shows_the_streets_rents():
     asked = [(i, m.group(1)) for i, line in enumerate(out) if (m := re.match(r"Player 1, buy (.+) for ", line))]
     assert asked
     for i, name in asked:
-        assert out[i + 1] == console_help.square_text({}, index[name], "en", {}, "china")
+        assert out[i + 1] == board_text.square_text({}, index[name], "en", {}, "china")
         assert "rent" in out[i + 1]
 
 
@@ -181,7 +183,7 @@ def test_raising_money_suggests_mortgages_before_selling_buildings():
     squares = [{"index": sq, "owner": 0, "houses": 3 if sq in built else 0, "mortgaged": False}
                for sq in (*built, *whole, station)]
     actions = [SellBuilding(square=built[0]), Mortgage(square=whole[0]), Mortgage(square=station), Roll()]
-    order = console_help.raise_order({"squares": squares}, 0, actions, "china")
+    order = board_presentation.raise_order({"squares": squares}, 0, actions, "china")
     assert order == [Mortgage(square=station), Mortgage(square=whole[0]), SellBuilding(square=built[0])]
 
 
@@ -199,10 +201,10 @@ def test_B16_in_a_debt_the_console_lists_and_suggests_a_mortgage_before_selling_
         state.owner[sq] = 0
     state.houses[1] = state.houses[3] = 1
     decision = next(d for d in BOARD.waiting_for(state) if d.seat == 0)
-    actions = _board_order(BOARD.view(state, 0), decision, BOARD.legal_actions(state, 0))
+    actions = board_text.choice_order(BOARD.view(state, 0), decision, BOARD.legal_actions(state, 0))
     assert actions[:4] == [RaiseMoney(), DeclareBankruptcy(), Mortgage(square=5), SellBuilding(square=1)]
     ctx = SimpleNamespace(lang="en", names={0: "P1", 1: "P2"})
-    lines = _board_extra(BOARD.view(state, 0), decision, console_keys.keyed("board", actions, "china"), "en",
+    lines = BOARD_KIT.extra_lines(BOARD.view(state, 0), decision, console_keys.keyed("board", actions, "china"), "en",
                          ctx.names, "china")
     label = _board_label(BOARD.view(state, 0), Mortgage(square=5), "en", ctx.names, "china")
     assert lines == [t("en", "console.suggest_raise", code="m5", move=label)]

@@ -13,7 +13,7 @@ import pytest
 from bot.console import options as console_options
 from bot.console.frontend import run_console
 from bot.process.cli import main
-from engine.games import PLUGS
+from engine.games import GAMES
 from tests.bot.console.test_console import _scripted, answer_first, first_key
 from tests.bot.console.test_console_keys import _key_table
 from words.i18n import LANGS, t
@@ -56,7 +56,7 @@ def test_without_db_the_game_is_kept_in_the_data_folder_and_resumes_with_a_summa
 
 
 def test_ctrl_c_while_the_ai_moves_stops_after_the_move_and_the_game_resumes(data, monkeypatch):
-    plug = PLUGS["deal"]
+    plug = GAMES["deal"]
     calls = {"n": 0}
 
     def choose_then_ctrl_c(state, seat):
@@ -65,13 +65,13 @@ def test_ctrl_c_while_the_ai_moves_stops_after_the_move_and_the_game_resumes(dat
             os.kill(os.getpid(), signal.SIGINT)  # arrives in the middle of an AI move
         return plug.choose(state, seat)
 
-    monkeypatch.setitem(PLUGS, "deal", dataclasses.replace(plug, choose=choose_then_ctrl_c))
+    monkeypatch.setitem(GAMES, "deal", dataclasses.replace(plug, choose=choose_then_ctrl_c))
     out: list[str] = []
     assert run_console("deal", 4, 4, 3, "en", output=out.append) == 0
     assert out[-1] == t("en", "ui.saved", db=str(data / "console.db"))
     assert not any("Winner" in line for line in out)
 
-    monkeypatch.setitem(PLUGS, "deal", plug)
+    monkeypatch.setitem(GAMES, "deal", plug)
     again: list[str] = []
     assert run_console("deal", 4, 4, 3, "en", output=again.append) == 0  # every stored move replays
     assert any(line.startswith("Resuming the saved game") for line in again)

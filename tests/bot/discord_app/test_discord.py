@@ -14,7 +14,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.discord_app.app import TycoonBot
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES
 from engine.service.storage import store
 from engine.service.tables import GameService
 from tests.fakes.discord_api import CHANNEL, DM_BASE, GUILD, interaction_payload, member, message_payload
@@ -141,9 +141,9 @@ async def play_one(client, fake, service, table: int) -> None:
     """The first decision the table waits for, answered as the AI would, by pressing its button."""
     game = service.table(table).game
     state = service.state(table)
-    decision = GAMES[game].waiting_for(state)[0]
+    decision = GAMES[game].rules.waiting_for(state)[0]
     uid = int(service.table(table).seats[decision.seat]["user"][3:])
-    wanted = PLUGS[game].choose_listed(state, decision.seat)
+    wanted = GAMES[game].choose_listed(state, decision.seat)
     token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
     if f"g:{token}" not in fake.custom_ids():
         await dispatch(client, click(f"h:{table}", uid))  # own choices come with "My hand" / "My options"
@@ -163,7 +163,7 @@ def _hand_texts(fake: FakeDiscord, uids) -> set[str]:
 async def test_a_whole_game_by_slash_command_and_buttons(tmp_path, monkeypatch, game):
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         table = await open_table(client, fake, service, game)
-        rules = GAMES[game]
+        rules = GAMES[game].rules
         hand_marker = t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0]  # "Your hand "
         windows = 0
         for _ in range(3000):
@@ -333,7 +333,7 @@ async def test_closed_dms_fall_back_to_the_ephemeral_hand_and_are_not_retried(tm
 async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp_path, monkeypatch):
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         table = await open_table(client, fake, service, "deal")
-        rules = GAMES["deal"]
+        rules = GAMES["deal"].rules
         for _ in range(500):
             decision = rules.waiting_for(service.state(table))[0]
             if decision.kind in ("respond", "counter"):
@@ -529,7 +529,7 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
         started = len(fake.calls)
         await dispatch(client, click(f"l:{table}:start", 1, message=lobby))
         assert not fake.messages[(CHANNEL, lobby)]["ids"], "the lobby lost its buttons at Start"
-        rules, presses, left, back = GAMES[game], 0, False, False
+        rules, presses, left, back = GAMES[game].rules, 0, False, False
         while service.table(table).status == "running" and presses < 4000:
             _one_life(fake, service, table, members)
             if presses == 8 and not left:
@@ -546,7 +546,7 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             state = service.state(table)
             decision = rules.waiting_for(state)[0]
             uid = members[decision.seat]
-            wanted = PLUGS[game].choose_listed(state, decision.seat)
+            wanted = GAMES[game].choose_listed(state, decision.seat)
             token = f"g:{next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)}"
             reachable = [i for c in (CHANNEL, DM_BASE + uid) for ids in fake.live(c).values() for i in ids]
             if token not in reachable:  # "My hand" / "My options" (or "Name: answer…") opens the rest
@@ -585,7 +585,7 @@ async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path, monkeyp
         for uid in members[1:]:
             await dispatch(client, slash("join", uid))
         await dispatch(client, click(f"l:{table}:start", 1))
-        rules = GAMES["board"]
+        rules = GAMES["board"].rules
         for _ in range(400):
             decisions = rules.waiting_for(service.state(table))
             bidders = [d.seat for d in decisions if d.kind == "bid"]

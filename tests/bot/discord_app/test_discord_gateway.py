@@ -23,7 +23,7 @@ import pytest
 from bot.discord_app.items import DYNAMIC_ITEMS
 from bot.process import run as run_module
 from engine.board.model import AcceptTrade
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES
 from engine.service.storage import store
 from engine.service.tables import GameService
 from tests.bot.telegram_app.test_telegram_trades import _tradable
@@ -105,9 +105,9 @@ class Members:
         """The first decision the table waits for, answered as the AI would, by pressing its button
         (after "My options" when it is not on the table message or in the DM)."""
         state = self.service.state(table)
-        decision = GAMES["board"].waiting_for(state)[0]
+        decision = GAMES["board"].rules.waiting_for(state)[0]
         uid = int(self.service.table(table).seats[decision.seat]["user"][3:])
-        wanted = PLUGS["board"].choose_listed(state, decision.seat)
+        wanted = GAMES["board"].choose_listed(state, decision.seat)
         token = next(tok for a, tok in self.service.buttons(table, decision.seat) if a == wanted)
         if self.find(uid, f"g:{token}") is None:
             await self.press(uid, f"h:{table}")

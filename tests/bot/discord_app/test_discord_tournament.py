@@ -153,7 +153,7 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
 
         # a move at a tournament table is shown at that table (its thread), not in the channel
         table = tables[0]
-        seat = GAMES["deal"].waiting_for(service.state(table))[0].seat
+        seat = GAMES["deal"].rules.waiting_for(service.state(table))[0].seat
         uid = int(service.table(table).seats[seat]["user"][3:])
         token = service.buttons(table, seat)[0][1]
         version, seen = service.table(table).version, len(fake.calls)
@@ -292,7 +292,7 @@ async def test_rule_sets_are_choices_and_the_tournament_commands_are_localised(t
         _, _, payload = next(c for c in fake.calls if c[1].endswith("/applications/42/commands"))
         commands = {c["name"]: c for c in payload["commands"]}
         ruleset = next(o for o in commands["newgame"]["options"] if o["name"] == "ruleset")
-        assert {c["value"] for c in ruleset["choices"]} == {rs for g in GAMES.values() for rs in g.rulesets}
+        assert {c["value"] for c in ruleset["choices"]} == {rs for g in GAMES.values() for rs in g.rules.rulesets}
         assert {"tournament", "standings", "team", "rep"} <= set(commands)
         group = commands["tournament"]
         assert group["name_localizations"] == {"zh-CN": "锦标赛", "zh-TW": "錦標賽"}
@@ -332,7 +332,7 @@ async def test_a_game_in_a_thread_of_its_own(tmp_path, monkeypatch, threads):
         for press in (click(f"l:{table}:join", 2), click(f"l:{table}:ai", 1), click(f"l:{table}:start", 1)):
             await dispatch(client, press)
         assert service.table(table).status == "running"
-        seat = GAMES["deal"].waiting_for(service.state(table))[0].seat
+        seat = GAMES["deal"].rules.waiting_for(service.state(table))[0].seat
         uid = int(service.table(table).seats[seat]["user"][3:])
         seen = len(fake.calls)
         await dispatch(client, click(f"g:{service.buttons(table, seat)[0][1]}", uid))

@@ -14,7 +14,7 @@ import aiohttp
 
 from bot.process import health
 from bot.web.server import make_app, start_site
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES
 from engine.service.tables import GameService
 
 SERIES = ("tycoon_moves_total", "tycoon_refusals_total", "tycoon_clock_lateness_seconds_bucket",
@@ -33,8 +33,8 @@ def _value(text: str, name: str, **labels: str) -> float:
 
 async def _play(service: GameService, table: int, moves: int) -> None:
     for _ in range(moves):
-        decision = GAMES["deal"].waiting_for(service.state(table))[0]
-        wanted = PLUGS["deal"].choose_listed(service.state(table), decision.seat)
+        decision = GAMES["deal"].rules.waiting_for(service.state(table))[0]
+        wanted = GAMES["deal"].choose_listed(service.state(table), decision.seat)
         token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
         assert (await service.act(f"web:{decision.seat + 1}", token)).ok
         await service.idle()

@@ -14,7 +14,7 @@ from telegram import Update
 from telegram.request import BaseRequest
 
 from bot.telegram_app.app import build_application
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES
 from engine.service.tables import GameService
 from tests.fakes import telegram_limits
 from words.i18n import t
@@ -224,7 +224,7 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
             await _send(app, press(f"l:{table}:join", 2))
             await _send(app, press(f"l:{table}:ai", 1))
             await _send(app, press(f"l:{table}:start", 1))
-            rules = GAMES[game]
+            rules = GAMES[game].rules
             presses = 0
             windows = 0
             while service.table(table).status == "running" and presses < 3000:
@@ -238,7 +238,7 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
                 info = service.table(table).seats[decision.seat]
                 assert not info["ai"], "AI seats move by themselves"
                 uid = int(info["user"][3:])
-                wanted = PLUGS[game].choose_listed(state, decision.seat)
+                wanted = GAMES[game].choose_listed(state, decision.seat)
                 token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
                 if token not in shown_now(api, uid) + shown_now(api, GROUP):  # "My options" shows the rest
                     await _send(app, press(f"h:{table}", uid))
@@ -400,9 +400,9 @@ async def test_a_restart_in_the_middle_and_old_buttons_still_work(tmp_path):
         await _send(app, press(f"l:{table}:start", 1))
         for _ in range(15):
             state = service.state(table)
-            decision = GAMES["board"].waiting_for(state)[0]
+            decision = GAMES["board"].rules.waiting_for(state)[0]
             uid = int(service.table(table).seats[decision.seat]["user"][3:])
-            wanted = PLUGS["board"].choose_listed(state, decision.seat)
+            wanted = GAMES["board"].choose_listed(state, decision.seat)
             token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
             await _send(app, press(token, uid))
         version = service.table(table).version
@@ -416,7 +416,7 @@ async def test_a_restart_in_the_middle_and_old_buttons_still_work(tmp_path):
             await service.live(table)
             assert service.table(table).version == version and service.replay_mismatches == []
             state = service.state(table)
-            decision = GAMES["board"].waiting_for(state)[0]
+            decision = GAMES["board"].rules.waiting_for(state)[0]
             uid = int(service.table(table).seats[decision.seat]["user"][3:])
             token = next(tok for tok in last_buttons[uid] if tok in dict(
                 (t_, a) for a, t_ in service.buttons(table, decision.seat)))
@@ -595,7 +595,7 @@ async def test_a_tournament_from_the_chat_sign_up_round_start_and_standings(tmp_
 
             # a player's move at a tournament table is shown at that table, not in the main chat
             table = matches[0].table_id
-            seat = GAMES["deal"].waiting_for(service.state(table))[0].seat
+            seat = GAMES["deal"].rules.waiting_for(service.state(table))[0].seat
             uid = int(service.table(table).seats[seat]["user"][3:])
             before = len(api.calls)
             await _send(app, press(service.buttons(table, seat)[0][1], uid, chat=uid))
@@ -864,7 +864,7 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             assert (GROUP, lobby) not in {(GROUP, m) for m in api.live(GROUP)}, "the lobby lost its buttons"
             if game == "deal":  # everyone has their hand privately from the start
                 assert all(any(chat == uid for chat, _ in api.messages) for uid in members)
-            rules, presses, left, back = GAMES[game], 0, False, False
+            rules, presses, left, back = GAMES[game].rules, 0, False, False
             while service.table(table).status == "running" and presses < 4000:
                 _one_life(api, service, table, members)
                 if presses == 8 and not left:
@@ -880,7 +880,7 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
                 state = service.state(table)
                 decision = rules.waiting_for(state)[0]
                 uid = members[decision.seat]
-                wanted = PLUGS[game].choose_listed(state, decision.seat)
+                wanted = GAMES[game].choose_listed(state, decision.seat)
                 token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
                 if token not in shown_now(api, uid) + shown_now(api, GROUP):
                     await _send(app, press(f"h:{table}", uid))  # "My hand" / "My options"
@@ -912,7 +912,7 @@ async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path):
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
     app = _app(service, api, lang="en", seed=1)
     members = tuple(range(1, 9))
-    rules = GAMES["board"]
+    rules = GAMES["board"].rules
     try:
         async with app:
             await _send(app, command("/newgame board", 1))
@@ -925,7 +925,7 @@ async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path):
                 if sum(d.kind == "bid" for d in decisions) >= 7:
                     break
                 seat = decisions[0].seat
-                wanted = decisions[0].timeout if decisions[0].kind == "buy" else PLUGS["board"].choose_listed(
+                wanted = decisions[0].timeout if decisions[0].kind == "buy" else GAMES["board"].choose_listed(
                     service.state(table), seat)  # a declined street goes to auction
                 token = next(tok for a, tok in service.buttons(table, seat) if a == wanted)
                 await _send(app, press(token, members[seat]))

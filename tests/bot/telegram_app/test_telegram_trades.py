@@ -26,7 +26,7 @@ def _tradable(state, seat: int) -> list[int]:
 async def _warm_up_service(service, table: int) -> None:
     """Both people play the simple fixed policy (it never trades) until each holds two deeds that
     may change hands and the table is between rolls."""
-    rules = GAMES["board"]
+    rules = GAMES["board"].rules
     for _ in range(2000):
         state = service.state(table)
         if state.stage == "roll" and not state.trades and all(len(_tradable(state, s)) >= 2 for s in (0, 1)):

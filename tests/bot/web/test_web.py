@@ -19,7 +19,7 @@ from bot.web.context import watch_path
 from bot.web.live import Hub, RateLimit
 from bot.web.messages import parse_message
 from bot.web.server import make_app, start_site
-from engine.games import PLUGS
+from engine.games import GAMES
 from engine.service.tables import GameService
 from tools.bench.web import update_sizes
 from words.i18n import t
@@ -307,7 +307,7 @@ async def test_a_join_and_a_move_through_another_process_reach_the_page(tmp_path
                 shown = json.loads((await asyncio.wait_for(ws.receive(), 20)).data)
             version = shown["version"]
             seat = second.waiting_for(table)[0].seat
-            wanted = PLUGS["deal"].choose_listed(second.state(table), seat)
+            wanted = GAMES["deal"].choose_listed(second.state(table), seat)
             assert (await second.act_as(table, seat, wanted)).ok
             while shown["version"] == version:
                 shown = json.loads((await asyncio.wait_for(ws.receive(), 20)).data)

@@ -21,7 +21,7 @@ from bot.web.context import watch_path
 from bot.web.live import Hub
 from bot.web.server import make_app, start_site
 from engine.board.data import board
-from engine.games import PLUGS
+from engine.games import GAMES
 from engine.service.tables import GameService
 from tools.headless import PRESS, Browser, find_chromium
 from words import board_text, deal_text
@@ -182,7 +182,7 @@ async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spect
     row = service.table(table)
     people = {row.seats[i]["user"]: i for i in range(3) if not row.seats[i]["ai"]}
     pages = {people[u]: page for u, page in zip(sorted(people, key=people.get), (alice, bob), strict=True)}
-    plug, presses, ways, checked, most_buttons, late, counted = PLUGS["deal"], 0, set(), 0, 0, None, False
+    plug, presses, ways, checked, most_buttons, late, counted = GAMES["deal"], 0, set(), 0, 0, None, False
     while service.table(table).status == "running":
         await service.idle()
         state = service.state(table)
@@ -336,7 +336,7 @@ async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web
     await alice.eval("document.querySelector('[data-op=start]').click()")
     await alice.wait("document.body.dataset.status === 'running'")
     seat = next(i for i, s in enumerate(service.table(table).seats) if not s["ai"])
-    plug, presses, traded, after, spins, ways, declined, auctions = PLUGS["board"], 0, None, 0, 0, set(), 0, 0
+    plug, presses, traded, after, spins, ways, declined, auctions = GAMES["board"], 0, None, 0, 0, set(), 0, 0
 
     async def click(selector: str) -> None:
         await alice.wait(f"document.querySelector('{selector}') && !document.querySelector('{selector}').disabled")

@@ -11,7 +11,7 @@ from engine.board.ai import choose, property_limit, takes
 from engine.board.data import board
 from engine.board.rules import min_bid
 from engine.board.valuation import deed_worth, exchange_gain, reserve
-from engine.games import PLUGS
+from engine.games import GAMES
 from engine.play.simulation import game_seeds, play_one, seat_policies, simulate
 from tests.board_builders import act, ai_decisions, build, own, place, set_cash, table
 
@@ -280,7 +280,7 @@ def test_basic_sells_a_deed_for_twice_its_printed_price_and_takes_no_other_offer
 
 
 def test_basic_never_offers_and_bids_up_to_the_printed_price():
-    plug = PLUGS["board"]
+    plug = GAMES["board"]
     state, log = play_one(plug, 4, None, 5, 300, check_every_action=False, policies=["basic"] * 4)
     assert not any(isinstance(a, m.ProposeTrade) for _seat, a in log)
     s2 = table(2)
@@ -301,7 +301,7 @@ def test_basic_builds_evenly_and_keeps_its_reserve():
 
 
 def test_seat_types_rotate_and_wins_are_counted_per_type():
-    plug = PLUGS["board"]
+    plug = GAMES["board"]
     assert seat_policies(plug, ["ai", "basic", "basic", "basic"], 4, 1) == ["basic", "ai", "basic", "basic"]
     with pytest.raises(ValueError):
         seat_policies(plug, ["ai", "clever"], 2, 0)
@@ -336,7 +336,7 @@ def test_B16_the_ai_goes_bankrupt_only_when_no_sale_or_mortgage_could_pay():
     it owed: never a debt a sale or a mortgage would have paid."""
     from engine.board.rules import max_raisable
 
-    plug = PLUGS["board"]
+    plug = GAMES["board"]
     rules = plug.rules
     bankrupt = 0
     for index, seed in enumerate(game_seeds(808, 24)):

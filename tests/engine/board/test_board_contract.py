@@ -8,7 +8,7 @@ import pytest
 from engine.board import BOARD
 from engine.board import model as m
 from engine.board.rules import new_game_with_events
-from engine.games import PLUGS
+from engine.games import GAMES
 from engine.play.simulation import play_one
 
 ALL_ACTIONS = [
@@ -39,7 +39,7 @@ def test_a_whole_game_round_trips_and_replays():
         events.extend(out)
         return out
 
-    state, log = play_one(PLUGS["board"], 4, "china", 9, None, on_action=record)
+    state, log = play_one(GAMES["board"], 4, "china", 9, None, on_action=record)
     assert state.stage == "over"
     kinds = {type(e) for e in events}
     assert {m.DiceRolled, m.Moved, m.Bought, m.Paid, m.TurnEnded, m.WentBankrupt, m.GameOver} <= kinds
@@ -58,7 +58,7 @@ def test_opening_events_report_the_order_and_the_first_turn():
 
 
 def test_every_decision_has_a_timeout_that_is_legal():
-    state, _ = play_one(PLUGS["board"], 3, "china", 12, 40)
+    state, _ = play_one(GAMES["board"], 3, "china", 12, 40)
     seen = set()
     for seed in range(6):
         state = BOARD.new_game(3, "china", seed)

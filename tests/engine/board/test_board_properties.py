@@ -129,10 +129,10 @@ def _raise_step_by_step(state, seat):
 def test_B16_raise_money_takes_the_steps_next_sale_names():
     """``RaiseMoney`` ranks each pile once; it must end exactly where asking ``next_sale`` after
     every step ends (same state, same events), in every debt of a batch of AI games."""
-    from engine.games import PLUGS
+    from engine.games import GAMES
     from engine.play.simulation import game_seeds, play_one
 
-    plug = PLUGS["board"]
+    plug = GAMES["board"]
     checked = sold = 0
 
     def compare(state, seat, action):

@@ -458,7 +458,7 @@ def test_B17_income_tax_awaiting_the_choice_is_charged_flat(monkeypatch, ruleset
 async def test_B06_the_owner_gets_a_collect_rent_button_on_the_table_message(tmp_path):
     """With ``rent_claim`` switched on in the lobby, a chat's table message carries the owner's
     "Collect … rent" button (and the forgo one) while the claim is open, in every language."""
-    from engine.games import PLUGS
+    from engine.games import GAMES
     from engine.service.tables import GameService
     from tests.bot.chat.test_screens import table_screens
 
@@ -476,7 +476,7 @@ async def test_B06_the_owner_gets_a_collect_rent_button_on_the_table_message(tmp
             if claim is not None or service.table(table).status != "running":
                 break
             decision = BOARD.waiting_for(state)[0]
-            action = PLUGS["board"].choose_listed(state, decision.seat)
+            action = GAMES["board"].choose_listed(state, decision.seat)
             token = next(tok for a, tok in service.buttons(table, decision.seat) if a == action)
             assert (await service.act(service.table(table).seats[decision.seat]["user"], token)).ok
         assert claim is not None, "somebody landed on an owned street"

@@ -7,7 +7,7 @@ import pytest
 from engine.board import strong
 from engine.board.rules import board_of, new_game
 from engine.board.win_model import FEATURES, WEIGHTS, features, landings, win_chances
-from engine.games import STRONG
+from engine.games import GAMES
 from tools import fit_win_model
 
 
@@ -87,6 +87,6 @@ def test_the_fitter_finds_weights_that_name_winners_better_than_none():
 def test_the_strong_board_level_scores_a_world_it_stops_playing_by_the_model():
     state = _table()
     _group_of(state, 3)
-    assert STRONG["board"].score is strong.score
+    assert GAMES["board"].strong.score is strong.score
     assert strong.score(state, 3) == pytest.approx(win_chances(state)[3])
     assert strong.score(state, 3) == max(strong.score(state, s) for s in range(4))

@@ -104,7 +104,7 @@ def test_actions_round_trip_through_json(action):
 
 
 def test_events_and_state_round_trip_through_json():
-    from engine.games import PLUGS
+    from engine.games import GAMES
     from engine.play.simulation import play_one
 
     events = []
@@ -114,7 +114,7 @@ def test_events_and_state_round_trip_through_json():
         events.extend(out)
         return out
 
-    state, _ = play_one(PLUGS["deal"], 3, "standard", 5, 200, on_action=record)
+    state, _ = play_one(GAMES["deal"], 3, "standard", 5, 200, on_action=record)
     assert {type(e) for e in events} >= {m.TurnStarted, m.Drew, m.TurnEnded, m.GameOver}
     assert DEAL.decode_events(DEAL.encode_events(events)) == events
     again = DEAL.decode_state(DEAL.encode_state(state))

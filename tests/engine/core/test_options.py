@@ -6,10 +6,13 @@ seed-000 defaults (no trading before the final, rent claimed).
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.chat import option_screens
 from bot.chat.tournament_screens import parse_create
 from bot.discord_app.messenger import md
 from engine import options as table_options
+from engine.games import GAMES
 from engine.service.tables import GameService
 from engine.service.tournaments import round_options
 from tests.bot.discord_app.test_discord import CHANNEL, GUILD, click, dispatch, running_bot, slash
@@ -25,15 +28,16 @@ def test_registry_skips_options_the_engine_does_not_have(monkeypatch):
     names = [o.name for o in table_options.toggles("board")]
     assert names[:2] == ["income_tax_choice", "no_trading"]
     extra = table_options.Toggle("not_a_field_yet", "nofield", "B-99")
-    monkeypatch.setitem(table_options.REGISTRY, "board", (*table_options.REGISTRY["board"], extra))
+    board = GAMES["board"]
+    monkeypatch.setitem(GAMES, "board", dataclasses.replace(board, toggles=(*board.toggles, extra)))
     assert "not_a_field_yet" not in [o.name for o in table_options.toggles("board")]
     assert table_options.parse("board", ["not_a_field_yet=on"])[1].key == "opt.unknown"
     assert table_options.toggles("chess") == ()
 
 
 def test_registry_codes_fit_signed_button_data_and_are_unique():
-    for game, entries in table_options.REGISTRY.items():
-        codes = [o.code for o in entries]
+    for game, spec in GAMES.items():
+        codes = [o.code for o in spec.toggles]
         assert len(set(codes)) == len(codes), game
         assert all(code.isascii() and code.isalnum() and code.islower() and len(code) <= 8 for code in codes)
 

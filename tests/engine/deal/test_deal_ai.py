@@ -62,10 +62,10 @@ def test_the_deal_ai_beats_three_basic_seats_and_the_basic_player_only_picks_leg
     """Issue 34: Deal has seat types too (``--seats ai,basic,...``): the baseline lays, banks and
     ends its turn, never attacks, never says no; the AI wins most games against three of them."""
     from engine.deal.basic import choose as basic_choose
-    from engine.games import PLUGS
+    from engine.games import GAMES
     from engine.play.simulation import simulate
 
-    stats = simulate(PLUGS["deal"], 24, 4, seed=3, seats=["ai", "basic", "basic", "basic"])
+    stats = simulate(GAMES["deal"], 24, 4, seed=3, seats=["ai", "basic", "basic", "basic"])
     assert stats.invariant_violations == 0 and stats.replay_mismatches == 0
     by_type = stats.wins_by_type
     assert by_type.get("ai", 0) > 2 * by_type.get("basic", 0), by_type  # one AI seat, three basic ones

@@ -11,7 +11,7 @@ import pytest
 
 from bot.web.live import Hub
 from bot.web.server import make_app, start_site
-from engine.games import PLUGS
+from engine.games import GAMES
 from engine.service.tables import GameService
 from tests.bot.telegram_app.test_telegram import GROUP, FakeBotAPI, _app, _send, command, press, shown_now
 from tests.engine.service.test_service import play_out
@@ -20,7 +20,7 @@ from tests.engine.service.test_service import play_out
 def _recording(monkeypatch, game: str) -> dict[str, list]:
     """Each level's policy wrapped to note the seats and threads it played for (the strong one
     plays as the heuristic here: the suite's time)."""
-    plug = PLUGS[game]
+    plug = GAMES[game]
     calls: dict[str, list] = {"basic": [], "strong": []}
 
     def wrap(level, inner):

@@ -7,12 +7,12 @@ from collections import Counter
 
 import pytest
 
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES
 from engine.play.rollout import rollout
 
 
 def _midgame(game: str, moves: int = 60, seed: int = 7):
-    rules, plug = GAMES[game], PLUGS[game]
+    rules, plug = GAMES[game].rules, GAMES[game]
     state = rules.new_game(4, None, seed)
     for _ in range(moves):
         decision = rules.waiting_for(state)[0]
@@ -79,8 +79,8 @@ def test_a_rollout_is_the_same_in_another_process(tmp_path):
     import subprocess
     import sys
 
-    code = ("from engine.games import GAMES, PLUGS; from engine.play.rollout import rollout; "
-            "r, p = GAMES['deal'], PLUGS['deal']; s = r.new_game(4, None, 7)\n"
+    code = ("from engine.games import GAMES; from engine.play.rollout import rollout; "
+            "r, p = GAMES['deal'].rules, GAMES['deal']; s = r.new_game(4, None, 7)\n"
             "for _ in range(60):\n    d = r.waiting_for(s)[0]; r.apply(s, d.seat, p.choose(s, d.seat))\n"
             "print(r.encode_state(rollout(r, p.choose, s, 0, 11)).decode())")
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

@@ -9,18 +9,18 @@ import msgspec
 import pytest
 
 from engine.core.rng import Rng
-from engine.games import PLUGS, STRONG, chooser
+from engine.games import GAMES, chooser
 from engine.play import search
 from engine.play.simulation import game_seeds, play_one
 
 
 def _small(game: str) -> search.SearchKit:
     """The game's search with fewer worlds and turns, for the suite's time."""
-    return msgspec.structs.replace(STRONG[game], worlds=4, horizon=6)
+    return msgspec.structs.replace(GAMES[game].strong, worlds=4, horizon=6)
 
 
 def _mid_game(game: str, seed: int, moves: int):
-    plug = PLUGS[game]
+    plug = GAMES[game]
     state = plug.rules.new_game(4, None, seed)
     for _ in range(moves):
         seat = plug.rules.waiting_for(state)[0].seat
@@ -31,7 +31,7 @@ def _mid_game(game: str, seed: int, moves: int):
 def _scrambled(state, seat: int, seed: int):
     """A twin of a Deal table that differs from it only in what ``seat`` cannot see: the other
     hands and the draw pile dealt again from their pooled cards, and another generator."""
-    twin = PLUGS["deal"].rules.clone(state)
+    twin = GAMES["deal"].rules.clone(state)
     others = [p for p in twin.players if p.seat != seat]
     pool = list(twin.draw_pile) + [c for p in others for c in p.hand]
     Rng.from_seed(seed).shuffle(pool)
@@ -43,7 +43,7 @@ def _scrambled(state, seat: int, seed: int):
 
 
 def test_a_world_keeps_what_the_seat_sees_and_deals_the_rest_again():
-    rules = PLUGS["deal"].rules
+    rules = GAMES["deal"].rules
     state = _mid_game("deal", 11, 40)
     seen = search.Seen(rules, state, 1)
     worlds = [seen.world(i) for i in range(6)]
@@ -62,7 +62,7 @@ def test_strong_seats_never_read_another_hand_nor_the_deck():
     """A spy: at every decision of a strong seat over whole games, the same seat at a twin table
     whose hidden cards (the other hands, the draw pile, the generator) were dealt otherwise
     decides the same move and sees the same worlds. Whatever it read, it read from its view."""
-    rules, kit = PLUGS["deal"].rules, _small("deal")
+    rules, kit = GAMES["deal"].rules, _small("deal")
     decisions = 0
     for game_seed in game_seeds(5, 3):
         state = rules.new_game(4, None, game_seed)
@@ -79,14 +79,14 @@ def test_strong_seats_never_read_another_hand_nor_the_deck():
                 assert search.choose(kit, theirs) == action
                 decisions += 1
             else:
-                action = PLUGS["deal"].choose(state, seat)
+                action = GAMES["deal"].choose(state, seat)
             rules.apply(state, seat, action)
     assert decisions > 30
 
 
 @pytest.mark.parametrize("game", ["deal", "board"])
 def test_strong_decides_the_same_for_the_same_position_and_leaves_the_table_as_it_was(game):
-    rules = PLUGS[game].rules
+    rules = GAMES[game].rules
     state = _mid_game(game, 21, 60)
     before = rules.encode_state(state)
     seat = rules.waiting_for(state)[0].seat
@@ -99,7 +99,7 @@ def test_strong_decides_the_same_for_the_same_position_and_leaves_the_table_as_i
 
 @pytest.mark.parametrize("game", ["deal", "board"])
 def test_games_with_strong_seats_end_and_replay_from_their_seed_and_log(game, monkeypatch):
-    plug = PLUGS[game]
+    plug = GAMES[game]
     monkeypatch.setitem(plug.policies, "strong", search.policy(_small(game)))
     state, log = play_one(plug, 4, None, 77, 300 if game == "board" else None, policies=["strong", "ai", "ai", "ai"])
     assert plug.rules.result(state).over or state.turn_number > 300
@@ -128,8 +128,8 @@ def test_the_search_takes_the_move_whose_worlds_score_best_whatever_the_heuristi
     def score(world, seat):
         return float((world.owner[3] == seat) == (wanted == "buy"))
 
-    kit = msgspec.structs.replace(STRONG["board"], worlds=3, horizon=0, score=score)
-    assert search.choose(kit, search.Seen(PLUGS["board"].rules, s, 0)) == \
+    kit = msgspec.structs.replace(GAMES["board"].strong, worlds=3, horizon=0, score=score)
+    assert search.choose(kit, search.Seen(GAMES["board"].rules, s, 0)) == \
         (m.Buy() if wanted == "buy" else m.DeclineToBuy())
 
 
@@ -156,13 +156,13 @@ def test_another_move_must_beat_the_heuristics_by_the_kits_margin(margin):
         luck = zlib.crc32(msgspec.msgpack.encode(world.rng)) / 2**32  # the world's own, in [0, 1)
         return 0.0 if world.owner[3] == seat else 0.01 + luck
 
-    kit = msgspec.structs.replace(STRONG["board"], worlds=6, horizon=0, score=score, margin=margin)
-    assert search.choose(kit, search.Seen(PLUGS["board"].rules, s, 0)) == \
+    kit = msgspec.structs.replace(GAMES["board"].strong, worlds=6, horizon=0, score=score, margin=margin)
+    assert search.choose(kit, search.Seen(GAMES["board"].rules, s, 0)) == \
         (m.DeclineToBuy() if margin == 0.0 else m.Buy())
 
 
 def test_each_level_is_a_policy_of_each_game():
     for game in ("deal", "board"):
-        assert chooser(game) is PLUGS[game].choose and chooser(game, "ai") is PLUGS[game].choose
-        assert chooser(game, "basic") is PLUGS[game].policies["basic"]
-        assert chooser(game, "strong") is PLUGS[game].policies["strong"]
+        assert chooser(game) is GAMES[game].choose and chooser(game, "ai") is GAMES[game].choose
+        assert chooser(game, "basic") is GAMES[game].policies["basic"]
+        assert chooser(game, "strong") is GAMES[game].policies["strong"]

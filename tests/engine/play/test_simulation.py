@@ -13,7 +13,7 @@ from engine.core.values import SYSTEM
 from engine.deal import DEAL
 from engine.deal.ai import choose
 from engine.deal.rules import new_game
-from engine.games import PLUGS
+from engine.games import GAMES
 from engine.play.simulation import game_seeds, play_one, simulate
 from tools.bench import (
     bench_board,
@@ -33,7 +33,7 @@ REQUIRED = {"games", "completed", "seconds", "games_per_second", "actions", "tur
 
 @pytest.mark.parametrize("ruleset,players", [("standard", 4), ("tournament", 5), ("standard", 2)])
 def test_ai_games_end_keep_invariants_and_replay(ruleset, players):
-    stats = simulate(PLUGS["deal"], 40, players, seed=3, options=ruleset)
+    stats = simulate(GAMES["deal"], 40, players, seed=3, options=ruleset)
     assert stats.games == 40
     assert stats.completed + stats.capped == 40
     assert stats.completed >= 38  # the AI finishes games; the cap is a safety net
@@ -43,14 +43,14 @@ def test_ai_games_end_keep_invariants_and_replay(ruleset, players):
 
 
 def test_same_seed_same_figures():
-    a = simulate(PLUGS["deal"], 15, 4, seed=11).as_dict()
-    b = simulate(PLUGS["deal"], 15, 4, seed=11).as_dict()
-    c = simulate(PLUGS["deal"], 15, 4, seed=12).as_dict()
+    a = simulate(GAMES["deal"], 15, 4, seed=11).as_dict()
+    b = simulate(GAMES["deal"], 15, 4, seed=11).as_dict()
+    c = simulate(GAMES["deal"], 15, 4, seed=12).as_dict()
     assert a == b and a != c
 
 
 def test_turn_cap_stops_and_counts():
-    stats = simulate(PLUGS["deal"], 5, 4, seed=1, turn_cap=2)
+    stats = simulate(GAMES["deal"], 5, 4, seed=1, turn_cap=2)
     assert stats.capped == 5 and stats.completed == 0 and stats.end_reasons == {"turn_cap": 5}
 
 
@@ -111,7 +111,7 @@ def _counting_plug(game: str):
     """The game's plug with its invariant check and its ``apply`` counted (a replay applies too)."""
     import dataclasses
 
-    plug = PLUGS[game]
+    plug = GAMES[game]
     calls = Counter()
 
     def violations(state):
@@ -168,7 +168,7 @@ def test_simulate_command_refuses_an_unknown_check(capsys):
     (["simulate", "deal", "--players", "6"], "2–5 players"),
     (["simulate", "deal", "--ruleset", "nope"], "unknown rule set"),
     (["simulate", "board", "--players", "9"], "2–8 players"),
-    (["simulate", "deal", "--landing"], "board game"),
+    (["simulate", "deal", "--landing"], "a game of squares (board)"),
 ])
 def test_simulate_command_explains_bad_input(argv, message, capsys):
     assert main(argv) == 2
@@ -208,7 +208,7 @@ def test_bench_reports_the_named_figures():
 
 
 def test_play_one_logs_every_action():
-    state, log = play_one(PLUGS["deal"], 3, None, 77, 200)
+    state, log = play_one(GAMES["deal"], 3, None, 77, 200)
     assert state.phase == "over"
     again = DEAL.replay(3, None, 77, log)
     assert DEAL.encode_state(again) == DEAL.encode_state(state)
@@ -216,7 +216,7 @@ def test_play_one_logs_every_action():
 
 @pytest.mark.parametrize("ruleset", ["china", "classic"])
 def test_board_ai_games_end_mostly_by_bankruptcy_and_replay(ruleset):
-    stats = simulate(PLUGS["board"], 12, 4, seed=5, options=ruleset)
+    stats = simulate(GAMES["board"], 12, 4, seed=5, options=ruleset)
     assert stats.completed == 12
     assert stats.end_reasons["last_player"] >= 10
     assert stats.invariant_violations == 0, stats.first_violations
@@ -224,7 +224,7 @@ def test_board_ai_games_end_mostly_by_bankruptcy_and_replay(ruleset):
 
 
 def test_board_turn_cap_ends_by_valuation():
-    stats = simulate(PLUGS["board"], 3, 4, seed=2, turn_cap=5)
+    stats = simulate(GAMES["board"], 3, 4, seed=2, turn_cap=5)
     assert stats.end_reasons == {"turn_cap": 3} and stats.capped == 3 and stats.completed == 3
     assert sum(stats.wins.values()) >= 3
 
@@ -255,24 +255,24 @@ def test_the_board_ai_beats_random_play():
 def test_the_strong_level_figures_time_every_decision_and_count_its_own_moves(monkeypatch):
     import msgspec
 
-    from engine.games import STRONG
+    from engine.games import GAMES
     from engine.play import search
     from tools.bench import bench_strong
     from tools.bench.strength import strength
 
     for game in ("deal", "board"):  # smaller searches than shipped: the suite's time
-        small = msgspec.structs.replace(STRONG[game], worlds=3, horizon=4)
-        monkeypatch.setitem(PLUGS[game].policies, "strong", search.policy(small))
+        small = msgspec.structs.replace(GAMES[game].strong, worlds=3, horizon=4)
+        monkeypatch.setitem(GAMES[game].policies, "strong", search.policy(small))
     figures = bench_strong(games=1)
     for game in ("deal", "board"):
         assert figures[f"{game}_strong_decisions"] > 10
         assert figures[f"{game}_strong_decision_p99_ms"] >= figures[f"{game}_strong_decision_mean_ms"] / 10 > 0
         assert 0 <= figures[f"{game}_strong_not_the_heuristics_move"] <= figures[f"{game}_strong_decisions"]
-    assert "timed" not in PLUGS["deal"].policies and "timed" not in PLUGS["board"].policies
+    assert "timed" not in GAMES["deal"].policies and "timed" not in GAMES["board"].policies
     measured = strength("deal", games=2, worlds=2, horizon=2, seed=1, margin=0.0)
     assert (measured["games"], measured["worlds"], measured["horizon"], measured["margin"]) == (2, 2, 2, 0.0)
-    assert measured["decisions"] > 10 and STRONG["deal"].margin == search.MARGIN  # the shipped kit is untouched
-    assert "measured" not in PLUGS["deal"].policies
+    assert measured["decisions"] > 10 and GAMES["deal"].strong.margin == search.MARGIN  # the shipped kit is untouched
+    assert "measured" not in GAMES["deal"].policies
 
 
 def test_a_paired_strength_run_plays_each_game_again_with_an_ai_in_the_strong_seat():

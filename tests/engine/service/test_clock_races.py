@@ -16,7 +16,7 @@ import random
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES
 from engine.service.storage import store
 from engine.service.tables import GameService
 from tests.engine.service.test_service import FakeClock
@@ -41,7 +41,7 @@ async def _check(service: GameService, table: int, seed: int) -> None:
     live = await _live_clocks(service, table)
     stale = [c for c in live if c.version != row.version]
     assert not stale, (seed, "a clock of an older version is still live", stale)
-    for decision in GAMES[row.game].waiting_for(state):
+    for decision in GAMES[row.game].rules.waiting_for(state):
         if row.seats[decision.seat]["ai"]:
             continue
         mine = [c for c in live if c.seat == decision.seat and c.kind == decision.kind]
@@ -76,12 +76,12 @@ async def test_every_decision_a_person_owes_has_exactly_one_clock_whatever_the_o
                 live = await service.live(table)
                 if live is None or live.row.status != "running":
                     return
-                people = [d for d in GAMES["deal"].waiting_for(service.state(table))
+                people = [d for d in GAMES["deal"].rules.waiting_for(service.state(table))
                           if not live.row.seats[d.seat]["ai"]]
                 if not people:
                     return
                 seat = people[0].seat
-                action = PLUGS["deal"].choose_listed(service.state(table), seat)
+                action = GAMES["deal"].choose_listed(service.state(table), seat)
                 token = next((tok for a, tok in service.buttons(table, seat) if a == action), None)
                 if token is not None:
                     await service.act(live.row.seats[seat]["user"], token)

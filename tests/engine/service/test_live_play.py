@@ -26,7 +26,7 @@ from sqlalchemy import update
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES
 from engine.service.cache import KEEP_FINISHED
 from engine.service.clocks import LEASE
 from engine.service.storage import store
@@ -103,11 +103,11 @@ async def _stuck(engine, now: float) -> str:
             store.DeadlineRow.status.in_(store.LIVE_CLOCKS)))).all()
     lines = []
     for row in rows[:5]:
-        state = GAMES[row.game].decode_state(row.snapshot)
+        state = GAMES[row.game].rules.decode_state(row.snapshot)
         mine = [(c.version, c.seat, c.kind, c.ai, c.status, round(c.due_at - now, 1)) for c in clocks
                 if c.table_id == row.id]
         lines.append(f"table {row.id} v{row.version} {row.status} seats={[s['ai'] for s in row.seats]} "
-                     f"waits={GAMES[row.game].waiting_for(state)} clocks={mine}")
+                     f"waits={GAMES[row.game].rules.waiting_for(state)} clocks={mine}")
     return "\n".join(lines)
 
 
@@ -162,7 +162,7 @@ async def test_two_processes_run_200_tables_every_clock_fires_once_and_every_tab
         for row in rows:  # every log still replays to its snapshot
             log = sorted((x for x in actions if x.table_id == row.id), key=lambda x: x.seq)
             assert [x.seq for x in log] == list(range(1, row.version + 1))
-            rules = GAMES[row.game]
+            rules = GAMES[row.game].rules
             state = rules.replay(len(row.seats), row.options, row.seed, [(x.seat, rules.decode_action(x.action))
                                                                         for x in log])
             assert rules.encode_state(state).decode() == row.snapshot and row.status == "over"
@@ -241,8 +241,8 @@ async def test_a_log_row_that_no_longer_replays_sets_that_table_aside_and_its_ch
             row = await session.get(store.TableRow, broken)
         assert row.status == "damaged" and row.damage["told"] is True and "replay" in row.damage["reason"]
         assert (await restarted.lobby.new_table("chat:1", "deal", None, "u0", "Ann")).ok  # the chat plays on
-        token = restarted.buttons(healthy, GAMES["board"].waiting_for(restarted.state(healthy))[0].seat)[0][1]
-        seat = GAMES["board"].waiting_for(restarted.state(healthy))[0].seat
+        token = restarted.buttons(healthy, GAMES["board"].rules.waiting_for(restarted.state(healthy))[0].seat)[0][1]
+        seat = GAMES["board"].rules.waiting_for(restarted.state(healthy))[0].seat
         assert (await restarted.act(restarted.table(healthy).seats[seat]["user"], token)).ok
     finally:
         await restarted.close()
@@ -291,9 +291,9 @@ async def test_the_rules_failing_half_way_throw_the_copy_away_and_lose_nothing(d
             raise ZeroDivisionError("a bug in the rules")  # ...and then the rules fail
 
         live.rules = dataclasses.replace(live.rules, apply=half_then_boom)
-        seat = GAMES["deal"].waiting_for(live.state)[0].seat
+        seat = GAMES["deal"].rules.waiting_for(live.state)[0].seat
         version = live.row.version
-        wanted = PLUGS["deal"].choose_listed(live.state, seat)  # the press the reference game makes
+        wanted = GAMES["deal"].choose_listed(live.state, seat)  # the press the reference game makes
         token = next(t for a, t in service.buttons(table, seat) if a == wanted)
         caplog.set_level(logging.ERROR)
         outcome = await service.act(live.row.seats[seat]["user"], token)
@@ -307,7 +307,7 @@ async def test_the_rules_failing_half_way_throw_the_copy_away_and_lose_nothing(d
         while await step(service, table):
             pass
         expected = direct_run("deal", 3, 13, ai_seats={1, 2})
-        assert GAMES["deal"].encode_state(service.state(table)) == GAMES["deal"].encode_state(expected)
+        assert GAMES["deal"].rules.encode_state(service.state(table)) == GAMES["deal"].rules.encode_state(expected)
     finally:
         await service.close()
 

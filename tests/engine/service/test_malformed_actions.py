@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from engine.core.errors import RuleError
 from engine.core.values import EndMatch
 from engine.deal.cards import COLOUR_KEYS, N_CARDS
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES
 from tests.engine.deal.test_deal_properties import canonical
 from words.board_text import explain_error as explain_board
 from words.deal_text import explain_error as explain_deal
@@ -45,7 +45,7 @@ HOSTILE_SEATS = [-(2**63), -2, -1, 5, 6, 8, 99, 2**63]
 
 
 def action_types(game: str) -> tuple[type, ...]:
-    return typing.get_args(GAMES[game].action_type)
+    return typing.get_args(GAMES[game].rules.action_type)
 
 
 @cache
@@ -59,7 +59,7 @@ def _played(game: str, players: int, ruleset: str, seed: int, moves: int, wander
     random legal action is played instead, to reach states the AI avoids, such as odd trades;
     ``seek``: then play on, up to 60 decisions, until someone other than the player on turn must
     answer: a Just Say No window, a payment, an auction, a debt...)."""
-    rules, plug = GAMES[game], PLUGS[game]
+    rules, plug = GAMES[game].rules, GAMES[game]
     r = random.Random(seed * 31 + wander)
     state = rules.new_game(players, ruleset, seed)
     for step in range(moves + (60 if seek else 0)):
@@ -144,7 +144,7 @@ def _field(draw, cls: type, name: str, context: dict[str, list]):
 
 @st.composite
 def situations(draw, game: str):
-    rules = GAMES[game]
+    rules = GAMES[game].rules
     players = draw(st.integers(rules.min_players, min(rules.max_players, 6)))
     ruleset = draw(st.sampled_from(rules.rulesets))
     seed = draw(st.integers(0, 40))
@@ -190,7 +190,7 @@ def situations(draw, game: str):
 
 def accepted_is_legal(game: str, state, seat: int, action) -> bool:
     """``apply`` took ``action``: was it offered? (open amounts are offered as a few steps)"""
-    rules = GAMES[game]
+    rules = GAMES[game].rules
     legal = rules.legal_actions(state, seat)
     if isinstance(action, EndMatch):
         return seat == SYSTEM and any(isinstance(a, EndMatch) for a in legal)  # the clock's reason is free
@@ -219,7 +219,7 @@ def explained(game: str, state, error: RuleError) -> None:
 
 
 def check(game: str, state, seat: int, action) -> None:
-    rules, plug = GAMES[game], PLUGS[game]
+    rules, plug = GAMES[game].rules, GAMES[game]
     before = rules.encode_state(state)
     twin = rules.decode_state(before)
     rules.legal_actions(state, seat)  # any seat may ask
@@ -255,7 +255,7 @@ def test_D14_a_payment_toggle_with_a_card_outside_the_deck_is_refused():
 
     t = Table(players=2).hand(0, "debt_collector").bank(1, "money_1", "money_2").group(1, "red", "property_kentucky")
     s = t.state()
-    rules = GAMES["deal"]
+    rules = GAMES["deal"].rules
     rules.apply(s, 0, m.PlayDebtCollector(card=s.players[0].hand[0], target=1))
     demand = s.pending[0]
     if demand.stage != "pay":
@@ -282,7 +282,7 @@ def test_D06_no_replacement_in_a_built_set_that_is_no_longer_complete():
          .group(0, "red", "property_indiana").state())
     wild = card_of(s, 0, "wild_red_yellow", where="area")
     indiana = card_of(s, 0, "property_indiana", where="area")
-    rules = GAMES["deal"]
+    rules = GAMES["deal"].rules
     swap = m.MoveProperty(card=indiana, colour="red", group=0, replace=wild)
     assert swap not in rules.legal_actions(s, 0)
     before = rules.encode_state(s)

@@ -31,7 +31,7 @@ import pytest
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES
 from engine.service import metrics, runner
 from engine.service.outcome import Outcome
 from engine.service.runner import ServiceDown
@@ -280,7 +280,7 @@ async def test_a_postgresql_connection_loss_is_survived_by_the_clock_task_and_pr
     task: asyncio.Task | None = None
     try:
         table = await lobby(service, "deal", humans=2, ais=0, seed=8)
-        rules = GAMES["deal"]
+        rules = GAMES["deal"].rules
         task = asyncio.create_task(service.run(stop, every=0.05, heartbeat=str(beat)))
         await eventually(beat.exists, "the clock task sweeps through the proxy")
         seat = rules.waiting_for(service.state(table))[0].seat
@@ -323,7 +323,7 @@ async def test_a_postgresql_connection_loss_is_survived_by_the_clock_task_and_pr
         live = await service.live(table)
         assert live is not None and live.row.version == 1
         seat = rules.waiting_for(live.state)[0].seat
-        action = PLUGS["deal"].choose_listed(live.state, seat)
+        action = GAMES["deal"].choose_listed(live.state, seat)
         token = next(t for a, t in service.buttons(table, seat) if a == action)
         out = await asyncio.wait_for(service.act(live.row.seats[seat]["user"], token), timeout=TIMEOUT)
         assert out.ok, out
@@ -346,7 +346,7 @@ async def test_the_table_loop_retries_a_database_error_while_the_ai_seats_answer
     try:
         table = await lobby(service, "deal", humans=1, ais=2, seed=7)
         await asyncio.wait_for(service.idle(), timeout=TIMEOUT)  # AI seats that start have answered
-        rules = GAMES["deal"]
+        rules = GAMES["deal"].rules
         seats = service.table(table).seats
         human = next(i for i, s in enumerate(seats) if not s["ai"])
 
@@ -371,7 +371,7 @@ async def test_the_table_loop_retries_a_database_error_while_the_ai_seats_answer
             assert decisions and all(d.seat == human for d in decisions), "the loop answers for AI seats first"
             legal = rules.legal_actions(live.state, human)
             action = next((a for a in legal if type(a).__name__ == "EndTurn"), None)
-            action = action or PLUGS["deal"].choose_listed(live.state, human)
+            action = action or GAMES["deal"].choose_listed(live.state, human)
             token = next(t for a, t in service.buttons(table, human) if a == action)
             out = await service.act(seats[human]["user"], token)
             assert out.ok, out

@@ -11,7 +11,7 @@ import os
 import pytest
 from sqlmodel import SQLModel
 
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES
 from engine.service import tokens
 from engine.service.storage import store
 from engine.service.tables import GameService
@@ -45,7 +45,7 @@ async def step(service: GameService, table: int) -> bool:
     await service.idle()
     if service.table(table) is None:
         await service.live(table)
-    rules = GAMES[service.table(table).game]
+    rules = GAMES[service.table(table).game].rules
     state = service.state(table)
     decisions = rules.waiting_for(state) if service.table(table).status == "running" else []
     if not decisions:
@@ -53,7 +53,7 @@ async def step(service: GameService, table: int) -> bool:
     seats = service.table(table).seats
     assert not any(seats[d.seat]["ai"] for d in decisions), "the loop answers for AI seats before anyone else"
     seat = decisions[0].seat
-    action = PLUGS[rules.name].choose_listed(state, seat)
+    action = GAMES[rules.name].choose_listed(state, seat)
     token = next(t for a, t in service.buttons(table, seat) if a == action)
     out = await service.act(seats[seat]["user"], token)
     assert out.ok, out
@@ -73,7 +73,7 @@ async def play_out(service: GameService, table: int, presses: int = 3000) -> Non
 def direct_run(game: str, players: int, seed: int, ai_seats: set[int] = frozenset()):
     """The same game straight on the rules, no service, no database (AI seats answer first, as
     the service's loop has them do)."""
-    plug = PLUGS[game]
+    plug = GAMES[game]
     state = plug.rules.new_game(players, plug.rules.rulesets[0], seed)
     while decisions := plug.rules.waiting_for(state):
         seat = next((d.seat for d in decisions if d.seat in ai_seats), decisions[0].seat)
@@ -117,7 +117,7 @@ async def test_a_whole_game_through_the_service_equals_the_rules_alone(db_url, g
         assert service.table(table).status == "over" and service.table(table).version == len(log) > presses > 0
         assert {row.seat for row in log} >= {0, 1, 2}, "people and the AI seat both moved"
         expected = direct_run(game, 3, 11, ai_seats={2})
-        assert GAMES[game].encode_state(service.state(table)) == GAMES[game].encode_state(expected)
+        assert GAMES[game].rules.encode_state(service.state(table)) == GAMES[game].rules.encode_state(expected)
     finally:
         await service.close()
 
@@ -137,7 +137,7 @@ async def test_kill_and_resume_gives_the_same_game(db_url):
         while await step(resumed, table):
             pass
         expected = direct_run("deal", 4, 5, ai_seats={1, 2, 3})
-        assert GAMES["deal"].encode_state(resumed.state(table)) == GAMES["deal"].encode_state(expected)
+        assert GAMES["deal"].rules.encode_state(resumed.state(table)) == GAMES["deal"].rules.encode_state(expected)
     finally:
         await resumed.close()
 
@@ -146,7 +146,7 @@ async def test_racing_presses_apply_exactly_once(db_url):
     service = await GameService.open(db_url)
     try:
         table = await lobby(service, "board", humans=2, ais=0, seed=3)
-        rules = GAMES["board"]
+        rules = GAMES["board"].rules
         seat = rules.waiting_for(service.state(table))[0].seat
         user = service.table(table).seats[seat]["user"]
         token = service.buttons(table, seat)[0][1]
@@ -163,7 +163,7 @@ async def test_two_processes_on_one_database_cannot_both_apply(db_url):
     table = await lobby(first, "deal", humans=2, ais=0, seed=2)
     second = await GameService.open(db_url)
     try:
-        rules = GAMES["deal"]
+        rules = GAMES["deal"].rules
         seat = rules.waiting_for(first.state(table))[0].seat
         user = first.table(table).seats[seat]["user"]
         token = first.buttons(table, seat)[0][1]
@@ -181,7 +181,7 @@ async def test_stale_foreign_forged_and_garbled_tokens_change_nothing(db_url):
     service = await GameService.open(db_url)
     try:
         table = await lobby(service, "deal", humans=2, ais=0, seed=4)
-        rules = GAMES["deal"]
+        rules = GAMES["deal"].rules
         state = service.state(table)
         seat = rules.waiting_for(state)[0].seat
         other = 1 - seat
@@ -255,7 +255,7 @@ async def test_three_misses_hand_the_seat_to_the_ai_and_a_press_takes_it_back(db
     service = await GameService.open(db_url, clock)
     try:
         table = await lobby(service, "board", humans=2, ais=0, seed=9)
-        rules = GAMES["board"]
+        rules = GAMES["board"].rules
         taken = []
         for _ in range(30):
             clock.now += 61
@@ -315,7 +315,7 @@ async def test_the_match_clock_ends_the_game_by_valuation(db_url):
         await service.sweep()
         state = service.state(out.table)
         assert service.table(out.table).status == "over" and state.end_reason == "time"
-        assert GAMES["deal"].result(state).scores
+        assert GAMES["deal"].rules.result(state).scores
     finally:
         await service.close()
 
@@ -330,7 +330,7 @@ async def test_finished_games_feed_the_chat_standings(db_url):
             await service.lobby.start(out.table, "u0", seed=seed)
             while await step(service, out.table):
                 pass
-            winners += GAMES["deal"].result(service.state(out.table)).winners
+            winners += GAMES["deal"].rules.result(service.state(out.table)).winners
         table = await service.chats.standings("chat:s")
         assert [e["games"] for e in table] == [3, 3]
         assert sum(e["wins"] for e in table) == len(winners)
@@ -519,7 +519,7 @@ async def test_a_failure_inside_the_transaction_loses_nothing(db_url, monkeypatc
                 failures += 1
         assert calls["failed"] > 3 and failures >= 1  # presses and the AI seats' moves both hit it
         expected = direct_run("deal", 3, 13, ai_seats={1, 2})
-        assert GAMES["deal"].encode_state(service.state(table)) == GAMES["deal"].encode_state(expected)
+        assert GAMES["deal"].rules.encode_state(service.state(table)) == GAMES["deal"].rules.encode_state(expected)
     finally:
         await service.close()
 
@@ -532,7 +532,7 @@ async def test_a_reader_never_sees_a_move_whose_commit_is_in_flight(db_url, monk
     try:
         table = await lobby(service, "deal", humans=2, ais=0, seed=21)
         await service.idle()
-        rules = GAMES["deal"]
+        rules = GAMES["deal"].rules
         seat = rules.waiting_for(service.state(table))[0].seat
         user = service.table(table).seats[seat]["user"]
         stored, waiting, signed = rules.encode_state(service.state(table)), service.waiting_for(table), \
@@ -570,7 +570,7 @@ async def test_rotating_the_secret_refuses_every_button_signed_before(db_url, mo
 
     service = await GameService.open(db_url)
     table = await lobby(service, "deal", humans=2, ais=0, seed=3)
-    seat = GAMES["deal"].waiting_for(service.state(table))[0].seat
+    seat = GAMES["deal"].rules.waiting_for(service.state(table))[0].seat
     old_move, old_lobby = service.buttons(table, seat)[0][1], service.sign(f"h:{table}")
     await service.close()
     monkeypatch.setenv("DATABASE_URL", db_url)
@@ -593,7 +593,7 @@ async def test_a_press_that_loses_the_race_to_another_player_is_applied_on_the_f
     second = await GameService.open(db_url)
     try:
         table = await lobby(first, "board", humans=3, ais=0, seed=5)
-        rules = GAMES["board"]
+        rules = GAMES["board"].rules
         mortgage = None
         for _ in range(400):  # play on until two players who are not on turn may each mortgage a street
             state = first.state(table)
@@ -655,7 +655,7 @@ async def test_B06_rent_left_unclaimed_is_no_missed_clock(db_url):
     is choosing to, not away: three such clocks do not hand the seat to the AI."""
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    rules = GAMES["board"]
+    rules = GAMES["board"].rules
     try:
         out = await service.lobby.new_table("chat:1", "board", None, "u0", "Ann")
         assert (await service.lobby.join(out.table, "u1", "Bob")).ok
@@ -676,7 +676,7 @@ async def test_B06_rent_left_unclaimed_is_no_missed_clock(db_url):
                 lapsed[claims[0].seat] = lapsed.get(claims[0].seat, 0) + 1
                 continue
             seat = decisions[0].seat
-            action = PLUGS["board"].choose_listed(state, seat)
+            action = GAMES["board"].choose_listed(state, seat)
             token = next(t for a, t in service.buttons(table, seat) if a == action)
             assert (await service.act(service.table(table).seats[seat]["user"], token)).ok
         owner = max(lapsed, key=lapsed.get)

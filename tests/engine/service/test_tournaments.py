@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES
 from engine.service.storage import store
 from engine.service.tables import GameService
 from engine.service.tournaments import draw, places, table_sizes
@@ -85,7 +85,7 @@ async def test_a_whole_team_tournament_with_representatives_corrections_and_shar
             await service.sweep()
             state = service.state(table)
             assert service.table(table).status == "over"
-            for seat in GAMES["deal"].result(state).winners:  # hand-computed: 1 point per match win
+            for seat in GAMES["deal"].rules.result(state).winners:  # hand-computed: 1 point per match win
                 expected_points[team_of[row.seats[seat]["user"]]] += 1
             at += 15 * 60
         assert sum(expected_points.values()) >= 6  # every match has at least one winner
@@ -161,7 +161,7 @@ async def test_several_tables_at_once_and_a_restart_in_the_middle_of_the_round(d
         assert standing["played"] == 1 and all(e["played"] == 1 for e in standing["rows"])
         values = {}
         for table in tables:  # individual standings: wins first, then the B-17 valuation
-            res = GAMES["board"].result(service.state(table))
+            res = GAMES["board"].rules.result(service.state(table))
             for seat, value in res.scores.items():
                 values[service.table(table).seats[seat]["user"]] = (int(seat in res.winners), value)
         expected = sorted(values.values(), key=lambda v: (-v[0], -v[1]))
@@ -187,7 +187,7 @@ async def test_pause_shifts_every_clock_and_stops_moves_then_resume_goes_on(db_u
         [table] = await start_round(service, clock, start)
         await play(service, table, 5)
         clock.now = start + 5 * 60
-        seat = GAMES["deal"].waiting_for(service.state(table))[0].seat
+        seat = GAMES["deal"].rules.waiting_for(service.state(table))[0].seat
         user, token = service.table(table).seats[seat]["user"], service.buttons(table, seat)[0][1]
         assert (await tours.pause(tid, "u0", False)).key == "tour.admins_only"
         assert (await tours.pause(tid, "admin", True)).ok
@@ -251,7 +251,7 @@ async def test_admin_replaces_absent_players_and_cancels_a_table_or_the_tourname
         by_entrant = {e["entrant"]: e for e in standing["rows"]}
         assert all(by_entrant[e]["played"] == 1 for e in first.entrants)
         assert all(by_entrant[e]["played"] == 1 and by_entrant[e]["wins"] == 0 for e in second.entrants)
-        won = GAMES["deal"].result(service.state(first.table_id)).winners
+        won = GAMES["deal"].rules.result(service.state(first.table_id)).winners
         assert {first.entrants[s] for s in won} == {e for e, v in by_entrant.items() if v["wins"]}
         # the whole tournament is called off: no more rounds
         assert (await tours.cancel(tid, "u0", False)).key == "tour.admins_only"
@@ -438,12 +438,12 @@ async def test_after_a_restart_the_clock_task_lets_waiting_ai_seats_answer_first
     out = await service.lobby.new_table(CHAT, "deal", None, "u0", "Ann")
     await service.lobby.add_ai(out.table, "u0")
     await service.lobby.start(out.table, "u0", seed=2)
-    rules = GAMES["deal"]
+    rules = GAMES["deal"].rules
     for _ in range(200):  # the person plays until it is the AI seat's turn; nobody lets the AI answer
         seat = rules.waiting_for(service.state(out.table))[0].seat
         if seat == 1:
             break
-        action = PLUGS["deal"].choose_listed(service.state(out.table), seat)
+        action = GAMES["deal"].choose_listed(service.state(out.table), seat)
         token = next(t for a, t in service.buttons(out.table, seat) if a == action)
         assert (await service.act("u0", token)).ok
     version = service.table(out.table).version
@@ -471,10 +471,10 @@ async def test_a_dead_process_s_ai_seat_is_answered_by_another_process_s_sweep(d
         out = await first.lobby.new_table(CHAT, "deal", None, "u0", "Ann")
         await first.lobby.add_ai(out.table, "u0")
         await first.lobby.start(out.table, "u0", seed=2)
-        rules = GAMES["deal"]
+        rules = GAMES["deal"].rules
         while rules.waiting_for(first.state(out.table))[0].seat != 1:
             seat = rules.waiting_for(first.state(out.table))[0].seat
-            action = PLUGS["deal"].choose_listed(first.state(out.table), seat)
+            action = GAMES["deal"].choose_listed(first.state(out.table), seat)
             token = next(t for a, t in first.buttons(out.table, seat) if a == action)
             assert (await first.act("u0", token)).ok
         version = first.table(out.table).version

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES
 from engine.service import tokens
 from tests.fakes.telegram_server import BotAPIServer, Call, _caption, _json
 from tests.paths import ROOT
@@ -188,7 +188,7 @@ class Harness:
         if game == "board":  # the processes read it with the table (each reads it again after the other's move)
             async with self.pool.acquire() as conn:
                 await conn.execute("UPDATE tables SET turn_cap = $1 WHERE id = $2", BOARD_TURN_CAP, table)
-        rules, plug = GAMES[game], PLUGS[game]
+        rules, plug = GAMES[game].rules, GAMES[game]
         presses = 0
         while presses < 2500:
             row = await self.row(table)
@@ -490,7 +490,7 @@ async def test_a_player_asked_by_one_process_is_not_asked_again_by_the_other():
     a.subscribe(keep("a"))
     b.subscribe(keep("b"))
     users = ["tg:1", "tg:2", "tg:3"]
-    rules = GAMES["board"]
+    rules = GAMES["board"].rules
     try:
         table = (await a.lobby.new_table("tg:-9", "board", None, users[0], "A")).table
         for user in users[1:]:
@@ -502,7 +502,7 @@ async def test_a_player_asked_by_one_process_is_not_asked_again_by_the_other():
             if sum(d.kind == "bid" for d in decisions) >= 2:
                 break
             d = decisions[0]
-            wanted = d.timeout if d.kind == "buy" else PLUGS["board"].choose_listed(a.state(table), d.seat)
+            wanted = d.timeout if d.kind == "buy" else GAMES["board"].choose_listed(a.state(table), d.seat)
             token = next(tok for action, tok in a.buttons(table, d.seat) if action == wanted)
             assert (await a.act(users[d.seat], token)).ok
             await a.idle()
@@ -510,7 +510,7 @@ async def test_a_player_asked_by_one_process_is_not_asked_again_by_the_other():
             pytest.fail("no auction")
         asked_by_a = {(w.seat, w.kind) for w in updates["a"][-1].asked}
         bidder = decisions[0].seat
-        wanted = PLUGS["board"].choose_listed(a.state(table), bidder)
+        wanted = GAMES["board"].choose_listed(a.state(table), bidder)
         token = next(tok for action, tok in a.buttons(table, bidder) if action == wanted)
         assert (await b.act(users[bidder], token)).ok
         await b.idle()

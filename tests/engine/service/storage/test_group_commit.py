@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import text, update
 from sqlalchemy.exc import OperationalError
 
-from engine.games import GAMES, PLUGS
+from engine.games import GAMES
 from engine.service.storage import store, writer
 from engine.service.tables import GameService
 from tests.engine.service.test_service import FakeClock
@@ -46,8 +46,8 @@ async def tables_of_two(service: GameService, count: int = TABLES) -> list[int]:
 def press_of(service: GameService, table: int) -> tuple[str, str]:
     """Who presses what at a table: the first person owed a decision, the AI's choice as a button."""
     state = service.state(table)
-    seat = GAMES["deal"].waiting_for(state)[0].seat
-    action = PLUGS["deal"].choose_listed(state, seat)
+    seat = GAMES["deal"].rules.waiting_for(state)[0].seat
+    action = GAMES["deal"].choose_listed(state, seat)
     token = next(t for a, t in service.buttons(table, seat) if a == action)
     return service.table(table).seats[seat]["user"], token
 
@@ -94,7 +94,7 @@ async def test_a_failed_batch_commit_fails_every_move_in_it(db_url, path, monkey
             assert service.cache.peek(t) is None  # each copy was dropped: the database is right
             live = await service.live(t)  # and read again from it, as it was
             assert live.row.version == before[t][0]
-            assert GAMES["deal"].encode_state(live.state).decode() == before[t][1]
+            assert GAMES["deal"].rules.encode_state(live.state).decode() == before[t][1]
         # the same buttons work again, now stored once each
         again = await asyncio.gather(*(service.act(*presses[t]) for t in tables))
         assert all(o.ok for o in again), again

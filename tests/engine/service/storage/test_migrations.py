@@ -207,9 +207,9 @@ async def test_0006_running_deal_tables_keep_the_rules_their_log_was_played_with
 def _board_game_the_doubles_lock_refuses():
     """A china board game played before 0007 (no doubles lock), up to and including a move the
     lock refuses (a build or lift between a doubles roll and its extra roll)."""
-    from engine.games import GAMES, PLUGS
+    from engine.games import GAMES
 
-    board, plug = GAMES["board"], PLUGS["board"]
+    board, plug = GAMES["board"].rules, GAMES["board"]
     for seed in range(1, 40):
         old = {"ruleset": "china", "doubles_lock": False, "received_mortgage_rulings": False}  # before 0007
         state, log = board.new_game(3, old, seed), []
@@ -232,7 +232,7 @@ async def test_0007_running_china_board_tables_keep_building_between_doubles(db_
     0007) replays after the upgrade exactly as it was played: its row turns the lock off."""
     from engine.games import GAMES
 
-    board = GAMES["board"]
+    board = GAMES["board"].rules
     seed, log, state = _board_game_the_doubles_lock_refuses()
     encoded = json.loads(board.encode_state(state))
     for name in ("doubles_lock", "rent_claim", "received_mortgage_rulings"):  # the old code's options had none
@@ -258,9 +258,9 @@ async def test_0009_running_board_tables_keep_the_old_trading_rules(db_url, monk
     the 10 % at once, allowed before 0009) replays after the upgrade exactly as it was played: its
     row turns the rulings off. A lobby's table starts with them."""
     from engine.board import model as m
-    from engine.games import GAMES, PLUGS
+    from engine.games import GAMES
 
-    board, plug_choice = GAMES["board"], PLUGS["board"].choose
+    board, plug_choice = GAMES["board"].rules, GAMES["board"].choose
     old = {"ruleset": "classic", "received_mortgage_rulings": False}
     state, log = board.new_game(3, old, 9), []  # three seats, as the rows' SEATS
 
