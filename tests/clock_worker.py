@@ -30,15 +30,15 @@ def main(argv: list[str]) -> None:
     async def run() -> None:
         service = await GameService.open(url, clock)
         if freeze_after is not None:
-            real_fire = service.fire
+            real_fire = service.clocks.fire
 
-            async def fire_or_freeze(deadline, owner):
+            async def fire_or_freeze(deadline):
                 if service.clocks.fired >= freeze_after and random.Random(deadline.id).random() < 0.5:
                     print(f"frozen {deadline.id}", flush=True)
                     await asyncio.Event().wait()
-                return await real_fire(deadline, owner)
+                return await real_fire(deadline)
 
-            service.fire = fire_or_freeze
+            service.clocks.fire = fire_or_freeze
         print(f"owner {service.clocks.owner}", flush=True)
         await service.run(every=0.02)
 

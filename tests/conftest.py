@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy.engine import make_url
 from sqlmodel import SQLModel
 
-from engine.service.storage import store
+from engine.service.storage import database
 
 PRIVATE_PREFIX = "tycoon_test_"
 
@@ -87,7 +87,7 @@ def pytest_sessionfinish(session, exitstatus):
 
 async def drop_everything(url: str) -> None:
     """An empty PostgreSQL database: every table of ours, and Alembic's record, dropped."""
-    engine = store.make_engine(url)
+    engine = database.make_db(url)
     async with engine.begin() as conn:
         # a connection left holding a lock (a process of an earlier test) is an error, not a hang
         await conn.exec_driver_sql("SET LOCAL lock_timeout = '60s'")

@@ -72,12 +72,11 @@ async def test_a_game_goes_through_the_service_the_chat_and_the_web(game, tmp_pa
         pressed = 0
         for _ in range(12):  # a few presses by the people, the AI seat answers by itself
             await service.idle()
-            decisions = game.rules.waiting_for(service.state(out.table)) if service.table(out.table).status == \
-                "running" else []
+            decisions = service.cache.waiting_for(out.table)
             if not decisions:
                 break
             seat = decisions[0].seat
-            action = game.choose_listed(service.state(out.table), seat)
+            action = game.choose_listed(service.cache.state(out.table), seat)
             token = next(t for a, t in service.buttons(out.table, seat) if a == action)
             assert (await service.act(f"x:{seat + 1}", token)).ok
             pressed += 1

@@ -28,8 +28,8 @@ from collections.abc import AsyncIterator
 from bot.chat.messenger import Mention, Messenger, Text, Unreachable, pages
 from bot.chat.screens import Button, Screen
 from bot.chat.updates import MessageRecord, UpdateScreens, answer_buttons, note_shown, older_than_shown, plan
-from engine.service.loop import TableUpdate
 from engine.service.tables import GameService
+from engine.service.updates import TableUpdate
 from engine.service.views import Seat
 from words.games import WORDS
 from words.i18n import t

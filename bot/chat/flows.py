@@ -23,10 +23,10 @@ from bot.chat.presenter import discard_pile_answer, discard_pile_picture
 from bot.chat.screens import Button, Screen, private_screen, refusal_text
 from bot.chat.updates import damaged_text
 from engine.games import GAMES
-from engine.service.loop import TableUpdate
 from engine.service.outcome import Outcome
 from engine.service.tables import GameService
 from engine.service.tournaments import base_chat
+from engine.service.updates import TableUpdate
 from engine.service.views import PrivateView, PublicView
 from words.i18n import game_name, normalise_lang, t
 

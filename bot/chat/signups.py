@@ -30,16 +30,16 @@ def of_outcome(outcome: Outcome) -> str | None:
 
 async def remember(service, platform: str, what: str, ref: str) -> None:
     """One more message showing the sign-up ``what`` (``s12``, ``T3``)."""
-    stored = await keyvalue.get_value(service.engine, _key(platform, what))
+    stored = await keyvalue.get_value(service.db, _key(platform, what))
     refs = json.loads(stored) if stored else []
     if ref not in refs:
-        await keyvalue.set_value(service.engine, _key(platform, what), json.dumps([*refs, ref]))
+        await keyvalue.set_value(service.db, _key(platform, what), json.dumps([*refs, ref]))
 
 
 async def take(service, platform: str, what: str) -> list[str]:
     """The messages still showing sign-up ``what``, forgotten from now on (closed once)."""
-    stored = await keyvalue.get_value(service.engine, _key(platform, what))
+    stored = await keyvalue.get_value(service.db, _key(platform, what))
     if stored is None:
         return []
-    await keyvalue.delete_value(service.engine, _key(platform, what))
+    await keyvalue.delete_value(service.db, _key(platform, what))
     return json.loads(stored)

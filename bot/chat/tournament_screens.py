@@ -78,7 +78,7 @@ def parse_create(args: list[str], when) -> CreateRequest | None:
 
 async def create(tours: Tournaments, chat_key: str, user: str, is_admin: bool, request: CreateRequest,
                  name: str = "") -> Outcome:
-    now = tours.service.clock()
+    now = tours.core.clock()
     signup_until = None if request.signup_minutes is None else now + 60 * request.signup_minutes
     return await tours.create(chat_key, user, is_admin, request.game, request.ruleset,
                               starts_at=request.starts_at, rounds=request.rounds, mode=request.mode,
@@ -220,7 +220,7 @@ def round_text(service: GameService, outcome: Outcome, row, lang: str) -> str:
     lines = [t(lang, "tour.round_started", round=p["round"], rounds=row.rounds, tables=len(p["tables"]),
                minutes=row.match_minutes)]
     for n, (table, match) in enumerate(zip(p["tables"], p["matches"], strict=True), 1):
-        names = t(lang, "ui.list_sep").join(s["name"] for s in service.table(table).seats)
+        names = t(lang, "ui.list_sep").join(s["name"] for s in service.cache.row(table).seats)
         lines.append(t(lang, "tour.table_line", n=n, names=names) + f"  (#{match})")
     return "\n".join(lines)
 
@@ -243,7 +243,7 @@ async def standings_screen(tours: Tournaments, chat_key: str, lang: str) -> Scre
                        number=e["entrant"], name=e["name"], score=score))
     web = (os.environ.get("TYCOON_WEB_URL") or "").rstrip("/")
     if web.startswith(("https://", "http://")):  # the web table's live page, for a screen at the venue
-        lines.append(t(lang, "web.tour.link", url=web + tournament_path(tours.service.sign, row.id)))
+        lines.append(t(lang, "web.tour.link", url=web + tournament_path(tours.core.keys.sign, row.id)))
     picture = await asyncio.to_thread(lambda: png_bytes(render_standings(standings, lang)[0]))
     return Screen("\n".join(lines), [], picture)
 

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.chat.screens import TURN_POLICIES, Button, Screen, private_screen, public_screen
-from engine.service.loop import TableUpdate
+from engine.service.updates import TableUpdate
 from engine.service.views import Ask
 from words.i18n import t
 

@@ -208,7 +208,7 @@ async def _play(s: _Setup, input_fn, output, db: str, stopper: _Interrupt, kept:
             for player in view.board["players"]:
                 output(ctx.kit.standing(player, lang, names, view.ruleset))
         else:  # the opening (the deal, the first turn), from the stored log
-            for line in event_lines(view, await service.history(table_id, viewer), lang, names, viewer):
+            for line in event_lines(view, await service.seen.history(table_id, viewer), lang, names, viewer):
                 output(line)
         try:
             finished = await _loop(ctx)
@@ -344,7 +344,7 @@ async def _loop(ctx: _Context) -> bool:
             updates.put_nowait(update)
 
     service.subscribe(heard, private=ctx.viewer is not None)
-    service.loop.kick(table_id)  # a resumed game: AI seats that owe a move make it first
+    service.core.outbox.kick(table_id)  # a resumed game: AI seats that owe a move make it first
     while True:
         if not await _settle(ctx, updates) or ctx.stopper.pending:
             return False

@@ -50,7 +50,7 @@ def discard_pile(ctx, view: dict) -> str:
 
 async def match_over(ctx) -> bool:
     """The match clock has run out: the service ends the match by valuation. True when it did."""
-    outcome = await ctx.service.expire(ctx.table_id)
+    outcome = await ctx.service.clocks.expire(ctx.table_id)
     if outcome is None:
         return False
     ctx.output(t(ctx.lang, "console.clock.match_over"))
@@ -64,7 +64,7 @@ async def _clock_line(ctx, deadline: float | None) -> str | None:
     now = ctx.clock()
     if deadline is not None:
         parts.append(t(ctx.lang, "console.clock.card", seconds=max(0, int(deadline - now + 0.999))))
-    ends = await ctx.service.match_ends_at(ctx.table_id)
+    ends = await ctx.service.clocks.match_ends_at(ctx.table_id)
     if ends is not None:
         left = max(0, int(ends - now))
         parts.append(t(ctx.lang, "console.clock.match", time=f"{left // 60}:{left % 60:02d}"))
@@ -73,7 +73,7 @@ async def _clock_line(ctx, deadline: float | None) -> str | None:
 
 async def _ran_out(ctx, seat: int, label) -> Outcome | None:
     """After the input returned: the outcome of a clock that ran out meanwhile, else None."""
-    outcome = await ctx.service.expire(ctx.table_id, seat)
+    outcome = await ctx.service.clocks.expire(ctx.table_id, seat)
     if outcome is None:
         return None
     if outcome.params.get("clock") == "match":

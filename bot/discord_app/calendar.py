@@ -59,12 +59,12 @@ async def add_event(front: Front, interaction: discord.Interaction, lang: str, g
         log.info("no scheduled event in guild %s: %s", interaction.guild_id, e)
         return False
     # remembered so that a match the clock calls off takes its calendar entry with it
-    await keyvalue.set_value(front.service.engine, _key(schedule_id), f"{interaction.guild_id}:{event['id']}")
+    await keyvalue.set_value(front.service.db, _key(schedule_id), f"{interaction.guild_id}:{event['id']}")
     return True
 
 
 async def drop_event(front: Front, schedule_id: int) -> None:
-    stored = await keyvalue.get_value(front.service.engine, _key(schedule_id))
+    stored = await keyvalue.get_value(front.service.db, _key(schedule_id))
     if stored is None:
         return
     guild, event = stored.split(":")
@@ -72,4 +72,4 @@ async def drop_event(front: Front, schedule_id: int) -> None:
         await front.client.http.delete_scheduled_event(int(guild), int(event))
     except discord.HTTPException as e:  # deleted by hand already, or the right was taken away
         log.info("scheduled event %s not deleted: %s", event, e)
-    await keyvalue.delete_value(front.service.engine, _key(schedule_id))
+    await keyvalue.delete_value(front.service.db, _key(schedule_id))

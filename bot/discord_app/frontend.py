@@ -30,11 +30,11 @@ from bot.discord_app.answers import InteractionAnswer, chat_key, lang_of, own_la
 from bot.discord_app.items import view_of
 from bot.discord_app.messenger import PAGE, TEXT, DiscordMessenger, md
 from bot.discord_app.trades import DiscordTrades
-from engine.service.loop import TableUpdate
 from engine.service.outcome import Outcome
 from engine.service.storage import keyvalue
 from engine.service.tables import GameService
 from engine.service.tournaments import base_chat
+from engine.service.updates import TableUpdate
 from engine.service.views import PublicView
 from words.i18n import game_name, normalise_lang, t
 
@@ -83,7 +83,7 @@ class Front:
         row = await self.service.lobby.table_in_chat(chat_key(interaction))
         table = row.id if row is not None else None
         if table is None and isinstance(interaction.channel, discord.Thread):
-            stored = await keyvalue.get_value(self.service.engine, thread_key(interaction.channel_id))
+            stored = await keyvalue.get_value(self.service.db, thread_key(interaction.channel_id))
             table = int(stored) if stored else None
         views = await self.service.views(table, seats=()) if table is not None else None
         view = views[0] if views is not None else None
@@ -100,7 +100,7 @@ class Front:
         went wrong, nothing changed" to the user alone, the table and the traceback to the log."""
         data = interaction.data or {}
         custom_id = data.get("custom_id") or ""
-        table = self.service.table_named(custom_id) if custom_id else None
+        table = self.service.keys.table_named(custom_id) if custom_id else None
         what = custom_id or f"/{data.get('name', '?')}"
         log.error("Discord interaction %s failed (channel %s, table %s): %s", what, interaction.channel_id, table,
                   error, exc_info=error)
@@ -123,7 +123,7 @@ class Front:
             return None
         thread_id = int(thread["id"])
         await self.service.lobby.set_messages(table_id, dc_thread=thread_id)
-        await keyvalue.set_value(self.service.engine, thread_key(thread_id), str(table_id))
+        await keyvalue.set_value(self.service.db, thread_key(thread_id), str(table_id))
         return thread_id
 
     async def newgame(self, interaction: discord.Interaction, game: str, ruleset: str | None,

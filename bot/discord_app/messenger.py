@@ -182,7 +182,7 @@ class DiscordMessenger:
         """The player's newest "My hand" reply: in memory, else as a process before a restart noted it."""
         if (table, seat) not in self._replies and (table, seat) not in self._asked:
             self._asked.add((table, seat))
-            raw = await keyvalue.get_value(self.service.engine, _reply_key(table, seat))
+            raw = await keyvalue.get_value(self.service.db, _reply_key(table, seat))
             if raw:
                 token, message, until = raw.rsplit(":", 2)
                 self._replies[(table, seat)] = Reply(token, int(message), float(until), ("", ""))
@@ -194,7 +194,7 @@ class DiscordMessenger:
         older = await self._held(table, seat)
         until = self.service.clock() + EPHEMERAL_SECONDS
         self._replies[(table, seat)] = Reply(token, message, until, self._digest(screen))
-        await keyvalue.set_value(self.service.engine, _reply_key(table, seat), f"{token}:{message}:{until}")
+        await keyvalue.set_value(self.service.db, _reply_key(table, seat), f"{token}:{message}:{until}")
         if older is not None and older.message != message and self.service.clock() < older.until:
             try:
                 await self._webhook(older.token).edit_message(older.message, view=None)

@@ -181,7 +181,7 @@ class TournamentFront:
         channel = self.front.channel(chat)
         await channel.send(content=md(tour_screens.round_text(self.service, outcome, row, lang))[:TEXT])
         for n, table in enumerate(outcome.params["tables"], 1):
-            if not (self.service.table(table).messages or {}).get("dc_thread"):
+            if not (self.service.cache.row(table).messages or {}).get("dc_thread"):
                 title = tour_screens.topic_title(row, outcome.params["round"], n, lang)
                 if await self.front.open_thread(channel.id, table, title) is None:
                     return

@@ -229,13 +229,13 @@ def _cmd_rotate_secret(args: argparse.Namespace) -> int:
     """A new secret for buttons and move tokens (see README, "Security"); restart the bots after."""
     import asyncio
 
-    from engine.service.storage import migrate, store
+    from engine.service.storage import database, migrate
 
     async def rotate() -> None:
-        engine = store.make_engine(os.environ.get("DATABASE_URL"))
+        engine = database.make_db(os.environ.get("DATABASE_URL"))
         try:
             await migrate.upgrade(engine)
-            await store.rotate_secret(engine)
+            await database.rotate_secret(engine)
         finally:
             await engine.dispose()
 

@@ -33,7 +33,7 @@ ACCESS_LOGGER = logging.getLogger("bot.access")
 
 async def healthz(request: web.Request) -> web.Response:
     service = request.app[SERVICE_KEY]
-    swept = getattr(service, "swept_at", None)
+    swept = service.health.swept_at
     age = None if swept is None else round(time.time() - swept, 1)
     healthy = age is not None and age <= STALE
     return web.json_response({"ok": healthy, "last_sweep_seconds_ago": age}, status=200 if healthy else 503)

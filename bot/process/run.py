@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from bot.process.platforms import FIRST_RETRY, GatewayGone, TokenRefused, Webhook, keep_discord, keep_telegram, retrying
 from engine.service.runner import ServiceDown, describe
-from engine.service.storage import store
+from engine.service.storage.errors import DB_ERRORS
 from engine.service.tables import GameService
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,7 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
     rate-limit proxy, or the tests' fake Discord); the gateway's address comes from it."""
     stop = stop or asyncio.Event()
     heartbeat = HEARTBEAT if heartbeat is None else heartbeat
-    service = await retrying("the database", lambda: GameService.open(database_url, lazy=True), store.DB_ERRORS, stop,
+    service = await retrying("the database", lambda: GameService.open(database_url, lazy=True), DB_ERRORS, stop,
                              first=retry_first)
     if service is None:
         return OK

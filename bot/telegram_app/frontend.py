@@ -31,9 +31,9 @@ from bot.telegram_app.messenger import CAPTION_LIMIT, TelegramMessenger, units, 
 from bot.telegram_app.tournaments import TelegramTournaments
 from bot.telegram_app.trades import TelegramTrades
 from engine.games import GAMES
-from engine.service.loop import TableUpdate
 from engine.service.outcome import Outcome
 from engine.service.tables import GameService
+from engine.service.updates import TableUpdate
 from words.i18n import game_name, normalise_lang, t
 
 log = logging.getLogger(__name__)
@@ -267,7 +267,7 @@ class TelegramFrontEnd:
             log.error("Telegram: %s", error, exc_info=error)
             return
         query = update.callback_query
-        table = self.service.table_named(query.data or "") if query is not None else None
+        table = self.service.keys.table_named(query.data or "") if query is not None else None
         key = chat_key(update) if update.effective_chat is not None else None
         log.error("Telegram update failed (chat %s, table %s): %s", key, table, error, exc_info=error)
         lang = self.lang

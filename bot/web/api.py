@@ -16,7 +16,7 @@ from bot.web import auth
 from bot.web.context import SERVICE, SETTINGS, id_in_path, lang_of, origin_ok, refuse, user_of, watch_path
 from bot.web.live import RateLimit
 from engine.games import GAMES, LEVELS
-from engine.service.storage import store
+from engine.service.storage.rows import TableRow
 from words.i18n import normalise_lang, t
 
 log = logging.getLogger("bot.web.server")
@@ -85,10 +85,10 @@ def _post_guard(request: web.Request) -> web.Response | None:
 
 async def list_tables(request: web.Request) -> web.Response:
     service = request.app[SERVICE]
-    async with AsyncSession(service.engine) as session:
-        rows = (await session.exec(select(store.TableRow).where(
-            store.TableRow.chat_key.startswith("web:"), store.TableRow.status.in_(("lobby", "running")))
-            .order_by(store.TableRow.id.desc()).limit(50))).all()
+    async with AsyncSession(service.db) as session:
+        rows = (await session.exec(select(TableRow).where(
+            TableRow.chat_key.startswith("web:"), TableRow.status.in_(("lobby", "running")))
+            .order_by(TableRow.id.desc()).limit(50))).all()
     return web.json_response({"tables": [
         {"table": r.id, "game": r.game, "ruleset": r.ruleset, "status": r.status,
          "seats": [s["name"] for s in r.seats], "url": f"/t/{r.id}", "watch": watch_path(service, r.id)}

@@ -35,9 +35,9 @@ from bot.web.atlas import atlas
 from bot.web.auth import watch_path
 from bot.web.messages import lobby_message, own_part, parse_message, say, table_message
 from engine.service import metrics
-from engine.service.loop import TableUpdate
 from engine.service.outcome import Outcome
 from engine.service.tables import GameService
+from engine.service.updates import TableUpdate
 from engine.service.views import PrivateView, PublicView
 from words.i18n import t
 
@@ -86,7 +86,7 @@ class Hub:
         self.clients: dict[int, set[Client]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         service.subscribe(self.on_update, private=True)
-        service.watch_elsewhere(self.on_elsewhere)
+        service.notices.watch(self.on_elsewhere)
 
     # -- connections ---------------------------------------------------------------------------
 
@@ -220,8 +220,8 @@ class Hub:
                 for client in clients:
                     await self._send(client, {"type": "missing", "message": say(client.lang, "service.no_table")})
                 return
-            history = None if new or public.status == "lobby" else await self.service.history(table, None)
-            series = await self.service.worth_series(table) if public.over else None  # the end screen's chart
+            history = None if new or public.status == "lobby" else await self.service.seen.history(table, None)
+            series = await self.service.seen.worth_series(table) if public.over else None  # the end screen's chart
             by_lang: dict[str, list[Client]] = {}
             for client in clients:
                 by_lang.setdefault(client.lang, []).append(client)

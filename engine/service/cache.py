@@ -26,7 +26,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from engine.core.contract import GameRules
 from engine.games import GAMES
 from engine.service.outcome import LIVE
-from engine.service.storage import store
+from engine.service.storage import queries
+from engine.service.storage.rows import ClockInfo, TableRow
 
 log = logging.getLogger(__name__)
 KEEP_FINISHED = 32  # finished or cancelled tables kept in memory, most recent first
@@ -34,10 +35,10 @@ KEEP_FINISHED = 32  # finished or cancelled tables kept in memory, most recent f
 
 @dataclass
 class LiveTable:
-    row: store.TableRow
+    row: TableRow
     rules: GameRules
     state: Any = None
-    clocks: list[store.ClockInfo] = field(default_factory=list)  # the live clocks, as last set
+    clocks: list[ClockInfo] = field(default_factory=list)  # the live clocks, as last set
     _legal: tuple | None = field(default=None, repr=False, compare=False)  # (version, seat, state id, actions)
     # a move is applied to ``state`` and not yet stored: readers without the table's lock see the
     # stored state instead (``committed``), so nothing shown or signed comes from a move that may
@@ -96,6 +97,27 @@ class TableCache:
         """The copy in memory, if there is one (no I/O)."""
         return self._live.get(table_id) or self._finished.get(table_id)
 
+    def row(self, table_id: int) -> TableRow | None:
+        """The table's row as this copy holds it (None when it is not in memory)."""
+        live = self.peek(table_id)
+        return live.row if live else None
+
+    def state(self, table_id: int) -> Any:
+        """The table's state as stored (a move in flight is not seen until it is stored)."""
+        live = self.peek(table_id)
+        return live.committed() if live else None
+
+    def rules(self, table_id: int) -> GameRules | None:
+        live = self.peek(table_id)
+        return live.rules if live else None
+
+    def waiting_for(self, table_id: int) -> list:
+        """The decisions a running table waits for (empty when it is not running)."""
+        live = self.peek(table_id)
+        if live is None or live.state is None or live.row.status != "running":
+            return []
+        return live.rules.waiting_for(live.committed())
+
     def put(self, live: LiveTable) -> LiveTable:
         if live.row.status in ("lobby", *LIVE):
             self._finished.pop(live.row.id, None)
@@ -129,12 +151,12 @@ class TableCache:
         if live is not None:
             return live
         async with AsyncSession(self.engine) as session:
-            row = await session.get(store.TableRow, table_id)
+            row = await session.get(TableRow, table_id)
         if row is None:
             return None
         return await self.load(row)
 
-    async def load(self, row: store.TableRow, verify: bool = False) -> LiveTable | None:
+    async def load(self, row: TableRow, verify: bool = False) -> LiveTable | None:
         """A copy of a stored table. With ``verify`` (at start-up) the log is replayed and the
         snapshot checked against it; without, the snapshot is trusted when it decodes."""
         rules = GAMES[row.game].rules if row.game in GAMES else None
@@ -158,10 +180,10 @@ class TableCache:
                 return await self._quarantine(row, str(e))
         return self.put(LiveTable(row=row, rules=rules, state=state))
 
-    async def _replay(self, row: store.TableRow, rules: GameRules):
+    async def _replay(self, row: TableRow, rules: GameRules):
         """The state the log builds; the snapshot is rewritten when it differs (the log is the truth)."""
         # another process may have moved on since the row was read: its later moves are not ours
-        entries = [e for e in await store.load_log(self.engine, row.id) if e.seq <= row.version]
+        entries = [e for e in await queries.load_log(self.engine, row.id) if e.seq <= row.version]
         if [e.seq for e in entries] != list(range(1, row.version + 1)):
             raise Damaged(f"the action log holds moves {entries[0].seq if entries else '-'}…"
                           f"{entries[-1].seq if entries else '-'} ({len(entries)}), the table is at version "
@@ -181,18 +203,18 @@ class TableCache:
                 log.warning("table %s: no snapshot was stored at version %s; rebuilt from its log and written",
                             row.id, row.version)
             async with AsyncSession(self.engine) as session:
-                await session.exec(update(store.TableRow).where(store.TableRow.id == row.id,
-                                                                store.TableRow.version == row.version)
+                await session.exec(update(TableRow).where(TableRow.id == row.id,
+                                                                TableRow.version == row.version)
                                    .values(snapshot=encoded))
                 await session.commit()
             row.snapshot = encoded
         return state
 
-    async def _quarantine(self, row: store.TableRow, reason: str) -> None:
+    async def _quarantine(self, row: TableRow, reason: str) -> None:
         log.error("table %s in chat %s is damaged and set aside: %s", row.id, row.chat_key, reason)
         damage = {"reason": reason[:500], "told": False, "was": row.status}
-        await store.update_table(self.engine, row.id, damage=damage)
-        await store.end_table(self.engine, row.id, "damaged")
+        await queries.update_table(self.engine, row.id, damage=damage)
+        await queries.end_table(self.engine, row.id, "damaged")
         row.status, row.damage = "damaged", damage
         self.drop(row.id)
         self.damaged.append(row.id)
@@ -202,7 +224,7 @@ class TableCache:
     async def refresh(self, live: LiveTable) -> LiveTable | None:
         """Bring a copy to the version the database holds (another process moved the table on)."""
         async with AsyncSession(self.engine) as session:
-            row = await session.get(store.TableRow, live.row.id)
+            row = await session.get(TableRow, live.row.id)
         if row is None:
             self.drop(live.row.id)
             return None

@@ -9,16 +9,16 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.games import GAMES
-from engine.service.clocks import DEFAULT_CLOCKS
+from engine.service.clock_rules import DEFAULT_CLOCKS
 from engine.service.outcome import Outcome
-from engine.service.storage import store
+from engine.service.storage.rows import ChatSettingsRow, ResultRow
 
 LANG_SECONDS = 30  # how long a process trusts the language it read for a chat (another may change it)
 
 
 class Chats:
-    def __init__(self, engine) -> None:
-        self.engine = engine
+    def __init__(self, db) -> None:
+        self.db = db
         self._langs: dict[str, tuple[str | None, float]] = {}  # chat -> (its language, read until)
 
     async def lang(self, chat_key: str) -> str | None:
@@ -31,10 +31,10 @@ class Chats:
         self._langs[chat_key] = (lang, time.monotonic() + LANG_SECONDS)
         return lang
 
-    async def settings(self, chat_key: str) -> store.ChatSettingsRow:
-        async with AsyncSession(self.engine) as session:
-            row = await session.get(store.ChatSettingsRow, chat_key)
-            return row or store.ChatSettingsRow(chat_key=chat_key)
+    async def settings(self, chat_key: str) -> ChatSettingsRow:
+        async with AsyncSession(self.db) as session:
+            row = await session.get(ChatSettingsRow, chat_key)
+            return row or ChatSettingsRow(chat_key=chat_key)
 
     async def set_settings(self, chat_key: str, lang: str | None = None, rulesets: dict | None = None,
                            clocks: dict | None = None) -> Outcome:
@@ -45,8 +45,8 @@ class Chats:
             if game not in GAMES or ruleset not in GAMES[game].rules.rulesets:
                 return Outcome(False, "service.unknown_ruleset", params={"ruleset": ruleset, "choices": ", ".join(
                     r for g in GAMES.values() for r in g.rules.rulesets)})
-        async with AsyncSession(self.engine) as session:
-            row = await session.get(store.ChatSettingsRow, chat_key) or store.ChatSettingsRow(chat_key=chat_key)
+        async with AsyncSession(self.db) as session:
+            row = await session.get(ChatSettingsRow, chat_key) or ChatSettingsRow(chat_key=chat_key)
             if lang is not None:
                 row.lang = lang
             if rulesets:
@@ -60,10 +60,10 @@ class Chats:
 
     async def standings(self, chat_key: str, game: str | None = None) -> list[dict]:
         """Per player in a chat: games finished, wins (a shared win counts for each), best first."""
-        async with AsyncSession(self.engine) as session:
-            query = select(store.ResultRow).where(store.ResultRow.chat_key == chat_key)
+        async with AsyncSession(self.db) as session:
+            query = select(ResultRow).where(ResultRow.chat_key == chat_key)
             if game is not None:
-                query = query.where(store.ResultRow.game == game)
+                query = query.where(ResultRow.game == game)
             results = (await session.exec(query)).all()
         table: dict[str, dict] = {}
         for r in results:

@@ -19,9 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import secrets
-import socket
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -29,62 +26,28 @@ from typing import TYPE_CHECKING
 from engine.core.values import SYSTEM, EndMatch
 from engine.games import GAMES
 from engine.service import metrics
+from engine.service.clock_rules import LEASE, MISSES_BEFORE_AI, wanted_clocks
+from engine.service.core import Core
 from engine.service.outcome import Outcome
-from engine.service.storage import store
+from engine.service.storage import queries
+from engine.service.storage.errors import DB_ERRORS
+from engine.service.storage.rows import DeadlineRow
+from engine.service.updates import due_of
 
 if TYPE_CHECKING:
     from engine.service.cache import LiveTable
-    from engine.service.tables import GameService
 
 log = logging.getLogger(__name__)
 
-# seconds per decision policy (a chat may set its own); the Deal tournament's card clock comes
-# from its rule set (D-16)
-DEFAULT_CLOCKS = {"turn": 60, "card": 10, "response": 20, "payment": 60, "discard": 30, "choice": 30,
-                  "auction": 30}
-MISSES_BEFORE_AI = 3
-AI_GRACE = 10.0  # an AI seat's decision left unanswered this long is taken by any process's sweep
-LEASE = 30.0  # a taken clock not applied within this long is taken over by another sweep
-Handler = Callable[[store.DeadlineRow], Awaitable[Outcome]]
-
-
-def owner_name() -> str:
-    """This process among others on one database (host, pid and a random part for restarts)."""
-    return f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
-
-
-def clock_seconds(live: LiveTable, policy: str) -> float:
-    return live.row.clocks.get(policy, DEFAULT_CLOCKS.get(policy, 60))
-
-
-def wanted_clocks(live: LiveTable, now: float, version: int | None = None, seats: list | None = None,
-                  status: str | None = None) -> list[store.DeadlineRow]:
-    """The decision clocks the table's state implies now (not the match clock); ``version``,
-    ``seats`` and ``status`` as they will be once a move being stored is stored."""
-    return [store.DeadlineRow(table_id=live.row.id, version=c.version, seat=c.seat, kind=c.kind, ai=c.ai,
-                              due_at=c.due_at) for c in wanted_infos(live, now, version, seats, status)]
-
-
-def wanted_infos(live: LiveTable, now: float, version: int | None = None, seats: list | None = None,
-                 status: str | None = None) -> list[store.ClockInfo]:
-    """``wanted_clocks`` as plain values: what a move stores (an ORM row costs more to build than
-    the rest of the move's bookkeeping)."""
-    version = live.row.version if version is None else version
-    seats = live.row.seats if seats is None else seats
-    if (status or live.row.status) != "running" or live.state is None:
-        return []
-    out = []
-    for decision in live.rules.waiting_for(live.state):
-        ai = bool(seats[decision.seat]["ai"])
-        seconds = AI_GRACE if ai else clock_seconds(live, decision.policy)
-        out.append(store.ClockInfo(version, decision.seat, decision.kind, ai, now + seconds))
-    return out
+Handler = Callable[[DeadlineRow], Awaitable[Outcome]]
 
 
 class Clocks:
-    def __init__(self, service: GameService) -> None:
-        self.service = service
-        self.owner = owner_name()
+    """The clocks of every table, and of scheduled matches and tournaments (``handle``)."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.owner = core.owner
         self._handlers: dict[str, Handler] = {}
         self.lateness: deque[tuple[float, float]] = deque(maxlen=100_000)  # (due at, seconds past it) per clock
         self.fired = 0
@@ -101,31 +64,31 @@ class Clocks:
         the caller holds the table's lock). A copy another process has moved past is dropped
         instead: that process set the clocks of the newer state."""
         if live.row.status != "running":
-            live.clocks = await store.live_clocks(self.service.engine, live.row.id)
+            live.clocks = await queries.live_clocks(self.core.db, live.row.id)
             return
-        clocks = await store.reconcile(self.service.engine, live.row.id, live.row.version,
-                                       wanted_clocks(live, self.service.clock()))
+        clocks = await queries.reconcile(self.core.db, live.row.id, live.row.version,
+                                       wanted_clocks(live, self.core.clock()))
         if clocks is None:
-            self.service.cache.drop(live.row.id)
+            self.core.cache.drop(live.row.id)
         else:
             live.clocks = clocks
 
     async def match_ends_at(self, table_id: int) -> float | None:
         """When the running match clock of a table runs out, if one runs."""
-        live = self.service.cache.peek(table_id)
+        live = self.core.cache.peek(table_id)
         if live is not None and live.clocks:
             return live.match_ends_at
-        rows = await store.live_clocks(self.service.engine, table_id)
+        rows = await queries.live_clocks(self.core.db, table_id)
         return next((r.due_at for r in rows if r.kind == "match" and r.status != "held"), None)
 
     async def sweep(self) -> list[Outcome]:
         """Fire every clock that has run out, each exactly once across processes. A failure with
         one clock is logged with its table and gives the clock back; the others go on. A failure
         to reach the database at all is raised (the supervisor retries)."""
-        now = self.service.clock()
-        rows = await store.due(self.service.engine, now)
+        now = self.core.clock()
+        rows = await queries.due(self.core.db, now)
         # the rows as claimed, not as read: a clock read here may have been replaced since
-        mine = await store.claim(self.service.engine, [r.id for r in rows], self.owner, now, LEASE)
+        mine = await queries.claim(self.core.db, [r.id for r in rows], self.owner, now, LEASE)
         if not mine:
             return []
         tables = [r for r in mine if r.table_id is not None]
@@ -144,52 +107,115 @@ class Clocks:
             raise stuck[0]
         return [o for o in results if o is not None]
 
-    async def _guarded(self, row: store.DeadlineRow) -> Outcome | BaseException | None:
+    async def _guarded(self, row: DeadlineRow) -> Outcome | BaseException | None:
         try:
             if row.table_id is not None:
-                return await self.service.fire(row, self.owner)
+                return await self.fire(row)
             return await self._fire_other(row)
-        except store.DB_ERRORS as e:  # the database, not this clock: given back, told by the sweep
-            with contextlib.suppress(*store.DB_ERRORS):
-                await store.release(self.service.engine, row.id, self.owner)
+        except DB_ERRORS as e:  # the database, not this clock: given back, told by the sweep
+            with contextlib.suppress(*DB_ERRORS):
+                await queries.release(self.core.db, row.id, self.owner)
             if row.table_id is not None:
-                self.service.cache.drop(row.table_id)
+                self.core.cache.drop(row.table_id)
             return e
         except Exception:
             where = f"table {row.table_id}" if row.table_id is not None else (
                 f"schedule {row.schedule_id}" if row.schedule_id is not None else f"tournament {row.tournament_id}")
             log.exception("clock %s (%s, %s) failed; it will be tried again", row.id, where, row.kind)
-            with contextlib.suppress(*store.DB_ERRORS):  # else the lease runs out instead
-                await store.release(self.service.engine, row.id, self.owner)
+            with contextlib.suppress(*DB_ERRORS):  # else the lease runs out instead
+                await queries.release(self.core.db, row.id, self.owner)
             if row.table_id is not None:
-                self.service.cache.drop(row.table_id)  # whatever went wrong, the database is right
+                self.core.cache.drop(row.table_id)  # whatever went wrong, the database is right
             return None
 
-    async def _fire_other(self, row: store.DeadlineRow) -> Outcome | None:
+    async def _fire_other(self, row: DeadlineRow) -> Outcome | None:
         source = "schedule" if row.schedule_id is not None else "tournament"
         handler = self._handlers.get(source)
         if handler is None:  # nobody in this process runs these: give it back for one that does
-            await store.release(self.service.engine, row.id, self.owner)
+            await queries.release(self.core.db, row.id, self.owner)
             return None
         outcome = await handler(row)
-        await store.release(self.service.engine, row.id, self.owner, "done")
+        await queries.release(self.core.db, row.id, self.owner, "done")
         self.note_fired(row)
-        await self.service.loop.notice(outcome)
+        await self.core.subscribers.notice(outcome)
         # tables the clock started are shown after the notice (a round's threads exist by then)
         for table in ([outcome.table] if outcome.table is not None else []) + outcome.params.get("tables", []):
-            self.service.loop.kick(table, kind="started")
+            self.core.outbox.kick(table, kind="started")
         return outcome
 
-    def note_fired(self, row: store.DeadlineRow) -> None:
+    def note_fired(self, row: DeadlineRow) -> None:
         self.fired += 1
-        late = max(0.0, self.service.clock() - row.due_at)
+        late = max(0.0, self.core.clock() - row.due_at)
         self.lateness.append((row.due_at, late))
         metrics.CLOCK_LATENESS.observe(late)
 
-    def action_for(self, live: LiveTable, row: store.DeadlineRow):
+    def action_for(self, live: LiveTable, row: DeadlineRow):
         """What a clock applies: the match's end, an AI seat's choice, or the rules' timeout action."""
         if row.kind == "match":
             return SYSTEM, EndMatch(reason="time")
         if live.row.seats[row.seat]["ai"]:
             return row.seat, GAMES[live.row.game].choose(live.state, row.seat)
         return row.seat, live.rules.timeout_action(live.state, row.seat)
+
+    async def fire(self, deadline: DeadlineRow) -> Outcome:
+        """A table's clock ran out (this process holds its lease): apply what it applies, in the
+        transaction that marks it done. A clock the table has moved past is retired."""
+        table_id = deadline.table_id
+        async with self.core.cache.lock(table_id):
+            live = await self.core.cache.get(table_id)
+            if live is not None and deadline.version > live.row.version:
+                live = await self.core.cache.refresh(live)
+            stale = deadline.kind != "match" and (live is None or deadline.version != live.row.version)
+            if live is None or live.row.status != "running" or stale:
+                await queries.release(self.core.db, deadline.id, self.owner, "moot")
+                return Outcome(False, "service.out_of_date", table=table_id)
+            seat, action = self.action_for(live, deadline)
+            if action is None:
+                await queries.release(self.core.db, deadline.id, self.owner, "moot")
+                return Outcome(False, "service.nothing_to_do", table=table_id)
+            seats, missed, notes = live.row.seats, live.row.missed, []
+            # an unclaimed rent (B-06 ``rent_claim``) is the owner's choice to let it go, not a
+            # player who is away: it does not count towards the AI keeping the seat
+            if deadline.kind not in ("match", "rent") and not live.row.seats[seat]["ai"]:
+                missed = {**live.row.missed, str(seat): live.row.missed.get(str(seat), 0) + 1}
+                if missed[str(seat)] >= MISSES_BEFORE_AI:  # three in a row: the AI keeps the seat warm
+                    seats = [dict(s) for s in live.row.seats]
+                    seats[seat]["ai"] = True
+                    notes.append(Outcome(True, "service.ai_took_over", params={"seat": seat}))
+            outcome = await self.core.apply(live, seat, action, fired=(deadline.id, self.owner), seats=seats,
+                                            missed=missed, notes=notes)
+            if not outcome.ok:
+                if outcome.rule:
+                    log.error("table %s: the rules refused the clock's %r for seat %s (%s)", table_id, action,
+                              seat, outcome.key)
+                await queries.release(self.core.db, deadline.id, self.owner, "moot")
+                return outcome
+            self.note_fired(deadline)
+            if notes:
+                outcome.key, outcome.params = notes[0].key, notes[0].params
+            return outcome
+
+    async def expire(self, table_id: int, seat: int | None = None) -> Outcome | None:
+        """A clock that the caller keeps instead of the clock task ran out (the terminal, which
+        reads one line at a time and runs no timer): the match's clock (B-17, D-16), or ``seat``'s
+        card clock (the Deal tournament's seconds per card, D-16). Applied as the clock task would
+        apply it; the outcome's ``params`` say which clock (``clock``) and, for a card, the
+        ``action`` made. None when neither has run out."""
+        async with self.core.cache.lock(table_id):
+            live = await self.core.cache.get(table_id)
+            if live is None or live.row.status != "running" or live.state is None:
+                return None
+            now = self.core.clock()
+            if live.match_ends_at is not None and now >= live.match_ends_at:
+                outcome = await self.core.apply(live, SYSTEM, EndMatch(reason="time"))
+                outcome.params = {**outcome.params, "clock": "match"}
+                return outcome
+            due = due_of(live)
+            late = [d for d in live.rules.waiting_for(live.state)
+                    if d.seat == seat and d.policy == "card" and due.get((d.seat, d.kind), now + 1) <= now]
+            if not late:
+                return None
+            action = live.rules.timeout_action(live.state, seat)
+            outcome = await self.core.apply(live, seat, action)
+            outcome.params = {**outcome.params, "clock": "card", "action": action}
+            return outcome

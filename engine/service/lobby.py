@@ -10,7 +10,7 @@ Each change that players should see is published by the table loop (``seats``, `
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -19,12 +19,13 @@ from engine import options as table_options
 from engine.core.values import SYSTEM
 from engine.games import GAMES, LEVELS
 from engine.service.cache import LiveTable
-from engine.service.clocks import DEFAULT_CLOCKS, wanted_clocks
+from engine.service.chats import Chats
+from engine.service.clock_rules import DEFAULT_CLOCKS, wanted_clocks
+from engine.service.clocks import Clocks
+from engine.service.core import Core
 from engine.service.outcome import ACTIVE, LIVE, Outcome, game_and_ruleset
-from engine.service.storage import store
-
-if TYPE_CHECKING:
-    from engine.service.tables import GameService
+from engine.service.storage import queries
+from engine.service.storage.rows import DeadlineRow, TableRow
 
 
 def is_ai_user(user: str) -> bool:
@@ -32,10 +33,15 @@ def is_ai_user(user: str) -> bool:
 
 
 class Lobby:
-    def __init__(self, service: GameService) -> None:
-        self.service = service
-        self.engine = service.engine
-        self.cache = service.cache
+    """Tables before and around their game: open, join, leave, AI seats, rule options, start,
+    cancel; a seat the AI kept taken back."""
+
+    def __init__(self, core: Core, clocks: Clocks, chats: Chats) -> None:
+        self.core = core
+        self.db = core.db
+        self.cache = core.cache
+        self.clocks = clocks
+        self.chats = chats
 
     async def _lobby(self, table_id: int) -> tuple[LiveTable | None, Outcome | None]:
         live = await self.cache.get(table_id)
@@ -43,16 +49,16 @@ class Lobby:
             return None, Outcome(False, "service.no_lobby", table=table_id)
         return live, None
 
-    async def table_in_chat(self, chat_key: str) -> store.TableRow | None:
-        async with AsyncSession(self.engine) as session:
-            return (await session.exec(select(store.TableRow).where(
-                store.TableRow.chat_key == chat_key, store.TableRow.status.in_(ACTIVE)))).first()
+    async def table_in_chat(self, chat_key: str) -> TableRow | None:
+        async with AsyncSession(self.db) as session:
+            return (await session.exec(select(TableRow).where(
+                TableRow.chat_key == chat_key, TableRow.status.in_(ACTIVE)))).first()
 
-    async def damaged_in_chat(self, chat_key: str) -> store.TableRow | None:
+    async def damaged_in_chat(self, chat_key: str) -> TableRow | None:
         """The chat's newest table, when it is one set aside as damaged (nothing newer opened since)."""
-        async with AsyncSession(self.engine) as session:
-            row = (await session.exec(select(store.TableRow).where(store.TableRow.chat_key == chat_key)
-                                      .order_by(store.TableRow.id.desc()).limit(1))).first()
+        async with AsyncSession(self.db) as session:
+            row = (await session.exec(select(TableRow).where(TableRow.chat_key == chat_key)
+                                      .order_by(TableRow.id.desc()).limit(1))).first()
         return row if row is not None and row.status == "damaged" else None
 
     async def new_table(self, chat_key: str, game: str, ruleset: str | None, user: str, name: str,
@@ -71,10 +77,10 @@ class Lobby:
                            table=existing.id)
         chosen = table_options.effective(game, ruleset, options)
         defaults = table_options.ruleset_defaults(game, ruleset)
-        row = store.TableRow(chat_key=chat_key, game=game, ruleset=ruleset, creator=user,
+        row = TableRow(chat_key=chat_key, game=game, ruleset=ruleset, creator=user,
                              seats=[{"user": user, "name": name, "ai": False}],
                              options={k: v for k, v in chosen.items() if v != defaults[k]})
-        await self.service.insert(row)
+        await self.core.insert(row)
         self.cache.put(LiveTable(row=row, rules=GAMES[game].rules))
         return Outcome(True, table=row.id, version=0)
 
@@ -94,7 +100,7 @@ class Lobby:
             return Outcome(False, "service.bad_token", table=table_id)
         return await ops[op]()
 
-    def _follow(self, row: store.TableRow) -> None:
+    def _follow(self, row: TableRow) -> None:
         """Our copy takes what was just stored (seats, message ids), or is read again when the
         table moved on meanwhile."""
         live = self.cache.peek(row.id)
@@ -115,7 +121,7 @@ class Lobby:
         if refused:
             return refused
 
-        def change(row: store.TableRow) -> dict | None:
+        def change(row: TableRow) -> dict | None:
             if row.status != "lobby":
                 answer.append(Outcome(False, "service.no_lobby", table=table_id))
                 return None
@@ -124,7 +130,7 @@ class Lobby:
             answer.append(outcome)
             return None if value is None else {column: value}
 
-        row = await store.modify_table(self.engine, table_id, change, notify=self.service.clocks.owner)
+        row = await queries.modify_table(self.db, table_id, change, notify=self.core.owner)
         if row is None:
             self.cache.drop(table_id)
             return Outcome(False, "service.no_lobby", table=table_id)
@@ -241,22 +247,22 @@ class Lobby:
         gives the new seat, applied to the seats as stored now; its missed clocks are forgotten, the
         clocks re-derived (an AI seat answers at once, a person gets their clock), and the loop
         settles and shows it."""
-        before = self.service.loop.asked_now(live)
+        before = self.core.outbox.asked_now(live)
 
-        def change(row: store.TableRow) -> dict:
+        def change(row: TableRow) -> dict:
             seats = [dict(s) for s in row.seats]
             seats[seat] = edit(seats[seat])
             return {"seats": seats, "missed": {k: v for k, v in (row.missed or {}).items() if k != str(seat)}}
 
-        row = await store.modify_table(self.engine, live.row.id, change, notify=self.service.clocks.owner)
+        row = await queries.modify_table(self.db, live.row.id, change, notify=self.core.owner)
         if row is None:
             return
         self._follow(row)
         live = self.cache.peek(live.row.id) or await self.cache.get(live.row.id)
         if live is None:
             return
-        await self.service.clocks.reconcile(live)
-        self.service.loop.kick(live.row.id, notes=[note], kind="seats", before=before)
+        await self.clocks.reconcile(live)
+        self.core.outbox.kick(live.row.id, notes=[note], kind="seats", before=before)
 
     async def start(self, table_id: int, user: str, seed: int | None = None, match_minutes: int = 0,
                     options: dict | None = None, turn_cap: int = 0, kick: bool = True) -> Outcome:
@@ -275,34 +281,34 @@ class Lobby:
             seed = secrets.randbits(63) if seed is None else seed
             # the lobby's chosen options as stored now (another process may have switched one),
             # then the caller's (a tournament round's)
-            stored = await store.modify_table(self.engine, table_id, lambda _row: None)
+            stored = await queries.modify_table(self.db, table_id, lambda _row: None)
             chosen = stored.options if stored is not None and stored.status == "lobby" else live.row.options
             options = {"ruleset": live.row.ruleset, **(chosen or {}), **(options or {}),
                        **({"match_minutes": match_minutes} if match_minutes else {})}
             state = live.rules.new_game(len(live.row.seats), options, seed)
-            chat = await self.service.chats.settings(live.row.chat_key)
+            chat = await self.chats.settings(live.row.chat_key)
             clocks = {**DEFAULT_CLOCKS, **chat.clocks, **(live.row.clocks or {})}
             card = getattr(state.options, "card_seconds", 0)
             if card:
                 clocks["card"] = card
             values = dict(seed=seed, snapshot=live.rules.encode_state(state).decode(), status="running",
                           clocks=clocks, options=options, turn_cap=turn_cap)
-            trial = LiveTable(row=store.TableRow(**{**live.row.model_dump(), **values}), rules=live.rules, state=state)
-            now = self.service.clock()
+            trial = LiveTable(row=TableRow(**{**live.row.model_dump(), **values}), rules=live.rules, state=state)
+            now = self.core.clock()
             minutes = getattr(state.options, "match_minutes", 0)
-            match = [store.DeadlineRow(table_id=table_id, version=0, seat=SYSTEM, kind="match",
+            match = [DeadlineRow(table_id=table_id, version=0, seat=SYSTEM, kind="match",
                                        due_at=now + 60 * minutes)] if minutes else []
-            if not await store.start_table(self.engine, table_id, values, match + wanted_clocks(trial, now),
-                                           notify=self.service.clocks.owner):
+            if not await queries.start_table(self.db, table_id, values, match + wanted_clocks(trial, now),
+                                           notify=self.core.owner):
                 self.cache.drop(table_id)  # another process started it first
                 return Outcome(False, "service.no_lobby", table=table_id)
             for key, value in values.items():
                 setattr(live.row, key, value)
             live.state = state
-            live.clocks = await store.live_clocks(self.engine, table_id)
+            live.clocks = await queries.live_clocks(self.db, table_id)
             self.cache.put(live)
             if kick:
-                self.service.loop.kick(table_id, kind="started")
+                self.core.outbox.kick(table_id, kind="started")
             return Outcome(True, table=table_id, version=live.row.version)
 
     async def may_cancel(self, table_id: int, user: str, is_admin: bool = False) -> Outcome:
@@ -325,12 +331,12 @@ class Lobby:
             if user != live.row.creator and not is_admin:
                 return Outcome(False, "service.not_creator", table=table_id)
             was = live.row.status
-            await store.end_table(self.engine, table_id, "cancelled", notify=self.service.clocks.owner)
+            await queries.end_table(self.db, table_id, "cancelled", notify=self.core.owner)
             live.row.status = "cancelled"
             live.clocks = []
             if was == "running":
                 by = name or next((seat["name"] for seat in live.row.seats if seat["user"] == user), "?")
-                self.service.loop.kick(table_id, notes=[Outcome(True, "service.ended_by", params={"by": by})],
+                self.core.outbox.kick(table_id, notes=[Outcome(True, "service.ended_by", params={"by": by})],
                                        kind="cancelled")
             else:
                 self.cache.retire(live)
@@ -339,14 +345,14 @@ class Lobby:
     async def set_messages(self, table_id: int, **messages: Any) -> None:
         """Remember some of the adapter's message ids (edited in place, found again after a restart),
         keeping what another process stored under other keys."""
-        merged = await store.merge_messages(self.engine, table_id, messages)
+        merged = await queries.merge_messages(self.db, table_id, messages)
         live = self.cache.peek(table_id)
         if live is not None and merged is not None:
             live.row.messages = merged
 
     async def swap_message(self, table_id: int, key: str, old: Any, new: Any) -> Any:
         """``new`` under ``key`` if it still holds ``old``; what the key holds afterwards."""
-        held = await store.swap_message(self.engine, table_id, key, old, new)
+        held = await queries.swap_message(self.db, table_id, key, old, new)
         live = self.cache.peek(table_id)
         if live is not None:  # what is stored now, whoever won
             live.row.messages = {**(live.row.messages or {}), key: held}
@@ -355,7 +361,7 @@ class Lobby:
     async def set_dm(self, table_id: int, user: str, reachable: bool) -> None:
         """Whether the bot can send this player private messages (else the adapter falls back)."""
         async with self.cache.lock(table_id):
-            def change(row: store.TableRow) -> dict | None:
+            def change(row: TableRow) -> dict | None:
                 seats = [dict(s) for s in row.seats]
                 for s in seats:
                     if s["user"] == user and s.get("dm") is not reachable:
@@ -363,6 +369,6 @@ class Lobby:
                         return {"seats": seats}
                 return None
 
-            row = await store.modify_table(self.engine, table_id, change)
+            row = await queries.modify_table(self.db, table_id, change)
             if row is not None:
                 self._follow(row)

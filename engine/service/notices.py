@@ -15,46 +15,38 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
-from sqlalchemy import text
-
-if TYPE_CHECKING:
-    from engine.service.tables import GameService
+from engine.service.storage.database import CHANNEL, asyncpg_dsn
 
 log = logging.getLogger(__name__)
-CHANNEL = "tycoon_tables"
 RETRY_MAX = 30.0
-
-
-def payload(table_id: int, version: int, owner: str) -> str:
-    return f"{table_id}:{version}:{owner}"
-
-
-async def send(session, table_id: int, version: int, owner: str) -> None:
-    """Within a transaction: tell the others once it commits (PostgreSQL only)."""
-    if session.bind.dialect.name == "postgresql":
-        await session.exec(text("SELECT pg_notify(:channel, :payload)").bindparams(
-            channel=CHANNEL, payload=payload(table_id, version, owner)))
-
-
-def asyncpg_dsn(url: str) -> str:
-    """The plain DSN asyncpg wants, from the service's SQLAlchemy URL."""
-    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
 
 class Listener:
     """One connection per process, listening; it reconnects with back-off when it is lost."""
 
-    def __init__(self, service: GameService) -> None:
-        self.service = service
+    def __init__(self, db, owner: str, cache) -> None:
+        self.db, self.owner, self.cache = db, owner, cache
         self.heard = 0
         self.ready = asyncio.Event()  # set while listening
         self._task: asyncio.Task | None = None
+        self._watchers: list[Callable[[int], Awaitable[None]]] = []
+        self._told: set[asyncio.Task] = set()
+
+    def watch(self, callback: Callable[[int], Awaitable[None]]) -> None:
+        """``await callback(table)`` when another process changed a table (a move, a lobby's joins):
+        this process publishes no update for it, so a web page showing the table reads it again."""
+        self._watchers.append(callback)
+
+    def _changed_elsewhere(self, table_id: int) -> None:
+        for callback in self._watchers:
+            task = asyncio.get_running_loop().create_task(callback(table_id), name=f"elsewhere-{table_id}")
+            self._told.add(task)  # kept until done (a task nobody holds may be collected)
+            task.add_done_callback(self._told.discard)
 
     def start(self) -> None:
-        engine = self.service.engine
-        if engine.dialect.name != "postgresql" or self._task is not None:
+        if self.db.dialect.name != "postgresql" or self._task is not None:
             return
         self._task = asyncio.get_running_loop().create_task(self._listen(), name="table-notices")
 
@@ -69,20 +61,20 @@ class Listener:
         """Another process moved a table (a version) or changed its seats (version -1)."""
         table, _, rest = body.partition(":")
         version, _, owner = rest.partition(":")
-        if owner == self.service.clocks.owner or not table.isdigit():
+        if owner == self.owner or not table.isdigit():
             return
         self.heard += 1
-        live = self.service.cache.peek(int(table))
+        live = self.cache.peek(int(table))
         moved = not version.isdigit() or live is None or int(version) > live.row.version
         if live is not None and moved:
-            self.service.cache.drop(int(table))  # read again at its next use
+            self.cache.drop(int(table))  # read again at its next use
         if moved:  # pages of this process showing the table follow (a move, a lobby's joins)
-            self.service.changed_elsewhere(int(table))
+            self._changed_elsewhere(int(table))
 
     async def _listen(self) -> None:
         import asyncpg
 
-        url = self.service.engine.url.render_as_string(hide_password=False)
+        url = self.db.url.render_as_string(hide_password=False)
         delay = 1.0
         while True:
             connection = None

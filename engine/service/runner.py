@@ -16,13 +16,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
 from engine.service import metrics
-from engine.service.storage import store
-
-if TYPE_CHECKING:
-    from engine.service.tables import GameService
+from engine.service.core import Core
+from engine.service.storage import queries
+from engine.service.storage.errors import DB_ERRORS, describe
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = 30.0
@@ -43,7 +42,7 @@ def touch(path: str) -> None:
         f.write(str(int(time.time())))
 
 
-describe = store.describe  # one line for the log: the error's kind and its message's first line
+describe = describe  # one line for the log: the error's kind and its message's first line
 
 
 async def _wait(stop: asyncio.Event, seconds: float) -> None:
@@ -51,8 +50,11 @@ async def _wait(stop: asyncio.Event, seconds: float) -> None:
         await asyncio.wait_for(stop.wait(), timeout=seconds)
 
 
-async def supervise(service: GameService, stop: asyncio.Event, every: float = 1.0, heartbeat: str | None = None,
+async def supervise(core: Core, startup: Callable[[], Awaitable[None]], sweep: Callable[[], Awaitable],
+                    stop: asyncio.Event, every: float = 1.0, heartbeat: str | None = None,
                     give_up: float = 15 * 60) -> None:
+    """The clock task: ``startup`` once, then ``sweep`` until ``stop``, under the supervision the
+    module docstring describes."""
     started = False
     failing_since: float | None = None
     backoff = every
@@ -61,18 +63,18 @@ async def supervise(service: GameService, stop: asyncio.Event, every: float = 1.
     while not stop.is_set():
         try:
             if not started:
-                await service.startup()
+                await startup()
                 started = True
-                log.info("clock task started (process %s)", service.clocks.owner)
-            await service.sweep()
-            due = await store.next_due(service.engine)
+                log.info("clock task started (process %s)", core.owner)
+            await sweep()
+            due = await queries.next_due(core.db)
             now = time.monotonic()
             if now - last_purge > PURGE_EVERY:
-                purged = await store.purge(service.engine, service.clock() - KEEP_SPENT)
+                purged = await queries.purge(core.db, core.clock() - KEEP_SPENT)
                 if purged:
                     log.info("purged %s spent clocks", purged)
                 last_purge = now
-        except store.DB_ERRORS as e:
+        except DB_ERRORS as e:
             metrics.DATABASE_ERRORS.labels("sweep").inc()
             now = time.monotonic()
             failing_since = failing_since or now
@@ -93,17 +95,17 @@ async def supervise(service: GameService, stop: asyncio.Event, every: float = 1.
         if failing_since is not None:
             log.info("database reachable again after %.0f s; clocks resume", time.monotonic() - failing_since)
         failing_since, backoff, errors = None, every, 0
-        service.swept_at = time.time()
-        metrics.LAST_SWEEP.set(service.swept_at)
+        core.health.swept_at = time.time()
+        metrics.LAST_SWEEP.set(core.health.swept_at)
         if time.monotonic() - last_count >= COUNT_EVERY:  # how many tables are open, for the operator
-            with contextlib.suppress(*store.DB_ERRORS):
-                metrics.TABLES_OPEN.set(await store.count_open(service.engine))
+            with contextlib.suppress(*DB_ERRORS):
+                metrics.TABLES_OPEN.set(await queries.count_open(core.db))
                 last_count = time.monotonic()
-        if heartbeat and time.monotonic() - last_beat >= BEAT_EVERY and not service.writes_failing():
+        if heartbeat and time.monotonic() - last_beat >= BEAT_EVERY and not core.health.writes_failing():
             # proof of a sweep that worked, while moves are being stored
             touch(heartbeat)
             last_beat = time.monotonic()
         # sleep until the next clock is due (at most ``every``: other processes set clocks too)
-        wait = every if due is None else min(every, max(MIN_WAIT, due - service.clock()))
+        wait = every if due is None else min(every, max(MIN_WAIT, due - core.clock()))
         await _wait(stop, wait)
 

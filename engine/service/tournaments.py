@@ -38,7 +38,7 @@ Rulings where the seeds are silent:
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import or_, update
 from sqlmodel import select
@@ -46,12 +46,22 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.core.rng import Rng
 from engine.games import GAMES
-from engine.service.clocks import DEFAULT_CLOCKS
+from engine.service.clock_rules import DEFAULT_CLOCKS
+from engine.service.clocks import Clocks
+from engine.service.core import Core
+from engine.service.lobby import Lobby
+from engine.service.loop import TableLoop
 from engine.service.outcome import Outcome, game_and_ruleset
-from engine.service.storage import store
-
-if TYPE_CHECKING:
-    from engine.service.tables import GameService
+from engine.service.storage import queries
+from engine.service.storage.rows import (
+    LIVE_CLOCKS,
+    CorrectionRow,
+    DeadlineRow,
+    EntrantRow,
+    MatchRow,
+    TableRow,
+    TournamentRow,
+)
 
 MODES = ("solo", "team")
 ROUND_KIND = "tour.round"
@@ -115,61 +125,62 @@ class Tournaments:
     clocks for the rounds' clocks and with its loop for the end of each table (a round may end
     with it)."""
 
-    def __init__(self, service: GameService) -> None:
-        self.service = service
-        self.engine = service.engine
-        service.clocks.handle("tournament", self.fire)
-        service.loop.when_finished(self.table_finished, key="tournaments")
+    def __init__(self, core: Core, lobby: Lobby, clocks: Clocks, loop: TableLoop) -> None:
+        self.core = core
+        self.db = core.db
+        self.lobby = lobby
+        clocks.handle("tournament", self.fire)
+        loop.when_finished(self.table_finished, key="tournaments")
 
     @classmethod
-    def of(cls, service: GameService) -> Tournaments:
-        """The service's tournaments."""
+    def of(cls, service) -> Tournaments:
+        """A service's tournaments (``GameService.tournaments``)."""
         return service.tournaments
 
     def _now(self) -> float:
-        return self.service.clock()
+        return self.core.clock()
 
     # -- reading ---------------------------------------------------------------------------------
 
-    async def get(self, tid: int) -> store.TournamentRow | None:
-        async with AsyncSession(self.engine) as session:
-            return await session.get(store.TournamentRow, tid)
+    async def get(self, tid: int) -> TournamentRow | None:
+        async with AsyncSession(self.db) as session:
+            return await session.get(TournamentRow, tid)
 
-    async def in_chat(self, chat_key: str, active_only: bool = True) -> list[store.TournamentRow]:
-        async with AsyncSession(self.engine) as session:
-            query = select(store.TournamentRow).where(store.TournamentRow.chat_key == chat_key)
+    async def in_chat(self, chat_key: str, active_only: bool = True) -> list[TournamentRow]:
+        async with AsyncSession(self.db) as session:
+            query = select(TournamentRow).where(TournamentRow.chat_key == chat_key)
             if active_only:
-                query = query.where(store.TournamentRow.status.in_(("signup", "running", "paused")))
-            return list((await session.exec(query.order_by(store.TournamentRow.id))).all())
+                query = query.where(TournamentRow.status.in_(("signup", "running", "paused")))
+            return list((await session.exec(query.order_by(TournamentRow.id))).all())
 
-    async def entrants(self, tid: int) -> list[store.EntrantRow]:
-        async with AsyncSession(self.engine) as session:
-            return list((await session.exec(select(store.EntrantRow).where(
-                store.EntrantRow.tournament_id == tid).order_by(store.EntrantRow.id))).all())
+    async def entrants(self, tid: int) -> list[EntrantRow]:
+        async with AsyncSession(self.db) as session:
+            return list((await session.exec(select(EntrantRow).where(
+                EntrantRow.tournament_id == tid).order_by(EntrantRow.id))).all())
 
-    async def matches(self, tid: int, round_no: int | None = None) -> list[store.MatchRow]:
-        async with AsyncSession(self.engine) as session:
-            query = select(store.MatchRow).where(store.MatchRow.tournament_id == tid)
+    async def matches(self, tid: int, round_no: int | None = None) -> list[MatchRow]:
+        async with AsyncSession(self.db) as session:
+            query = select(MatchRow).where(MatchRow.tournament_id == tid)
             if round_no is not None:
-                query = query.where(store.MatchRow.round == round_no)
-            return list((await session.exec(query.order_by(store.MatchRow.id))).all())
+                query = query.where(MatchRow.round == round_no)
+            return list((await session.exec(query.order_by(MatchRow.id))).all())
 
-    async def corrections(self, tid: int) -> list[store.CorrectionRow]:
-        async with AsyncSession(self.engine) as session:
-            return list((await session.exec(select(store.CorrectionRow).where(
-                store.CorrectionRow.tournament_id == tid).order_by(store.CorrectionRow.id))).all())
+    async def corrections(self, tid: int) -> list[CorrectionRow]:
+        async with AsyncSession(self.db) as session:
+            return list((await session.exec(select(CorrectionRow).where(
+                CorrectionRow.tournament_id == tid).order_by(CorrectionRow.id))).all())
 
     async def _update(self, model, row_id: int, **values: Any) -> None:
-        async with AsyncSession(self.engine) as session:
+        async with AsyncSession(self.db) as session:
             await session.exec(update(model).where(model.id == row_id).values(**values))
             await session.commit()
 
     async def _log(self, tid: int, by: str, what: str, **details: Any) -> None:
         row = await self.get(tid)
         entry = {"at": self._now(), "by": by, "what": what, **details}
-        await self._update(store.TournamentRow, tid, log=[*(row.log or []), entry])
+        await self._update(TournamentRow, tid, log=[*(row.log or []), entry])
 
-    async def _entrant_of(self, tid: int, user: str) -> store.EntrantRow | None:
+    async def _entrant_of(self, tid: int, user: str) -> EntrantRow | None:
         for entrant in await self.entrants(tid):
             if entrant.status == "active" and any(m["user"] == user for m in entrant.members):
                 return entrant
@@ -205,7 +216,7 @@ class Tournaments:
         if not (1 <= minutes <= 24 * 60 and 1 <= rounds <= 50 and every >= minutes and now < starts_at
                 and now < signup_until <= starts_at):
             return Outcome(False, "tour.bad_setup")
-        row = store.TournamentRow(chat_key=chat_key, name=name, game=game, ruleset=ruleset, options=options,
+        row = TournamentRow(chat_key=chat_key, name=name, game=game, ruleset=ruleset, options=options,
                                   clocks=clocks, match_minutes=minutes, mode=mode, rounds=rounds,
                                   every_minutes=every, signup_until=signup_until, starts_at=starts_at,
                                   seed=secrets.randbits(63) if seed is None else seed, created_by=admin,
@@ -214,7 +225,7 @@ class Tournaments:
         await self._add_round(tid, 1, starts_at)
         return Outcome(True, params={"tournament": tid})
 
-    async def _open_for_signup(self, tid: int) -> tuple[store.TournamentRow | None, Outcome | None]:
+    async def _open_for_signup(self, tid: int) -> tuple[TournamentRow | None, Outcome | None]:
         row = await self.get(tid)
         if row is None or row.status in ("over", "cancelled"):
             return None, Outcome(False, "tour.no_tournament")
@@ -235,7 +246,7 @@ class Tournaments:
             return Outcome(False, "tour.teams_only")
         if await self._entrant_of(tid, user) is not None:
             return Outcome(False, "tour.already_entered")
-        entrant = await self._insert(store.EntrantRow(tournament_id=tid, name=name, captain=user,
+        entrant = await self._insert(EntrantRow(tournament_id=tid, name=name, captain=user,
                                                       members=[{"user": user, "name": name}]))
         return Outcome(True, params={"tournament": tid, "entrant": entrant.id})
 
@@ -249,9 +260,9 @@ class Tournaments:
             return Outcome(False, "tour.not_entered")
         if entrant.captain != user:
             members = [m for m in entrant.members if m["user"] != user]
-            await self._update(store.EntrantRow, entrant.id, members=members)
+            await self._update(EntrantRow, entrant.id, members=members)
         else:
-            await self._update(store.EntrantRow, entrant.id, status="withdrawn")
+            await self._update(EntrantRow, entrant.id, status="withdrawn")
         return Outcome(True, params={"tournament": tid})
 
     async def create_team(self, tid: int, captain: str, captain_name: str, team_name: str) -> Outcome:
@@ -269,7 +280,7 @@ class Tournaments:
         teams = [e for e in await self.entrants(tid) if e.status == "active"]
         if any(e.name.casefold() == team_name.casefold() for e in teams):
             return Outcome(False, "tour.team_name_taken", params={"team": team_name})
-        team = await self._insert(store.EntrantRow(tournament_id=tid, name=team_name, captain=captain,
+        team = await self._insert(EntrantRow(tournament_id=tid, name=team_name, captain=captain,
                                                    members=[{"user": captain, "name": captain_name}]))
         return Outcome(True, params={"tournament": tid, "team": team.id})
 
@@ -283,12 +294,12 @@ class Tournaments:
             return Outcome(False, "tour.no_team")
         if await self._entrant_of(tid, user) is not None:
             return Outcome(False, "tour.already_entered")
-        await self._update(store.EntrantRow, team.id, members=[*team.members, {"user": user, "name": name}])
+        await self._update(EntrantRow, team.id, members=[*team.members, {"user": user, "name": name}])
         return Outcome(True, params={"tournament": tid, "team": team.id})
 
-    async def _team(self, tid: int, team_id: int) -> store.EntrantRow | None:
-        async with AsyncSession(self.engine) as session:
-            team = await session.get(store.EntrantRow, team_id)
+    async def _team(self, tid: int, team_id: int) -> EntrantRow | None:
+        async with AsyncSession(self.db) as session:
+            team = await session.get(EntrantRow, team_id)
         return team if team is not None and team.tournament_id == tid and team.status == "active" else None
 
     async def name_representative(self, tid: int, actor: str, team_id: int, round_no: int | None,
@@ -307,12 +318,12 @@ class Tournaments:
             return Outcome(False, "tour.round_closed", params={"round": round_no})
         if not any(m["user"] == user for m in team.members):
             return Outcome(False, "tour.not_a_member", params={"team": team.name})
-        await self._update(store.EntrantRow, team.id, representatives={**team.representatives, str(round_no): user})
+        await self._update(EntrantRow, team.id, representatives={**team.representatives, str(round_no): user})
         return Outcome(True, params={"tournament": tid, "team": team.id, "round": round_no})
 
     # -- rounds ----------------------------------------------------------------------------------
 
-    async def fire(self, deadline: store.DeadlineRow) -> Outcome:
+    async def fire(self, deadline: DeadlineRow) -> Outcome:
         """A tournament clock ran out: the next round starts, or its reminder is due (the sweeper
         claimed it once)."""
         if deadline.kind == REMIND_KIND:
@@ -330,7 +341,7 @@ class Tournaments:
         rules = GAMES[row.game].rules
         low, high = rules.min_players, rules.max_players
         if len(seats_of) < low:
-            await self._update(store.TournamentRow, tid, status="cancelled")
+            await self._update(TournamentRow, tid, status="cancelled")
             await self._log(tid, "clock", "too_few", round=round_no)
             return Outcome(False, "tour.too_few", params={"tournament": tid, "chat": row.chat_key, "min": low})
         # a process that dies half-way leaves this retry behind; the next try skips the tables made
@@ -347,29 +358,29 @@ class Tournaments:
             seed = rng.next64() >> 1  # drawn for every table, so a retry gives each table the same deal
             match = made.get(n)
             if match is None:
-                table = store.TableRow(chat_key=chat_key_of(row.chat_key, tid, round_no, n), game=row.game,
+                table = TableRow(chat_key=chat_key_of(row.chat_key, tid, round_no, n), game=row.game,
                                        ruleset=row.ruleset, creator=row.created_by, clocks=dict(row.clocks),
                                        seats=[dict(seats_of[e]) for e in group])
-                async with AsyncSession(self.engine) as session:  # the table and its match together
+                async with AsyncSession(self.db) as session:  # the table and its match together
                     session.add(table)
                     await session.flush()
-                    match = store.MatchRow(tournament_id=tid, round=round_no, table_no=n, table_id=table.id,
+                    match = MatchRow(tournament_id=tid, round=round_no, table_no=n, table_id=table.id,
                                            entrants=list(group))
                     session.add(match)
                     await session.commit()
                     await session.refresh(match)
-            live = await self.service.live(match.table_id)
+            live = await self.core.cache.get(match.table_id)
             if live.row.status == "lobby":  # shown once the round is announced (the clocks kick it)
-                out = await self.service.lobby.start(match.table_id, row.created_by, seed=seed,
+                out = await self.lobby.start(match.table_id, row.created_by, seed=seed,
                                                      match_minutes=row.match_minutes, options=options, kick=False)
                 if not out.ok:
                     return out
             table_ids.append(match.table_id)
             match_ids.append(match.id)
-        await self._update(store.TournamentRow, tid, status="running", current_round=round_no)
+        await self._update(TournamentRow, tid, status="running", current_round=round_no)
         if round_no < row.rounds:
             await self._add_round(tid, round_no + 1, self._now() + 60 * row.every_minutes)
-        await self._update(store.DeadlineRow, retry, status="moot")
+        await self._update(DeadlineRow, retry, status="moot")
         return Outcome(True, "tour.round_started", params={"tournament": tid, "chat": row.chat_key, "round": round_no,
                                                            "tables": table_ids, "matches": match_ids})
 
@@ -379,7 +390,7 @@ class Tournaments:
         if due_at - REMIND_SECONDS > self._now():
             await self._add_deadline(tid, round_no, due_at - REMIND_SECONDS, REMIND_KIND)
 
-    async def _reminder(self, deadline: store.DeadlineRow) -> Outcome:
+    async def _reminder(self, deadline: DeadlineRow) -> Outcome:
         """Players hear that a round is near; in team play captains still have time to name theirs."""
         row = await self.get(deadline.tournament_id)
         if row is None or row.status not in ("signup", "running") or deadline.version != row.current_round + 1:
@@ -390,13 +401,13 @@ class Tournaments:
                                           "minutes": REMIND_SECONDS // 60, "entrants": len(entrants)})
 
     async def _add_deadline(self, tid: int, round_no: int, due_at: float, kind: str = ROUND_KIND) -> int:
-        row = await self._insert(store.DeadlineRow(tournament_id=tid, version=round_no, kind=kind, due_at=due_at))
+        row = await self._insert(DeadlineRow(tournament_id=tid, version=round_no, kind=kind, due_at=due_at))
         return row.id
 
     async def _insert(self, row):
-        return await self.service.insert(row)
+        return await self.core.insert(row)
 
-    async def _players_for(self, row: store.TournamentRow, round_no: int) -> dict[int, dict]:
+    async def _players_for(self, row: TournamentRow, round_no: int) -> dict[int, dict]:
         """Entrant id -> the seat it gets this round (the player, or the team's representative)."""
         out = {}
         for entrant in await self.entrants(row.id):
@@ -408,7 +419,7 @@ class Tournaments:
             out[entrant.id] = {"user": member["user"], "name": name, "ai": member["user"].startswith("ai:")}
         return out
 
-    async def sync(self, tid: int) -> store.TournamentRow | None:
+    async def sync(self, tid: int) -> TournamentRow | None:
         """Copy the results of finished tables into their matches; the last one ends the tournament."""
         row = await self.get(tid)
         if row is None:
@@ -417,10 +428,10 @@ class Tournaments:
         for match in matches:
             if match.status != "running" or match.table_id is None:
                 continue
-            live = await self.service.live(match.table_id)
+            live = await self.core.cache.get(match.table_id)
             if live is None or live.row.status == "cancelled":
                 match.status = "cancelled"
-                await self._update(store.MatchRow, match.id, status="cancelled")
+                await self._update(MatchRow, match.id, status="cancelled")
                 continue
             if live.row.status != "over" or live.state is None:
                 continue
@@ -429,10 +440,10 @@ class Tournaments:
             match.status = "over"
             match.winners = [match.entrants[s] for s in result.winners]
             match.scores = {str(match.entrants[s]): int(v) for s, v in values.items()}
-            await self._update(store.MatchRow, match.id, status="over", winners=match.winners, scores=match.scores)
+            await self._update(MatchRow, match.id, status="over", winners=match.winners, scores=match.scores)
         if (row.status == "running" and row.current_round == row.rounds
                 and not any(m.status == "running" for m in matches)):
-            await self._update(store.TournamentRow, tid, status="over")
+            await self._update(TournamentRow, tid, status="over")
             row.status = "over"
         return row
 
@@ -440,12 +451,12 @@ class Tournaments:
         """A table ended. When it was the last one running in its round, the round is over: an
         outcome (once per round, also across calls from several places) for the adapters to post
         the standings. ``None`` for tables outside tournaments and rounds still playing."""
-        async with AsyncSession(self.engine) as session:
-            match = (await session.exec(select(store.MatchRow).where(store.MatchRow.table_id == table_id))).first()
+        async with AsyncSession(self.db) as session:
+            match = (await session.exec(select(MatchRow).where(MatchRow.table_id == table_id))).first()
         if match is None:
             return None
         tid = match.tournament_id
-        async with self.service.cache.lock(-tid):  # the service's locks, keyed apart from tables' (positive) ids
+        async with self.core.cache.lock(-tid):  # the service's locks, keyed apart from tables' (positive) ids
             row = await self.sync(tid)
             if row is None or any(m.status == "running" for m in await self.matches(tid, match.round)):
                 return None
@@ -457,7 +468,7 @@ class Tournaments:
 
     # -- the admin's tools ---------------------------------------------------------------------
 
-    def _may_admin(self, row: store.TournamentRow | None, actor: str, is_admin: bool) -> Outcome | None:
+    def _may_admin(self, row: TournamentRow | None, actor: str, is_admin: bool) -> Outcome | None:
         if row is None:
             return Outcome(False, "tour.no_tournament")
         if not is_admin:
@@ -469,19 +480,19 @@ class Tournaments:
 
     async def _set_table_status(self, table_id: int, status: str, kind: str) -> None:
         """A table paused, resumed or cancelled: its status and clocks as stored, then shown."""
-        async with self.service.cache.lock(table_id):
-            live = await self.service.live(table_id)
+        async with self.core.cache.lock(table_id):
+            live = await self.core.cache.get(table_id)
             if status == "cancelled":
-                await store.end_table(self.engine, table_id, status)
+                await queries.end_table(self.db, table_id, status)
             else:
-                await store.update_table(self.engine, table_id, status=status)
+                await queries.update_table(self.db, table_id, status=status)
             if live is not None:
                 live.row.status = status
-                live.clocks = await store.live_clocks(self.engine, table_id)
-        self.service.loop.kick(table_id, kind=kind)
+                live.clocks = await queries.live_clocks(self.db, table_id)
+        self.core.outbox.kick(table_id, kind=kind)
 
     def _clocks_of(self, tid: int, tables: list[int]):
-        return or_(store.DeadlineRow.tournament_id == tid, store.DeadlineRow.table_id.in_(tables or [-1]))
+        return or_(DeadlineRow.tournament_id == tid, DeadlineRow.table_id.in_(tables or [-1]))
 
     async def pause(self, tid: int, actor: str, is_admin: bool) -> Outcome:
         """Every clock of the tournament stops and its tables take no moves until ``resume``."""
@@ -493,11 +504,11 @@ class Tournaments:
             return Outcome(False, "tour.not_running")
         await self.sync(tid)
         tables = await self._running_tables(tid)
-        async with AsyncSession(self.engine) as session:
-            await session.exec(update(store.DeadlineRow).where(self._clocks_of(tid, tables),
-                                                               store.DeadlineRow.status.in_(store.LIVE_CLOCKS))
+        async with AsyncSession(self.db) as session:
+            await session.exec(update(DeadlineRow).where(self._clocks_of(tid, tables),
+                                                               DeadlineRow.status.in_(LIVE_CLOCKS))
                                .values(status="held", owner=None, lease_until=None))
-            await session.exec(update(store.TournamentRow).where(store.TournamentRow.id == tid)
+            await session.exec(update(TournamentRow).where(TournamentRow.id == tid)
                                .values(status="paused", paused_at=self._now()))
             await session.commit()
         for table_id in tables:
@@ -515,15 +526,15 @@ class Tournaments:
             return Outcome(False, "tour.not_paused")
         paused_for = max(0.0, self._now() - (row.paused_at or self._now()))
         tables = await self._running_tables(tid)
-        async with AsyncSession(self.engine) as session:
-            await session.exec(update(store.DeadlineRow).where(self._clocks_of(tid, tables),
-                                                               store.DeadlineRow.status == "held")
-                               .values(status="pending", due_at=store.DeadlineRow.due_at + paused_for))
+        async with AsyncSession(self.db) as session:
+            await session.exec(update(DeadlineRow).where(self._clocks_of(tid, tables),
+                                                               DeadlineRow.status == "held")
+                               .values(status="pending", due_at=DeadlineRow.due_at + paused_for))
             values: dict[str, Any] = {"status": "running" if row.current_round else "signup", "paused_at": None,
                                       "starts_at": row.starts_at + paused_for}
             if row.current_round == 0:
                 values["signup_until"] = row.signup_until + paused_for
-            await session.exec(update(store.TournamentRow).where(store.TournamentRow.id == tid).values(**values))
+            await session.exec(update(TournamentRow).where(TournamentRow.id == tid).values(**values))
             await session.commit()
         for table_id in tables:  # AI seats that owe a move make it as the table is shown again
             await self._set_table_status(table_id, "running", "resumed")
@@ -531,9 +542,9 @@ class Tournaments:
         return Outcome(True, params={"tournament": tid, "chat": row.chat_key, "tables": tables})
 
     async def _cancel_tables(self, tables: list[int]) -> None:
-        async with AsyncSession(self.engine) as session:
-            await session.exec(update(store.MatchRow).where(store.MatchRow.table_id.in_(tables or [-1]),
-                                                            store.MatchRow.status == "running")
+        async with AsyncSession(self.db) as session:
+            await session.exec(update(MatchRow).where(MatchRow.table_id.in_(tables or [-1]),
+                                                            MatchRow.status == "running")
                                .values(status="cancelled"))
             await session.commit()
         for table_id in tables:
@@ -550,23 +561,23 @@ class Tournaments:
             return Outcome(False, "tour.not_running")
         tables = await self._running_tables(tid)
         await self._cancel_tables(tables)
-        async with AsyncSession(self.engine) as session:
-            await session.exec(update(store.DeadlineRow).where(store.DeadlineRow.tournament_id == tid,
-                                                               store.DeadlineRow.status.in_(("pending", "held")))
+        async with AsyncSession(self.db) as session:
+            await session.exec(update(DeadlineRow).where(DeadlineRow.tournament_id == tid,
+                                                               DeadlineRow.status.in_(("pending", "held")))
                                .values(status="moot"))
-            await session.exec(update(store.TournamentRow).where(store.TournamentRow.id == tid)
+            await session.exec(update(TournamentRow).where(TournamentRow.id == tid)
                                .values(status="cancelled"))
             await session.commit()
         await self._log(tid, actor, "cancel", **({"reason": reason.strip()} if reason.strip() else {}))
         return Outcome(True, params={"tournament": tid, "chat": row.chat_key, "tables": tables})
 
-    async def _match(self, tid: int, match_id: int) -> store.MatchRow | None:
-        async with AsyncSession(self.engine) as session:
-            match = await session.get(store.MatchRow, match_id)
+    async def _match(self, tid: int, match_id: int) -> MatchRow | None:
+        async with AsyncSession(self.db) as session:
+            match = await session.get(MatchRow, match_id)
         return match if match is not None and match.tournament_id == tid else None
 
     async def _running_match(self, tid: int, actor: str, is_admin: bool,
-                             match_id: int) -> tuple[store.MatchRow | None, Outcome | None]:
+                             match_id: int) -> tuple[MatchRow | None, Outcome | None]:
         """A still-running match an admin acts on, or why not."""
         refused = self._may_admin(await self.get(tid), actor, is_admin)
         if refused:
@@ -594,8 +605,8 @@ class Tournaments:
             return refused
         if not 0 <= seat < len(match.entrants):
             return Outcome(False, "tour.no_seat", params={"seats": len(match.entrants)})
-        async with self.service.cache.lock(match.table_id):
-            live = await self.service.live(match.table_id)
+        async with self.core.cache.lock(match.table_id):
+            live = await self.core.cache.get(match.table_id)
             if live is None or live.row.status not in ("running", "paused"):
                 return Outcome(False, "tour.no_match")
             if substitute is not None and live.seat_of(substitute) is not None:
@@ -606,7 +617,7 @@ class Tournaments:
             def edit(old: dict) -> dict:
                 return {**old, "ai": True} if substitute is None else {"user": substitute, "name": after, "ai": False}
 
-            await self.service.lobby.change_seats(live, seat, edit, Outcome(True, "tour.seat_replaced", params={
+            await self.lobby.change_seats(live, seat, edit, Outcome(True, "tour.seat_replaced", params={
                 "seat": seat, "before": before, "after": after}))
         await self._log(tid, actor, "replace", match=match_id, seat=seat, before=before,
                         after=substitute or "ai")
@@ -627,8 +638,8 @@ class Tournaments:
             return Outcome(False, "tour.no_match")
         if any(w not in match.entrants for w in winners):
             return Outcome(False, "tour.bad_winners")
-        async with AsyncSession(self.engine) as session:
-            session.add(store.CorrectionRow(tournament_id=tid, match_id=match_id, winners=list(winners),
+        async with AsyncSession(self.db) as session:
+            session.add(CorrectionRow(tournament_id=tid, match_id=match_id, winners=list(winners),
                                             reason=reason.strip(), by=actor, at=self._now()))
             await session.commit()
         await self._log(tid, actor, "correct", match=match_id, before=match.winners, winners=list(winners),

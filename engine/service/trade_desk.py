@@ -12,6 +12,7 @@ restart loses nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,7 @@ import msgspec
 
 from engine.core.errors import RuleError
 from engine.games import GAMES
+from engine.service.core import Core
 from engine.service.outcome import Outcome
 from engine.service.storage import keyvalue
 
@@ -55,16 +57,17 @@ def _typing_key(user: str) -> str:
 
 
 class TradeDesk:
-    def __init__(self, service) -> None:
-        self.service = service
-        self.engine = service.engine
+    def __init__(self, core: Core, offer: Callable[[str, int, Any], Awaitable[Outcome]]) -> None:
+        self.core = core
+        self.db = core.db
+        self._offer = offer  # the service's one door for a composed offer
 
     async def load(self, table: int, user: str, drafts=None):
-        raw = await keyvalue.get_value(self.engine, _draft_key(table, user))
+        raw = await keyvalue.get_value(self.db, _draft_key(table, user))
         if raw is None:
             return None
         if drafts is None:
-            snap = await self.service.snapshot(table)
+            snap = await self.core.snapshot(table)
             drafts = GAMES[snap.game].presentation.drafts if snap is not None else None
         if drafts is None:
             return None
@@ -74,12 +77,12 @@ class TradeDesk:
             return None
 
     async def _save(self, table: int, user: str, draft) -> None:
-        await keyvalue.set_value(self.engine, _draft_key(table, user), msgspec.json.encode(draft).decode())
+        await keyvalue.set_value(self.db, _draft_key(table, user), msgspec.json.encode(draft).decode())
 
     async def _drop(self, table: int, user: str) -> None:
-        await keyvalue.delete_value(self.engine, _draft_key(table, user))
-        if await keyvalue.get_value(self.engine, _typing_key(user)) == str(table):
-            await keyvalue.delete_value(self.engine, _typing_key(user))
+        await keyvalue.delete_value(self.db, _draft_key(table, user))
+        if await keyvalue.get_value(self.db, _typing_key(user)) == str(table):
+            await keyvalue.delete_value(self.db, _typing_key(user))
 
     async def set_message(self, table: int, user: str, message: int) -> None:
         """The front end's message that shows the draft (to be edited, or stripped when replaced)."""
@@ -90,19 +93,19 @@ class TradeDesk:
 
     async def waiting(self, user: str) -> int | None:
         """The table whose builder waits for ``user``'s typed amount, if any."""
-        raw = await keyvalue.get_value(self.engine, _typing_key(user))
+        raw = await keyvalue.get_value(self.db, _typing_key(user))
         return int(raw) if raw is not None and raw.isdigit() else None
 
     async def still_open(self, table: int, offer: int) -> bool:
         """Is the offer ``offer`` at ``table`` still waiting for its answer? (An AI seat may have
         answered it before the front end shows its sender a receipt.)"""
-        snap = await self.service.snapshot(table)
+        snap = await self.core.snapshot(table)
         drafts = GAMES[snap.game].presentation.drafts if snap is not None else None
         return drafts is not None and drafts.is_open(snap.state, offer)
 
     async def _open(self, table: int, user: str):
         """(the table's snapshot, the user's seat, the game's draft rules), or a closed answer."""
-        snap = await self.service.snapshot(table)
+        snap = await self.core.snapshot(table)
         seat = snap.seat_of(user) if snap is not None else None
         drafts = GAMES[snap.game].presentation.drafts if snap is not None else None
         if snap is None or drafts is None or snap.row.status != "running" or seat is None:
@@ -136,7 +139,7 @@ class TradeDesk:
         elif draft is None or draft.seat != seat:
             return DeskAnswer(key="trade.closed", closed=True)
         elif op == "s":
-            outcome = await self.service.offer(user, table, draft.action())
+            outcome = await self._offer(user, table, draft.action())
             if not outcome.ok:
                 return self._shown(snap, drafts, draft, refusal=outcome)
             await self._drop(table, user)
@@ -153,7 +156,7 @@ class TradeDesk:
             draft = drafts.change(state, draft, op)
         await self._save(table, user, draft)
         if draft.typing:
-            await keyvalue.set_value(self.engine, _typing_key(user), str(table))
+            await keyvalue.set_value(self.db, _typing_key(user), str(table))
         return self._shown(snap, drafts, draft, typing=draft.typing)
 
     async def typed(self, user: str, text: str) -> tuple[int, DeskAnswer] | None:
@@ -165,13 +168,13 @@ class TradeDesk:
         opened = await self._open(table, user)
         draft = await self.load(table, user, opened[2]) if not isinstance(opened, DeskAnswer) else None
         if draft is None or opened[1] != draft.seat:
-            await keyvalue.delete_value(self.engine, _typing_key(user))
+            await keyvalue.delete_value(self.db, _typing_key(user))
             return None
         snap, _, drafts = opened
         changed = drafts.typed(snap.state, draft, text)
         if changed is None:
             return table, self._shown(snap, drafts, draft, key="trade.bad_amount", typing=draft.typing)
-        await keyvalue.delete_value(self.engine, _typing_key(user))
+        await keyvalue.delete_value(self.db, _typing_key(user))
         await self._save(table, user, changed)
         return table, self._shown(snap, drafts, changed)
 

@@ -15,116 +15,17 @@ a subscriber never receives the game's state, and the public view holds no hand.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import asyncio
+from typing import Any
 
 import msgspec
 
-from engine.core.contract import Decision
 from engine.games import GAMES
+from engine.play.history import net_worth_series
 from engine.service import tokens
-
-if TYPE_CHECKING:
-    from engine.service.loop import Snapshot
-
-
-class Seat(msgspec.Struct, frozen=True):
-    name: str
-    user: str  # the platform's id ("tg:42", "dc:7", "web:…", "ai:1"): whom to write to or mention
-    ai: bool  # the AI plays this seat now (an AI seat, or a person's seat it keeps while they are away)
-    person: bool  # a person's seat (whether they play it now or the AI keeps it)
-    dm: bool | None = None  # whether the bot may write to them privately (None: not known yet)
-    level: str | None = None  # an AI seat's strength (``engine.games.LEVELS``); None for a person's seat
-
-
-class Ask(msgspec.Struct, frozen=True):
-    """A decision owed now: who, what, where it is answered, and when its clock runs out."""
-
-    seat: int
-    kind: str
-    where: str  # "table", "prompt" or "private" (engine.core.presentation)
-    policy: str
-    due_at: float | None  # None: no clock (an AI seat answers at once)
-    ai: bool
-    decision: Decision
-
-
-class Choice(msgspec.Struct, frozen=True):
-    """A button: the game's action and the signed token it carries; ``answers``: it answers a
-    decision the seat is asked now (not merely something it may also do)."""
-
-    action: Any
-    token: str
-    seat: int
-    answers: bool = False
-
-
-class Note(msgspec.Struct, frozen=True):
-    """Something the service says about the table (a seat left, came back, the AI took it)."""
-
-    key: str
-    params: dict = {}
-
-
-class PublicView(msgspec.Struct):
-    table: int
-    version: int
-    chat_key: str
-    game: str
-    ruleset: str
-    status: str  # lobby, running, paused, over, cancelled
-    seats: list[Seat]
-    board: dict  # the rules' view of the table for everyone (no hand, no deck order)
-    turn: int | None
-    current: int | None  # whose turn it is
-    asks: list[Ask]
-    choices: list[Choice]  # the answers given on the table message, in front of everyone
-    worth: dict[int, int]
-    events: list
-    notes: list[Note]
-    match_ends_at: float | None
-    winners: list[int]
-    messages: dict  # the front ends' record of the table's messages (ids, what each shows)
-    creator: str  # who opened the table (may switch its rule options, may end it)
-    options: dict  # the rule options the table was opened with (or switched to in its lobby)
-    min_players: int
-    max_players: int
-    own_from_start: bool  # every player keeps a private message from the start (a hand)
-    settings: dict = {}  # the game's options in force: its rule set's, with what was chosen over them
-
-    @property
-    def id(self) -> int:
-        return self.table
-
-    @property
-    def names(self) -> dict[int, str]:
-        return {i: s.name for i, s in enumerate(self.seats)}
-
-    @property
-    def over(self) -> bool:
-        return self.status == "over"
-
-    @property
-    def people(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s.person]
-
-    def seat_of(self, user: str) -> int | None:
-        return next((i for i, s in enumerate(self.seats) if s.user == user), None)
-
-
-class PrivateView(msgspec.Struct):
-    table: int
-    version: int
-    game: str
-    ruleset: str
-    status: str
-    seat: int
-    board: dict  # the rules' view for this seat (with its hand)
-    asks: list[Ask]  # what this seat is asked now
-    choices: list[Choice]  # every choice it has, each a signed button
-    extras: list[str]  # its controls beside the moves: "pile", "trade", "counter:<offer>"
-    events: list
-    ai_keeps: bool  # its player is away: the AI keeps the seat (the only button: take it back)
-    own_from_start: bool  # the game keeps a private message for every player from the start (a hand)
+from engine.service.core import Core
+from engine.service.storage import queries
+from engine.service.updates import Ask, Choice, Note, PrivateView, PublicView, Seat, Snapshot, due_of, snapshot_of
 
 
 def is_ai_user(user: str) -> bool:
@@ -208,3 +109,84 @@ def private_views(secret: bytes, snap: Snapshot, asks: list[Ask], events=()) -> 
     """Every person's own view (also a seat the AI keeps while its player is away)."""
     return {i: private_view(secret, snap, i, asks, events) for i, s in enumerate(snap.row.seats)
             if not is_ai_user(s["user"])}
+
+
+class TableViews:
+    """A table as it stands, as one audience sees it, for screens drawn on request (a press of "My
+    hand", a page that opens, the end screen's chart); the loop's updates carry the same views."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    def buttons(self, table: int | Snapshot, seat: int) -> list[tuple[Any, str]]:
+        """Every choice ``seat`` has at the table (now, or as a snapshot shows it), each with the
+        token its button carries."""
+        snap = table if isinstance(table, Snapshot) else None
+        if snap is None:
+            live = self.core.cache.peek(table)
+            if live is None or live.state is None or live.row.status != "running":
+                return []
+            legal = live.rules.legal_actions(live.committed(), seat) if live.moving else live.legal(seat)
+            table_id, version = live.row.id, live.row.version
+        else:
+            if snap.state is None or snap.row.status != "running":
+                return []
+            table_id, version, legal = snap.table, snap.version, snap.rules.legal_actions(snap.state, seat)
+        return list(zip(legal, self.core.keys.tokens(table_id, version, seat, len(legal)), strict=True))
+
+    async def of(self, table_id: int, seats=None) -> tuple[PublicView, dict[int, PrivateView]] | None:
+        """The table as it stands, as the group sees it and as each of ``seats`` (default every
+        person) sees it: for screens drawn on request (a press of "My hand", a page that opens)."""
+        live = await self.core.cache.get(table_id)
+        if live is None:
+            return None
+        async with self.core.cache.lock(table_id):
+            snap = snapshot_of(live)
+            asks = asks_of(snap, due_of(live))
+            ends = live.match_ends_at
+        public = public_view(self.core.keys.secret, snap, asks, match_ends_at=ends)
+        if seats is None:
+            return public, private_views(self.core.keys.secret, snap, asks)
+        return public, {s: private_view(self.core.keys.secret, snap, s, asks) for s in seats
+                        if 0 <= s < len(snap.row.seats)}
+
+    async def public(self, table_id: int) -> PublicView | None:
+        """The table as the group sees it (None when there is no such table)."""
+        both = await self.of(table_id, seats=())
+        return both[0] if both is not None else None
+
+    async def seat(self, table_id: int, user: str) -> tuple[PublicView, PrivateView] | None:
+        """The table as the group sees it and as ``user``'s seat sees it; None when they play no
+        seat there (or there is no such table)."""
+        public = await self.public(table_id)
+        seat = public.seat_of(user) if public is not None else None
+        if seat is None:
+            return None
+        both = await self.of(table_id, seats=[seat])
+        return (both[0], both[1][seat]) if both is not None and seat in both[1] else None
+
+    async def worth_series(self, table_id: int) -> dict[int, list[int]]:
+        """Each seat's worth at the start of every turn so far, and now (the end screen's chart):
+        the game replayed from its stored log."""
+        live = await self.core.cache.get(table_id)
+        if live is None or live.state is None:
+            return {}
+        async with self.core.cache.lock(table_id):
+            row, rules = live.row, live.rules
+            seats, options, seed, version = len(row.seats), row.options or row.ruleset, row.seed, row.version
+        entries = [e for e in await queries.load_log(self.core.db, table_id) if e.seq <= version]
+        log = [(e.seat, rules.decode_action(e.action)) for e in entries]
+        return await asyncio.to_thread(net_worth_series, rules, seats, options, seed, log)
+
+    async def history(self, table_id: int, viewer: int | None = None) -> list:
+        """Every event of the table's game so far, from its stored log, as ``viewer`` (a seat, or None
+        for the group) may see them: the whole story for whoever comes late to it."""
+        live = await self.core.cache.get(table_id)
+        if live is None or live.state is None:
+            return []
+        async with self.core.cache.lock(table_id):
+            row, rules = live.row, live.rules
+            seats, options, seed, version = len(row.seats), row.options or row.ruleset, row.seed, row.version
+        entries = [e for e in await queries.load_log(self.core.db, table_id) if e.seq <= version]
+        events = rules.replay_events(seats, options, seed, [(e.seat, rules.decode_action(e.action)) for e in entries])
+        return GAMES[row.game].presentation.events_for(events, viewer)

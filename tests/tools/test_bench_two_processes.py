@@ -27,7 +27,7 @@ def test_without_postgresql_the_two_process_figures_are_null():
 def test_two_processes_press_the_same_tables_and_report_the_figures():
     from sqlalchemy import text
 
-    from engine.service.storage import store
+    from engine.service.storage import database
     from tests.conftest import drop_everything
 
     asyncio.run(drop_everything(DB_URL))
@@ -39,7 +39,7 @@ def test_two_processes_press_the_same_tables_and_report_the_figures():
     assert isinstance(figures["two_process_refused"], dict)
 
     async def moves_by_seat_and_left_running():
-        engine = store.make_engine(DB_URL)
+        engine = database.make_db(DB_URL)
         try:
             async with engine.connect() as conn:
                 running = (await conn.execute(text("SELECT count(*) FROM tables WHERE status = 'running'"))).scalar()

@@ -21,10 +21,10 @@ from tools.bench.service import CLOCK_POLICIES
 
 def _worker(url: str) -> None:
     """A process's clock task until SIGTERM, the people's seats never handed to the AI."""
-    from engine.service import tables as service_tables
+    from engine.service import clocks as service_clocks
     from engine.service.tables import GameService
 
-    service_tables.MISSES_BEFORE_AI = 10**9
+    service_clocks.MISSES_BEFORE_AI = 10**9
 
     async def run() -> None:
         service = await GameService.open(url, lazy=True)
@@ -46,7 +46,7 @@ def bench_clock_processes(url: str | None, tables: int = 200, seconds: float = 3
         return dict.fromkeys(names)
     from sqlalchemy import text
 
-    from engine.service.storage import store
+    from engine.service.storage import queries
     from engine.service.tables import GameService
 
     async def run() -> dict:
@@ -64,14 +64,14 @@ def bench_clock_processes(url: str | None, tables: int = 200, seconds: float = 3
                 await service.lobby.join(out.table, "u1", "B")
                 await service.lobby.add_ai(out.table, "u0")
                 clocks = dict.fromkeys(CLOCK_POLICIES, clock_seconds)
-                await store.update_table(service.engine, out.table, clocks=clocks)
+                await queries.update_table(service.db, out.table, clocks=clocks)
                 service.cache.peek(out.table).row.clocks = clocks
                 await service.lobby.start(out.table, "u0", seed=i, kick=False)
                 made.append(out.table)
             opened = time.time()
             await asyncio.sleep(seconds)
             ended = time.time()
-            async with service.engine.connect() as conn:  # due over a second and a half ago, not yet fired
+            async with service.db.connect() as conn:  # due over a second and a half ago, not yet fired
                 overdue = (await conn.execute(text(
                     "SELECT count(*) FROM deadlines WHERE status IN ('pending', 'claimed') AND due_at >= :opened "
                     "AND due_at < :late AND table_id = ANY(:made)"),
@@ -82,7 +82,7 @@ def bench_clock_processes(url: str | None, tables: int = 200, seconds: float = 3
             for worker in workers:
                 worker.wait(30)
         try:
-            async with service.engine.connect() as conn:
+            async with service.db.connect() as conn:
                 rows = (await conn.execute(text(
                     "SELECT a.at - d.due_at, d.owner FROM actions a JOIN deadlines d ON a.deadline_id = d.id "
                     "WHERE d.due_at >= :opened AND a.table_id = ANY(:made)"), {"opened": opened, "made": made})).all()

@@ -12,7 +12,7 @@ from engine.games import GAMES
 async def end_tables(service, tables) -> None:
     """The bench's tables ended, so that no later process brings them back."""
     for table in tables:
-        live = await service.live(table)
+        live = await service.cache.get(table)
         if live is not None and live.row.status in ("lobby", "running", "paused"):
             await service.lobby.cancel(table, live.row.creator)
     await service.idle()
@@ -157,7 +157,7 @@ def bench_crowd(url: str | None = None, pressers: int = 32, seconds: float = 4.0
         async def presser(slot: int, tables: list[int], until: float) -> None:
             table_id = tables.pop(0)
             while time.monotonic() < until:
-                live = service.cache.peek(table_id) or await service.live(table_id)
+                live = service.cache.peek(table_id) or await service.cache.get(table_id)
                 if live is None or live.row.status != "running" or live.state is None:
                     table_id = tables.pop(0) if tables else await new_table(slot)
                     continue

@@ -34,12 +34,12 @@ async def _template(url: str, clock: _Clock, moves: int = 40) -> int:
         await service.lobby.start(out.table, "u0", seed=5)
         for _ in range(moves):
             await service.idle()
-            if service.table(out.table).status != "running":
+            if service.cache.row(out.table).status != "running":
                 break
-            seat = service.waiting_for(out.table)[0].seat
-            action = GAMES["deal"].choose_listed(service.state(out.table), seat)
+            seat = service.cache.waiting_for(out.table)[0].seat
+            action = GAMES["deal"].choose_listed(service.cache.state(out.table), seat)
             token = next(tok for a, tok in service.buttons(out.table, seat) if a == action)
-            await service.act(service.table(out.table).seats[seat]["user"], token)
+            await service.act(service.cache.row(out.table).seats[seat]["user"], token)
         await service.idle()
         return out.table
     finally:
@@ -50,12 +50,13 @@ async def _copies(url: str, template: int, count: int, far: float) -> None:
     """``count`` - 1 copies of the template table, each with its log and clocks (clocks due ``far``)."""
     import sqlalchemy as sa
 
-    from engine.service.storage import store
+    from engine.service.storage import database
+    from engine.service.storage.rows import ActionRow, DeadlineRow, TableRow
 
-    tables = [c.name for c in store.TableRow.__table__.c if c.name not in ("id", "chat_key")]
-    actions = [c.name for c in store.ActionRow.__table__.c if c.name != "table_id"]
-    clocks = [c.name for c in store.DeadlineRow.__table__.c if c.name not in ("id", "table_id", "due_at")]
-    engine = store.make_engine(url)
+    tables = [c.name for c in TableRow.__table__.c if c.name not in ("id", "chat_key")]
+    actions = [c.name for c in ActionRow.__table__.c if c.name != "table_id"]
+    clocks = [c.name for c in DeadlineRow.__table__.c if c.name not in ("id", "table_id", "due_at")]
+    engine = database.make_db(url)
     try:
         async with engine.begin() as conn:
             await conn.execute(sa.text(

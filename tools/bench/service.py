@@ -29,13 +29,13 @@ def bench_service(moves: int = 400, tables: int = 1000) -> dict:
                 await service.lobby.join(out.table, "u1", "B")
                 await service.lobby.start(out.table, "u0", seed=game_no)
                 plug = GAMES["deal"]
-                while len(times) < moves and service.table(out.table).status == "running":
-                    state = service.state(out.table)
+                while len(times) < moves and service.cache.row(out.table).status == "running":
+                    state = service.cache.state(out.table)
                     seat = plug.rules.waiting_for(state)[0].seat
                     action = plug.choose(state, seat)
                     token = next(t for a, t in service.buttons(out.table, seat) if a == action)
                     t0 = time.perf_counter_ns()
-                    await service.act(service.table(out.table).seats[seat]["user"], token)
+                    await service.act(service.cache.row(out.table).seats[seat]["user"], token)
                     times.append(time.perf_counter_ns() - t0)
             gc.collect()
             tracemalloc.start()
@@ -79,7 +79,7 @@ def bench_clocks(tables: int = 200, seconds: float = 30.0, clock_seconds: int = 
     import asyncio
     import tempfile
 
-    from engine.service.storage import store
+    from engine.service.storage import queries
     from engine.service.tables import GameService
 
     async def run(path: str) -> dict:
@@ -92,7 +92,7 @@ def bench_clocks(tables: int = 200, seconds: float = 30.0, clock_seconds: int = 
                 await service.lobby.join(out.table, "u1", "B")
                 await service.lobby.add_ai(out.table, "u0")
                 clocks = dict.fromkeys(CLOCK_POLICIES, clock_seconds)
-                await store.update_table(service.engine, out.table, clocks=clocks)
+                await queries.update_table(service.db, out.table, clocks=clocks)
                 service.cache.peek(out.table).row.clocks = clocks
                 await service.lobby.start(out.table, "u0", seed=i)
             opened = service.clock()  # from here on every table is in play: the clocks due now count
@@ -110,16 +110,16 @@ def bench_clocks(tables: int = 200, seconds: float = 30.0, clock_seconds: int = 
             "clock_bench_tables": tables,
         }
 
-    from engine.service import tables as service_tables
+    from engine.service import clocks as service_clocks
 
-    kept = service_tables.MISSES_BEFORE_AI
+    kept = service_clocks.MISSES_BEFORE_AI
     if keep_seats:
-        service_tables.MISSES_BEFORE_AI = 10**9
+        service_clocks.MISSES_BEFORE_AI = 10**9
     try:
         with tempfile.TemporaryDirectory() as tmp:
             out = asyncio.run(run(f"{tmp}/clocks.db"))
     finally:
-        service_tables.MISSES_BEFORE_AI = kept
+        service_clocks.MISSES_BEFORE_AI = kept
     return {f"{k}_seats_kept" if keep_seats else k: v for k, v in out.items()}
 
 

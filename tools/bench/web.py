@@ -46,7 +46,7 @@ async def update_sizes(service, address: str, http: aiohttp.ClientSession, game:
     async with http.ws_connect(f"{address}/ws/{table}", headers={"Origin": address}) as ws:
         await ws.send_str(json.dumps({"type": "lobby", "op": "start"}))
         for _ in range(300):
-            if len(sizes) >= updates or (sizes and service.table(table).status != "running"):
+            if len(sizes) >= updates or (sizes and service.cache.row(table).status != "running"):
                 break
             try:
                 raw = (await ws.receive(timeout=5)).data
@@ -62,14 +62,14 @@ async def update_sizes(service, address: str, http: aiohttp.ClientSession, game:
                     pressed.clear()
                     await asyncio.sleep(0.5)
             await service.idle()
-            row = service.table(table)
-            owing = [d.seat for d in service.waiting_for(table) if not row.seats[d.seat]["ai"]]
+            row = service.cache.row(table)
+            owing = [d.seat for d in service.cache.waiting_for(table) if not row.seats[d.seat]["ai"]]
             if owing and row.version not in pressed and row.status == "running":
                 pressed.add(row.version)
-                action = plug.choose_listed(service.state(table), owing[0])
+                action = plug.choose_listed(service.cache.state(table), owing[0])
                 token = next(tok for a, tok in service.buttons(table, owing[0]) if a == action)
                 await ws.send_str(json.dumps({"type": "press", "token": token}))
-    await service.lobby.cancel(table, service.table(table).creator, is_admin=True)
+    await service.lobby.cancel(table, service.cache.row(table).creator, is_admin=True)
     return sizes, kinds, tables
 
 
@@ -89,18 +89,18 @@ async def press_to_paint(service, address: str, presses: int, profile: Path) -> 
         table = await page.open_table("Ann", "deal", 1)
         await page.eval("document.querySelector('[data-op=start]').click()")
         await page.wait("document.body.dataset.status === 'running'")
-        seat = next(i for i, s in enumerate(service.table(table).seats) if not s["ai"])
+        seat = next(i for i, s in enumerate(service.cache.row(table).seats) if not s["ai"])
         plug = GAMES["deal"]
         for _ in range(presses * 20):
-            if len(times) >= presses or service.table(table).status != "running":
+            if len(times) >= presses or service.cache.row(table).status != "running":
                 break
             await service.idle()
-            if seat not in {d.seat for d in service.waiting_for(table)}:
+            if seat not in {d.seat for d in service.cache.waiting_for(table)}:
                 await asyncio.sleep(0.01)
                 continue
-            version = service.table(table).version
+            version = service.cache.row(table).version
             await page.wait(f"Number(document.body.dataset.version) >= {version}")
-            action = plug.choose_listed(service.state(table), seat)
+            action = plug.choose_listed(service.cache.state(table), seat)
             token = next(tok for a, tok in service.buttons(table, seat) if a == action)
             await asyncio.sleep(0.3)  # a person's pace (the page takes 4 presses a second)
             took = await page.eval(f"{TIMED_PRESS}({json.dumps(token)})")
@@ -131,7 +131,7 @@ async def memory_growth(service, address: str, http: aiohttp.ClientSession, game
             await service.lobby.start(out.table, "web:b", seed=i, turn_cap=30)
             for _ in range(2000):
                 await service.idle()
-                if service.table(out.table).status != "running":
+                if service.cache.row(out.table).status != "running":
                     break
                 with contextlib.suppress(TimeoutError):
                     await ws.receive(timeout=0.2)

@@ -33,7 +33,7 @@ REFRESH_AFTER = 0.05  # a copy unchanged this long is read again (in case a noti
 
 
 async def stored_version(service: GameService, table_id: int) -> int:
-    async with service.engine.connect() as conn:
+    async with service.db.connect() as conn:
         return (await conn.execute(text("SELECT version FROM tables WHERE id = :id"), {"id": table_id})).scalar_one()
 
 
@@ -41,7 +41,7 @@ async def presser(service: GameService, parity: int, slot: list[int], until: flo
     for table_id in slot:
         waited_since = time.monotonic()
         while time.monotonic() < until:
-            live = await service.live(table_id)
+            live = await service.cache.get(table_id)
             if live is None or live.row.status != "running" or live.state is None:
                 break  # over: the slot's next table
             if live.row.version % 2 != parity:  # the other process's move: wait for it

@@ -9,20 +9,20 @@ from __future__ import annotations
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from engine.service.storage import store
+from engine.service.storage.rows import SettingRow
 
 
 async def get_value(engine, key: str) -> str | None:
     async with AsyncSession(engine) as session:
-        row = await session.get(store.SettingRow, key)
+        row = await session.get(SettingRow, key)
         return row.value if row is not None else None
 
 
 async def set_value(engine, key: str, value: str) -> None:
     async with AsyncSession(engine) as session:
-        row = await session.get(store.SettingRow, key)
+        row = await session.get(SettingRow, key)
         if row is None:
-            session.add(store.SettingRow(key=key, value=value))
+            session.add(SettingRow(key=key, value=value))
         else:
             row.value = value
             session.add(row)
@@ -31,7 +31,7 @@ async def set_value(engine, key: str, value: str) -> None:
 
 async def delete_value(engine, key: str) -> None:
     async with AsyncSession(engine) as session:
-        row = await session.get(store.SettingRow, key)
+        row = await session.get(SettingRow, key)
         if row is not None:
             await session.delete(row)
             await session.commit()

@@ -25,13 +25,10 @@ import logging
 import time
 import weakref
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
 
-from engine.service.notices import asyncpg_dsn
-from engine.service.storage import store
-
-if TYPE_CHECKING:
-    from engine.service.tables import GameService
+from engine.service.storage import queries
+from engine.service.storage.database import asyncpg_dsn
+from engine.service.storage.errors import DB_ERRORS
 
 log = logging.getLogger(__name__)
 LOCK_SPACE = 0x7479  # the first half of the advisory lock's key ("ty"); the table id is the second
@@ -40,8 +37,8 @@ POLL = 0.02
 
 
 class Records:
-    def __init__(self, service: GameService) -> None:
-        self.service = service
+    def __init__(self, db, cache) -> None:
+        self.db, self.cache = db, cache
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._connection = None
         self._connection_lock = asyncio.Lock()
@@ -64,8 +61,8 @@ class Records:
             stored: dict | None = None
             try:
                 try:
-                    stored = await store.read_messages(self.service.engine, table_id)
-                except store.DB_ERRORS as e:
+                    stored = await queries.read_messages(self.db, table_id)
+                except DB_ERRORS as e:
                     log.warning("table %s: message ids not read (%s); going on with the copy", table_id, e)
                 stored = dict(fallback or {}) if stored is None else stored
                 record = copy.deepcopy(stored)
@@ -83,11 +80,11 @@ class Records:
         if not changed and not removed:
             return
         try:
-            merged = await store.merge_messages(self.service.engine, table_id, changed, removed)
-        except store.DB_ERRORS as e:
+            merged = await queries.merge_messages(self.db, table_id, changed, removed)
+        except DB_ERRORS as e:
             log.warning("table %s: message ids not stored (%s)", table_id, e)
             return
-        live = self.service.cache.peek(table_id)
+        live = self.cache.peek(table_id)
         if live is not None and merged is not None:
             live.row.messages = merged
 
@@ -98,12 +95,12 @@ class Records:
             if self._connection is None or self._connection.is_closed():
                 import asyncpg
 
-                url = self.service.engine.url.render_as_string(hide_password=False)
+                url = self.db.url.render_as_string(hide_password=False)
                 self._connection = await asyncpg.connect(asyncpg_dsn(url), timeout=5)
             return await self._connection.fetchval(sql, *args, timeout=5)
 
     async def _lock_across(self, table_id: int) -> bool:
-        if self.service.engine.dialect.name != "postgresql":
+        if self.db.dialect.name != "postgresql":
             return False
         began = time.monotonic()
         waited = False

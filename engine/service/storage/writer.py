@@ -2,7 +2,7 @@
 
 Under a crowd (issue 20: 32 presses in flight on distinct tables) one transaction per move made
 the database the queue: on SQLite every move waited for the one connection and paid its own round
-trips and commit, on PostgreSQL its own round trips and commit. Here ``store.append_move`` hands
+trips and commit, on PostgreSQL its own round trips and commit. Here ``writer.append_move`` hands
 the move to the engine's ``MoveWriter`` and waits; one task takes every move waiting (up to
 ``MAX_BATCH``, one per table) and writes them in one transaction: each table advanced only where
 its version is still the one its move was made on (the version race, per table), the log lines,
@@ -40,8 +40,16 @@ from typing import Any
 from sqlalchemy import case, delete, exc, insert, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from engine.service import notices
-from engine.service.storage import store
+from engine.service.storage.database import CHANNEL, payload
+from engine.service.storage.rows import (
+    LIVE_CLOCKS,
+    ActionRow,
+    ClockInfo,
+    DeadlineRow,
+    ResultRow,
+    TableRow,
+    clock_values,
+)
 
 MAX_BATCH = 64  # moves per transaction: bounds the statement and the time the one connection is held
 DEADLOCK_RETRIES = 3  # a PostgreSQL deadlock or serialization failure: the whole batch again
@@ -52,7 +60,7 @@ _RESULT_COLUMNS = ("table_id", "chat_key", "game", "ruleset", "reason", "seats",
 
 @dataclass(eq=False)
 class Move:
-    """One move as ``store.append_move`` was asked to store it."""
+    """One move as ``writer.append_move`` was asked to store it."""
 
     table_id: int
     old_version: int
@@ -61,7 +69,7 @@ class Move:
     snapshot: str
     status: str
     clocks: list  # ClockInfo (or DeadlineRow): the clocks the new state implies
-    result: store.ResultRow | None = None
+    result: ResultRow | None = None
     row_values: dict = field(default_factory=dict)  # other columns that change with the move
     fired: tuple[int, str] | None = None  # (clock id, owner): the clock this move answers
     notify: str | None = None  # this process's name, for the others (PostgreSQL)
@@ -232,7 +240,6 @@ FAST_PATHS = True
 
 async def _statements(conn: AsyncConnection, batch: list[Move]) -> set[Move]:
     """The batch's statements (not committed); the moves whose table was still at their version."""
-    TableRow, ActionRow, DeadlineRow = store.TableRow, store.ActionRow, store.DeadlineRow
     now = time.time()
     by_table = {m.table_id: m for m in batch}
     ids = sorted(by_table)  # rows are locked in one order by every batch (PostgreSQL)
@@ -260,16 +267,16 @@ async def _statements(conn: AsyncConnection, batch: list[Move]) -> set[Move]:
     ended = [m.table_id for m in moved if m.status != "running"]
     if running:  # the old clocks are retired; the match clock stays while the game runs
         await conn.execute(delete(DeadlineRow).where(DeadlineRow.table_id.in_(running),
-                                                     DeadlineRow.status.in_(store.LIVE_CLOCKS),
+                                                     DeadlineRow.status.in_(LIVE_CLOCKS),
                                                      DeadlineRow.kind != "match"))
     if ended:
         await conn.execute(delete(DeadlineRow).where(DeadlineRow.table_id.in_(ended),
-                                                     DeadlineRow.status.in_(store.LIVE_CLOCKS)))
-    clocks = [store.clock_values(row, m.table_id) for m in moved for row in m.clocks]
+                                                     DeadlineRow.status.in_(LIVE_CLOCKS)))
+    clocks = [clock_values(row, m.table_id) for m in moved for row in m.clocks]
     if clocks:
         await conn.execute(insert(DeadlineRow), clocks)
     await _insert_results(conn, moved)
-    told = [notices.payload(m.table_id, m.old_version + 1, m.notify) for m in moved if m.notify is not None]
+    told = [payload(m.table_id, m.old_version + 1, m.notify) for m in moved if m.notify is not None]
     if told and conn.dialect.name == "postgresql":  # the others drop their copies once this commits
         await conn.execute(_NOTIFY, {"told": told})
     return set(moved)
@@ -277,7 +284,6 @@ async def _statements(conn: AsyncConnection, batch: list[Move]) -> set[Move]:
 
 async def _mark_fired(conn: AsyncConnection, moved: list[Move]) -> None:
     """The clocks these moves answer are done, each only while its owner still holds it."""
-    DeadlineRow = store.DeadlineRow
     lost = []
     for move in moved:
         if move.fired is not None:
@@ -293,10 +299,10 @@ async def _mark_fired(conn: AsyncConnection, moved: list[Move]) -> None:
 async def _insert_results(conn: AsyncConnection, moved: list[Move]) -> None:
     results = [{k: getattr(m.result, k) for k in _RESULT_COLUMNS} for m in moved if m.result is not None]
     if results:
-        await conn.execute(insert(store.ResultRow), results)
+        await conn.execute(insert(ResultRow), results)
 
 
-_NOTIFY = text(f"SELECT pg_notify('{notices.CHANNEL}', p) FROM unnest(CAST(:told AS TEXT[])) AS p")
+_NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', p) FROM unnest(CAST(:told AS TEXT[])) AS p")
 
 # -- PostgreSQL: one statement for the batch --------------------------------------------------------
 #
@@ -339,7 +345,7 @@ WITH m AS (
         AS c(table_id, schedule_id, tournament_id, version, seat, kind, due_at, status, ai, owner, lease_until)
     WHERE c.table_id IN (SELECT id FROM moved)
 ), told AS (
-    SELECT pg_notify('""" + notices.CHANNEL + """', n.payload)
+    SELECT pg_notify('""" + CHANNEL + """', n.payload)
     FROM unnest(CAST(:n_table AS INTEGER[]), CAST(:n_payload AS TEXT[])) AS n(table_id, payload)
     WHERE n.table_id IN (SELECT id FROM moved)
 )
@@ -350,7 +356,7 @@ SELECT id, (SELECT count(*) FROM told) AS told FROM moved ORDER BY id
 async def _statements_postgresql(conn: AsyncConnection, batch: list[Move]) -> set[Move]:
     by_table = {m.table_id: m for m in batch}
     moves = [by_table[i] for i in sorted(by_table)]
-    clocks = [store.clock_values(row, m.table_id) for m in moves for row in m.clocks]
+    clocks = [clock_values(row, m.table_id) for m in moves for row in m.clocks]
     told = [m for m in moves if m.notify is not None]
     params = {
         "now": time.time(),
@@ -360,7 +366,7 @@ async def _statements_postgresql(conn: AsyncConnection, batch: list[Move]) -> se
         "fired": [m.fired[0] if m.fired else None for m in moves],
         "fired_ids": [m.fired[0] for m in moves if m.fired],
         "n_table": [m.table_id for m in told],
-        "n_payload": [notices.payload(m.table_id, m.old_version + 1, m.notify) for m in told],
+        "n_payload": [payload(m.table_id, m.old_version + 1, m.notify) for m in told],
     }
     for key, column in (("c_table", "table_id"), ("c_schedule", "schedule_id"), ("c_tournament", "tournament_id"),
                         ("c_version", "version"), ("c_seat", "seat"), ("c_kind", "kind"), ("c_due", "due_at"),
@@ -371,7 +377,7 @@ async def _statements_postgresql(conn: AsyncConnection, batch: list[Move]) -> se
         return set()
     for move in moved:
         if move.row_values:
-            await conn.execute(update(store.TableRow).where(store.TableRow.id == move.table_id)
+            await conn.execute(update(TableRow).where(TableRow.id == move.table_id)
                                .values(**move.row_values))
     await _mark_fired(conn, moved)
     await _insert_results(conn, moved)
@@ -428,7 +434,7 @@ def _sqlite_batch(db: sqlite3.Connection, batch: list[Move], now: float) -> list
                                            m.fired[0] if m.fired else None) for m in moved])
             cur.executemany(_SQLITE_RETIRE_RUNNING, [(m.table_id,) for m in moved if m.status == "running"])
             cur.executemany(_SQLITE_RETIRE, [(m.table_id,) for m in moved if m.status != "running"])
-            clocks = [store.clock_values(row, m.table_id) for m in moved for row in m.clocks]
+            clocks = [clock_values(row, m.table_id) for m in moved for row in m.clocks]
             cur.executemany(_SQLITE_CLOCK, [tuple(c[k] for k in _CLOCK_COLUMNS) for c in clocks])
             cur.executemany(_SQLITE_RESULT, [tuple(_sqlite_value(k, getattr(m.result, k)) for k in _RESULT_COLUMNS)
                                              for m in moved if m.result is not None])
@@ -448,7 +454,7 @@ async def _write_sqlite(conn: AsyncConnection, batch: list[Move]) -> set[Move] |
         return None
     try:
         moved = await driver._execute(lambda: _sqlite_batch(driver._conn, batch, time.time()))
-    except sqlite3.Error as e:  # as SQLAlchemy would raise it (store.DB_ERRORS)
+    except sqlite3.Error as e:  # as SQLAlchemy would raise it (DB_ERRORS)
         raise exc.DBAPIError.instance(None, None, e, sqlite3.Error) from e
     return set(moved)
 
@@ -471,9 +477,16 @@ def writer_for(engine: AsyncEngine) -> MoveWriter:
     return writer
 
 
-async def _append_move(engine: AsyncEngine, fields: tuple) -> bool:
-    """``store.append_move``'s work: the move queued for this engine's writer, answered after its commit."""
-    return await writer_for(engine).write(Move(*fields))
-
-
-store.MOVE_WRITER = _append_move
+async def append_move(engine: AsyncEngine, table_id: int, old_version: int, seat: int, action_json: str,
+                      snapshot: str, status: str, deadlines: list[DeadlineRow | ClockInfo] | None = None,
+                      result: ResultRow | None = None, row_values: dict | None = None,
+                      fired: tuple[int, str] | None = None, notify: str | None = None) -> bool:
+    """One move, stored atomically: the log line, the snapshot at ``version + 1`` (only if the
+    version is still ``old_version``), other columns of the table that change with it (``row_values``:
+    seats, missed clocks), the old clocks retired and the new ones set. ``fired`` (deadline id,
+    owner): the clock this move answers, marked done only while ``owner`` still holds its lease.
+    False when another press, process or clock moved first (nothing is written then). It returns
+    only once the move is committed: moves of other tables waiting at the same time share its
+    transaction (``writer.py``, group commit), and a failed transaction raises for every one."""
+    return await writer_for(engine).write(Move(table_id, old_version, seat, action_json, snapshot, status,
+                                               list(deadlines or ()), result, dict(row_values or {}), fired, notify))

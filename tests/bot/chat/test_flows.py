@@ -84,7 +84,7 @@ async def test_a_join_pressed_before_the_lobby_message_is_recorded_leaves_one_lo
         carl = Who("x:3", "Carl", "x:-5", "en", manages)
         await flows.lobby_press(carl, table, "join", SlowAnswer(keeper, go))
         await flows.lobby_press(ann, table, "start", SlowAnswer(keeper, go))
-        assert service.table(table).status == "running"
+        assert service.cache.row(table).status == "running"
         assert keeper.with_buttons() == [], keeper.live  # started: no lobby message keeps its buttons
     finally:
         await service.close()
@@ -93,7 +93,7 @@ async def test_a_join_pressed_before_the_lobby_message_is_recorded_leaves_one_lo
 async def test_endgame_where_the_game_was_set_aside_as_damaged_says_so(tmp_path):
     """Issue 32: ``/endgame`` in a chat whose game could not be restored names that game and says
     to start a new one (not "there is no open lobby")."""
-    from engine.service.storage import store
+    from engine.service.storage import queries
     from words.i18n import t
 
     service = await GameService.open(f"sqlite:///{tmp_path / 'flows.db'}")
@@ -107,7 +107,7 @@ async def test_endgame_where_the_game_was_set_aside_as_damaged_says_so(tmp_path)
         out = await service.lobby.new_table("x:-5", "deal", None, "x:1", "Ann")
         await service.lobby.join(out.table, "x:2", "Bob")
         await service.lobby.start(out.table, "x:1", seed=3)
-        await store.end_table(service.engine, out.table, "damaged")
+        await queries.end_table(service.db, out.table, "damaged")
         service.cache.drop(out.table)
         told = SlowAnswer(Keeper(), asyncio.Event())
         await flows.command(ann, "cancel", told)

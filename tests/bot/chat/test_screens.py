@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from bot.chat.screens import private_screen, public_screen, refusal_text
 from engine.deal.cards import CARDS
 from engine.games import GAMES
-from engine.service.loop import Snapshot
 from engine.service.tables import GameService
+from engine.service.updates import Snapshot
 from engine.service.views import asks_of, private_views, public_view
 
 
@@ -26,8 +26,8 @@ def table_screens(service: GameService, table: int, events=(), lang: str = "zh-H
     live = service.cache.peek(table)
     snap = Snapshot(table, live.row.version, live.row, live.rules, live.state)
     asks = asks_of(snap)
-    public = public_view(service._secret, snap, asks, events)
-    own = private_views(service._secret, snap, asks, events)
+    public = public_view(service.keys.secret, snap, asks, events)
+    own = private_views(service.keys.secret, snap, asks, events)
     return Screens(public_screen(public, lang, service.clock(), pictures=pictures),
                    {s: private_screen(v, public.names, lang_of(s) if lang_of else lang, pictures=pictures)
                     for s, v in own.items()})
@@ -47,11 +47,11 @@ async def _table(tmp_path, game: str, humans: int, ais: int, seed: int):
 async def _move(service, table):
     """A press by the first person who must act (the service's loop has moved the AI seats)."""
     await service.idle()
-    rules = GAMES[service.table(table).game].rules
-    state = service.state(table)
+    rules = GAMES[service.cache.row(table).game].rules
+    state = service.cache.state(table)
     decision = rules.waiting_for(state)[0]
     action = GAMES[rules.name].choose_listed(state, decision.seat)
-    info = service.table(table).seats[decision.seat]
+    info = service.cache.row(table).seats[decision.seat]
     assert not info["ai"]
     token = next(t for a, t in service.buttons(table, decision.seat) if a == action)
     outcome = await service.act(info["user"], token)
@@ -66,9 +66,9 @@ async def test_public_screen_is_the_same_whatever_the_hands_hold(tmp_path):
         checked = 0
         for _ in range(60):
             outcome = await _move(service, table)
-            if service.table(table).status != "running":
+            if service.cache.row(table).status != "running":
                 break
-            state = service.state(table)  # answer windows included: nothing public tells who holds what
+            state = service.cache.state(table)  # answer windows included: nothing public tells who holds what
             before = table_screens(service, table, outcome.events, "en").public
             hidden = [c for p in state.players for c in p.hand] + state.draw_pile
             r.shuffle(hidden)
@@ -91,7 +91,7 @@ async def test_public_screen_is_the_same_whatever_the_hands_hold(tmp_path):
 async def test_private_screens_show_the_own_hand_with_working_buttons(tmp_path):
     service, table = await _table(tmp_path, "deal", humans=2, ais=1, seed=4)
     try:
-        state = service.state(table)
+        state = service.cache.state(table)
         screens = table_screens(service, table, (), "en", lang_of=lambda seat: "zh-Hant")
         assert set(screens.private) == {0, 1}
         for seat, screen in screens.private.items():
@@ -101,7 +101,7 @@ async def test_private_screens_show_the_own_hand_with_working_buttons(tmp_path):
                 assert len(button.token.encode()) <= 64 and button.seat == seat
         current = GAMES["deal"].rules.waiting_for(state)[0].seat
         button = screens.private[current].buttons[0]
-        assert (await service.act(service.table(table).seats[current]["user"], button.token)).ok
+        assert (await service.act(service.cache.row(table).seats[current]["user"], button.token)).ok
     finally:
         await service.close()
 
@@ -112,16 +112,16 @@ async def test_board_decisions_are_answered_on_the_public_screen(tmp_path):
         kinds = set()
         for _ in range(120):
             await service.idle()  # the AI seat answers first
-            if service.table(table).status != "running":
+            if service.cache.row(table).status != "running":
                 break
             screens = table_screens(service, table, (), "zh-Hans")
             assert "Ann" in screens.public.text and "P1" in screens.public.text
-            decision = GAMES["board"].rules.waiting_for(service.state(table))[0]
-            if not service.table(table).seats[decision.seat]["ai"]:
+            decision = GAMES["board"].rules.waiting_for(service.cache.state(table))[0]
+            if not service.cache.row(table).seats[decision.seat]["ai"]:
                 mine = [b for b in screens.public.buttons if b.seat == decision.seat]
                 assert mine, decision
                 kinds.add(decision.kind)
-                user = service.table(table).seats[decision.seat]["user"]
+                user = service.cache.row(table).seats[decision.seat]["user"]
                 assert (await service.act(user, mine[0].token)).ok
             else:
                 await _move(service, table)
@@ -135,12 +135,12 @@ async def test_refusals_become_short_private_alerts(tmp_path):
 
     service, table = await _table(tmp_path, "board", humans=2, ais=0, seed=5)
     try:
-        state = service.state(table)
+        state = service.cache.state(table)
         seat = GAMES["board"].rules.waiting_for(state)[0].seat
         other = 1 - seat
         names = {0: "Ann", 1: "P1"}
         token = service.buttons(table, seat)[0][1]
-        refused = await service.act(service.table(table).seats[other]["user"], token)
+        refused = await service.act(service.cache.row(table).seats[other]["user"], token)
         for lang in ("en", "zh-Hans", "zh-Hant"):
             text = refusal_text(refused, lang, "board", "china", names)
             assert text and "{" not in text and "service." not in text
@@ -181,7 +181,7 @@ async def test_a_timed_board_match_shows_its_clock(tmp_path):
         out = await service.lobby.new_table("chat:c", "board", None, "u0", "Ann")
         await service.lobby.join(out.table, "u1", "Bob")
         await service.lobby.start(out.table, "u0", seed=3, match_minutes=30)
-        assert await service.match_ends_at(out.table) == now[0] + 30 * 60
+        assert await service.clocks.match_ends_at(out.table) == now[0] + 30 * 60
         first = await _drawn(service, out.table)
         now[0] += 65
         later = await _drawn(service, out.table)
@@ -220,7 +220,7 @@ async def test_B15_a_declined_offer_is_told_to_its_proposer_alone(tmp_path):
     service.subscribe(heard, private=True)
     try:
         for _ in range(200):  # both play on until each owns a deed and the first is to roll
-            state = service.state(table)
+            state = service.cache.state(table)
             seat = GAMES["board"].rules.waiting_for(state)[0].seat
             owners = set(state.owner)
             if {0, 1} <= owners and state.stage == "roll" and not state.rolled:
@@ -229,7 +229,7 @@ async def test_B15_a_declined_offer_is_told_to_its_proposer_alone(tmp_path):
         other = 1 - seat
         theirs = next(sq for sq, o in enumerate(state.owner) if o == other)
         assert (await service.act_as(table, seat, ProposeTrade(target=other, get=(theirs,), give_cash=10))).ok
-        offer = service.state(table).trades[0].id
+        offer = service.cache.state(table).trades[0].id
         assert await trade_builder.still_open(service, table, offer)  # the web shows its receipt
         assert (await service.act_as(table, other, RejectTrade(trade=offer))).ok
         assert not await trade_builder.still_open(service, table, offer)  # no receipt: the news says
@@ -261,7 +261,7 @@ async def test_a_private_message_never_shows_two_buttons_of_one_label(tmp_path):
 
     service, table = await _table(tmp_path, "deal", humans=2, ais=0, seed=4)
     try:
-        state = service.state(table)
+        state = service.cache.state(table)
         seat = GAMES["deal"].rules.waiting_for(state)[0].seat
         me = state.players[seat]
         twins = [c for c in state.draw_pile if KEY[c] == "wild_pink_orange"]

@@ -238,9 +238,9 @@ def test_with_a_db_an_interrupted_game_resumes_where_it_stopped(tmp_path):
                 from sqlmodel import select
                 from sqlmodel.ext.asyncio.session import AsyncSession
 
-                from engine.service.storage.store import TableRow
+                from engine.service.storage.rows import TableRow
 
-                async with AsyncSession(service.engine) as session:
+                async with AsyncSession(service.db) as session:
                     done = (await session.exec(select(TableRow).where(TableRow.status == "over"))).one()
                 return done.snapshot, done.version
             finally:

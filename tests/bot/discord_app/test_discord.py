@@ -15,7 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.discord_app.app import TycoonBot
 from engine.games import GAMES
-from engine.service.storage import store
+from engine.service.storage.rows import ActionRow, ScheduleRow
 from engine.service.tables import GameService
 from tests.fakes.discord_api import CHANNEL, DM_BASE, GUILD, interaction_payload, member, message_payload
 from tests.fakes.discord_api import InProcess as FakeDiscord
@@ -133,24 +133,24 @@ async def open_table(client, fake, service, game: str = "deal", ai: bool = True)
     if ai:
         await dispatch(client, click(f"l:{table}:ai", 1))
     await dispatch(client, click(f"l:{table}:start", 1))
-    assert service.table(table).status == "running"
+    assert service.cache.row(table).status == "running"
     return table
 
 
 async def play_one(client, fake, service, table: int) -> None:
     """The first decision the table waits for, answered as the AI would, by pressing its button."""
-    game = service.table(table).game
-    state = service.state(table)
+    game = service.cache.row(table).game
+    state = service.cache.state(table)
     decision = GAMES[game].rules.waiting_for(state)[0]
-    uid = int(service.table(table).seats[decision.seat]["user"][3:])
+    uid = int(service.cache.row(table).seats[decision.seat]["user"][3:])
     wanted = GAMES[game].choose_listed(state, decision.seat)
     token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
     if f"g:{token}" not in fake.custom_ids():
         await dispatch(client, click(f"h:{table}", uid))  # own choices come with "My hand" / "My options"
     assert f"g:{token}" in fake.custom_ids(), (decision.kind, len(service.buttons(table, decision.seat)))
-    version = service.table(table).version
+    version = service.cache.row(table).version
     await dispatch(client, click(f"g:{token}", uid))
-    assert service.table(table).version > version
+    assert service.cache.row(table).version > version
 
 
 def _hand_texts(fake: FakeDiscord, uids) -> set[str]:
@@ -167,26 +167,26 @@ async def test_a_whole_game_by_slash_command_and_buttons(tmp_path, monkeypatch, 
         hand_marker = t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0]  # "Your hand "
         windows = 0
         for _ in range(3000):
-            if service.table(table).status != "running":
+            if service.cache.row(table).status != "running":
                 break
-            if rules.waiting_for(service.state(table))[0].kind in ("respond", "counter"):
+            if rules.waiting_for(service.cache.state(table))[0].kind in ("respond", "counter"):
                 windows += 1
             seen = len(fake.calls)
             await play_one(client, fake, service, table)
             new_public = [p for m, u, p in fake.calls[seen:] if f"/channels/{CHANNEL}/messages" in u]
             for seat in range(2):  # the two people's hands, as the public must never see them
-                view = rules.view(service.state(table), seat)["players"][seat]
+                view = rules.view(service.cache.state(table), seat)["players"][seat]
                 hand = ", ".join(card_name(c, "en") for c in view.get("hand", []))
                 for p in new_public:
                     assert hand_marker not in p.get("content", "") and "hand.png" not in p["files"]
                     assert len(view.get("hand", [])) < 2 or hand not in p.get("content", "")
-        assert service.table(table).status == "over"
+        assert service.cache.row(table).status == "over"
         assert fake.public(), "the table was posted in the channel"
         tables = [u for m, u, p in fake.calls if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")
                   and "table.png" in p.get("files", [])]
         edits = [u for m, u, p in fake.calls if m == "PATCH" and f"/channels/{CHANNEL}/messages/" in u]
         # a new table message per turn (the old one loses its buttons), edited in place in between
-        assert 1 < len(tables) <= service.state(table).turn_number + 2 and len(edits) > 10
+        assert 1 < len(tables) <= service.cache.state(table).turn_number + 2 and len(edits) > 10
         if game == "deal":
             assert windows > 0  # seed 0 deals Just-Say-No windows between the two people
             hands = _hand_texts(fake, (1, 2))
@@ -198,29 +198,29 @@ async def test_a_non_player_gets_an_ephemeral_no(tmp_path, monkeypatch):
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         table = await open_table(client, fake, service, "board", ai=False)
         move = next(c for c in fake.custom_ids() if c.startswith("g:"))
-        before = service.table(table).version
+        before = service.cache.row(table).version
         await dispatch(client, click(move, 77))
         reply = fake.last_reply()
         assert reply["flags"] == 64 and "not playing" in reply["content"]
         await dispatch(client, click(f"h:{table}", 77))  # nor may they see anyone's options
         reply = fake.last_reply()
         assert reply["flags"] == 64 and "not playing" in reply["content"]
-        assert service.table(table).version == before
+        assert service.cache.row(table).version == before
 
 
 async def test_buttons_sent_before_a_restart_still_work(tmp_path, monkeypatch):
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         table = await open_table(client, fake, service, "board", ai=False)
-        decision = service.waiting_for(table)[0]
+        decision = service.cache.waiting_for(table)[0]
         shown = fake.custom_ids()
-        version = service.table(table).version
+        version = service.cache.row(table).version
     # a new process on the same database: nothing in memory, only the ids on the old message
     async with running_bot(tmp_path, monkeypatch) as (client, fake2, service):
         token = next(tok for _, tok in service.buttons(table, decision.seat))
         assert f"g:{token}" in shown
-        uid = int(service.table(table).seats[decision.seat]["user"][3:])
+        uid = int(service.cache.row(table).seats[decision.seat]["user"][3:])
         await dispatch(client, click(f"g:{token}", uid))
-        assert service.table(table).version == version + 1
+        assert service.cache.row(table).version == version + 1
         assert any(f"/channels/{CHANNEL}/messages" in u for _, u, _ in fake2.calls), "the table was shown again"
 
 
@@ -235,7 +235,7 @@ async def test_endgame_only_for_its_creator_or_manage_server(tmp_path, monkeypat
         assert not fake.custom_ids([("", "", refusal)]), "no question he may not answer"
         await dispatch(client, click(f"e:{table}:y", 2))  # a "yes" pressed anyway (an old question)
         assert fake.last_reply()["content"] == t("en", "service.not_creator")
-        assert service.table(table).status == "running"
+        assert service.cache.row(table).status == "running"
         await dispatch(client, slash("endgame", 1))  # the creator is asked
         question = fake.last_reply()
         assert question["flags"] == 64 and question["content"] == t("en", "dc.endgame_confirm")
@@ -243,10 +243,10 @@ async def test_endgame_only_for_its_creator_or_manage_server(tmp_path, monkeypat
         await dispatch(client, slash("endgame", 1))  # the creator changes their mind
         await dispatch(client, click(f"e:{table}:n", 1))
         assert fake.last_reply()["content"] == t("en", "tg.game_goes_on")
-        assert service.table(table).status == "running"
+        assert service.cache.row(table).status == "running"
         await dispatch(client, slash("endgame", 3, permissions=MANAGE_GUILD))  # a moderator
         await dispatch(client, click(f"e:{table}:y", 3, permissions=MANAGE_GUILD))
-        assert service.table(table).status == "cancelled"
+        assert service.cache.row(table).status == "cancelled"
         assert fake.last_reply()["content"] == t("en", "service.ended_by", by="U3")
         ended = [p for p in fake.public() if t("en", "service.ended_by", by="U3") in (p.get("content") or "")]
         assert ended and not fake.custom_ids([("", "", ended[-1])]), "the table message lost its buttons"
@@ -261,25 +261,25 @@ async def test_join_and_leave_by_slash_command(tmp_path, monkeypatch):
         assert fake.last_reply()["content"] == t("en", "service.no_lobby")
         await dispatch(client, slash("newgame", 1, game="deal"))
         row = await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")
-        lobby = service.table(row.id).messages["dc_lobby"]
+        lobby = service.cache.row(row.id).messages["dc_lobby"]
         await dispatch(client, slash("join", 2))
-        assert [s["user"] for s in service.table(row.id).seats] == ["dc:1", "dc:2"]
+        assert [s["user"] for s in service.cache.row(row.id).seats] == ["dc:1", "dc:2"]
         edited = [p for m, u, p in fake.calls if m == "PATCH" and u.endswith(f"/messages/{lobby}")]
         assert edited and "Bob" in edited[-1]["content"]  # the lobby message itself, not a copy
         await dispatch(client, slash("leave", 2))
-        assert [s["user"] for s in service.table(row.id).seats] == ["dc:1"]
+        assert [s["user"] for s in service.cache.row(row.id).seats] == ["dc:1"]
         await dispatch(client, slash("join", 2))
         await dispatch(client, click(f"l:{row.id}:start", 1))
-        while service.waiting_for(row.id)[0].seat != 1:  # until Bob must act
+        while service.cache.waiting_for(row.id)[0].seat != 1:  # until Bob must act
             await play_one(client, fake, service, row.id)
         await dispatch(client, slash("leave", 2))  # in a running game the AI takes the seat at once
-        assert service.table(row.id).seats[1]["ai"] and service.table(row.id).status == "running"
-        assert all(d.seat != 1 for d in service.waiting_for(row.id))
+        assert service.cache.row(row.id).seats[1]["ai"] and service.cache.row(row.id).status == "running"
+        assert all(d.seat != 1 for d in service.cache.waiting_for(row.id))
 
 
 async def _schedules(service) -> list:
-    async with AsyncSession(service.engine) as session:
-        return (await session.exec(select(store.ScheduleRow))).all()
+    async with AsyncSession(service.db) as session:
+        return (await session.exec(select(ScheduleRow))).all()
 
 
 async def test_schedule_needs_manage_server_or_events_and_makes_a_calendar_event(tmp_path, monkeypatch):
@@ -317,7 +317,7 @@ async def test_closed_dms_fall_back_to_the_ephemeral_hand_and_are_not_retried(tm
     async with running_bot(tmp_path, monkeypatch, fake) as (client, fake, service):
         table = await open_table(client, fake, service, "deal")
         assert fake.dms(1), "Ann's hand came by DM"
-        assert service.table(table).seats[1]["dm"] is False
+        assert service.cache.row(table).seats[1]["dm"] is False
         for _ in range(30):
             await play_one(client, fake, service, table)
         tries = [u for _, u, _ in fake.calls if f"/channels/{DM_BASE + 2}/messages" in u]
@@ -335,18 +335,18 @@ async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp
         table = await open_table(client, fake, service, "deal")
         rules = GAMES["deal"].rules
         for _ in range(500):
-            decision = rules.waiting_for(service.state(table))[0]
+            decision = rules.waiting_for(service.cache.state(table))[0]
             if decision.kind in ("respond", "counter"):
                 break
             await play_one(client, fake, service, table)
         else:
             pytest.fail("seed 0 deals a Just-Say-No window")
-        uid = int(service.table(table).seats[decision.seat]["user"][3:])
+        uid = int(service.cache.row(table).seats[decision.seat]["user"][3:])
         asked = next(p for m, u, p in reversed(fake.calls) if m == "POST" and f"/channels/{CHANNEL}/messages" in u
                      and "message_reference" in p and p["content"].startswith(f"<@{uid}>:"))
         pinged = asked["allowed_mentions"]
         assert [int(u) for u in pinged["users"]] == [uid] and not pinged["parse"], "the target is pinged, nobody else"
-        assert asked["message_reference"]["message_id"] == service.table(table).messages["dc"]
+        assert asked["message_reference"]["message_id"] == service.cache.row(table).messages["dc"]
         assert f"<t:{int(service.clock()) + 20}:R>" in asked["content"] or "<t:" in asked["content"]
         # the prompt opens the target's own choices: the same one button for every target, so nothing
         # public tells who holds a Just Say No
@@ -359,9 +359,9 @@ async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp
         table_message = next(p for m, u, p in reversed(fake.calls)
                              if f"/channels/{CHANNEL}/messages" in u and "message_reference" not in p)
         assert not set(fake.custom_ids([("", "", table_message)])) & set(f"g:{tok}" for tok in own)
-        version = service.table(table).version
+        version = service.cache.row(table).version
         await dispatch(client, click(f"g:{own[-1]}", uid))
-        assert service.table(table).version > version
+        assert service.cache.row(table).version > version
 
 
 async def test_lang_changes_the_next_public_message(tmp_path, monkeypatch):
@@ -408,8 +408,8 @@ async def test_the_clock_announces_and_starts_a_scheduled_match_in_the_channel(t
         assert posted[0]["content"] == t("en", "service.match_announced")
         assert any(c.startswith("s:") for c in fake.custom_ids([("", "", posted[0])]))
         table = (await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")).id
-        assert service.table(table).status == "running"
-        assert posted[-1]["files"] == ["table.png"] and service.table(table).messages["dc"]
+        assert service.cache.row(table).status == "running"
+        assert posted[-1]["files"] == ["table.png"] and service.cache.row(table).messages["dc"]
         assert f"h:{table}" in fake.custom_ids([("", "", posted[-1])])
 
 
@@ -426,8 +426,8 @@ async def test_a_press_that_breaks_is_still_answered_and_logged_with_its_table(t
 
         monkeypatch.setattr(service, "act", broken)
         caplog.set_level(logging.ERROR)
-        seat = service.waiting_for(table)[0].seat
-        await dispatch(client, click(move, int(service.table(table).seats[seat]["user"][3:])))
+        seat = service.cache.waiting_for(table)[0].seat
+        await dispatch(client, click(move, int(service.cache.row(table).seats[seat]["user"][3:])))
         reply = fake.last_reply()
         assert reply["flags"] == 64 and reply["content"] == t("en", "service.error")
         failed = [r for r in caplog.records if r.name == "bot.discord_app.frontend"]
@@ -437,7 +437,7 @@ async def test_a_press_that_breaks_is_still_answered_and_logged_with_its_table(t
         await dispatch(client, slash("stats", 1))
         reply = fake.last_reply()
         assert reply["flags"] == 64 and reply["content"] == t("en", "service.error")
-        assert service.table(table).version == 0  # nothing changed
+        assert service.cache.row(table).version == 0  # nothing changed
 
 
 async def test_a_player_who_left_gets_the_seat_back_with_my_hand(tmp_path, monkeypatch):
@@ -446,18 +446,18 @@ async def test_a_player_who_left_gets_the_seat_back_with_my_hand(tmp_path, monke
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         table = await open_table(client, fake, service, "deal", ai=False)
         await dispatch(client, slash("leave", 2))
-        assert service.table(table).seats[1]["ai"] is True
+        assert service.cache.row(table).seats[1]["ai"] is True
         note = t("en", "service.seat_left", name="Bob")
         assert any(note in (p.get("content") or "") for p in fake.public()), "the channel heard Bob left"
-        while service.table(table).status == "running" and service.waiting_for(table)[0].seat != 0:
+        while service.cache.row(table).status == "running" and service.cache.waiting_for(table)[0].seat != 0:
             await asyncio.sleep(0)  # the AI plays Bob's turns by itself
-        if service.table(table).status != "running":
+        if service.cache.row(table).status != "running":
             pytest.skip("the AI finished the game first")
         await dispatch(client, click(f"h:{table}", 2))
         reply = fake.last_reply("POST")
         assert reply["flags"] == 64 and t("en", "service.welcome_back") in reply["content"]
         assert "hand.png" in reply.get("files", []) or reply.get("attachments") is not None
-        assert service.table(table).seats[1]["ai"] is False
+        assert service.cache.row(table).seats[1]["ai"] is False
         await dispatch(client, slash("hand", 2))  # /hand too: his screen, no second welcome
         reply = fake.last_reply("POST")
         assert reply["flags"] == 64 and t("en", "service.welcome_back") not in reply["content"]
@@ -474,8 +474,8 @@ async def test_a_game_that_cannot_be_restored_is_announced_in_its_channel_once(t
         await dispatch(client, slash("lang", 3, permissions=MANAGE_GUILD, language="zh-Hant"))
         table = await open_table(client, fake, service, "deal", ai=False)
         await play_one(client, fake, service, table)
-        async with AsyncSession(service.engine) as session:
-            await session.exec(update(store.ActionRow).where(store.ActionRow.table_id == table)
+        async with AsyncSession(service.db) as session:
+            await session.exec(update(ActionRow).where(ActionRow.table_id == table)
                                .values(action="{garbled"))
             await session.commit()
     for _ in range(2):  # two restarts: told once
@@ -494,14 +494,14 @@ def _one_life(fake: FakeDiscord, service, table: int, members) -> None:
     from bot.discord_app.messenger import md
     from tests.bot.telegram_app.test_telegram import _own_view
 
-    record = service.table(table).messages or {}
+    record = service.cache.row(table).messages or {}
     current = {record.get("dc")} | {p["id"] for p in record.get("dc_prompts", []) if p["buttons"]}
     assert set(fake.live(CHANNEL)) <= current, (fake.live(CHANNEL).keys(), current)
     dms = record.get("dc_dm", {})
     for seat, uid in enumerate(members):
         mine = set(dms[str(seat)][1]) if str(seat) in dms else set()
         assert set(fake.live(DM_BASE + uid)) <= mine, (uid, fake.live(DM_BASE + uid).keys(), mine)
-        if service.table(table).game == "deal" and mine:
+        if service.cache.row(table).game == "deal" and mine:
             shown = fake.messages[(DM_BASE + uid, dms[str(seat)][1][0])]["content"]
             assert md(hand_line(_own_view(service, table, seat), "en")) in shown, "the private hand is current"
 
@@ -524,13 +524,13 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
         table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
         for uid in members[1:]:
             await dispatch(client, slash("join", uid))
-        lobby = service.table(table).messages["dc_lobby"]
+        lobby = service.cache.row(table).messages["dc_lobby"]
         assert "U4" in fake.messages[(CHANNEL, lobby)]["content"], "/join updates the lobby message"
         started = len(fake.calls)
         await dispatch(client, click(f"l:{table}:start", 1, message=lobby))
         assert not fake.messages[(CHANNEL, lobby)]["ids"], "the lobby lost its buttons at Start"
         rules, presses, left, back = GAMES[game].rules, 0, False, False
-        while service.table(table).status == "running" and presses < 4000:
+        while service.cache.row(table).status == "running" and presses < 4000:
             _one_life(fake, service, table, members)
             if presses == 8 and not left:
                 await dispatch(client, slash("leave", 3))  # Cy has to go; the AI keeps the seat
@@ -540,10 +540,10 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
                 offered = [i for ids in fake.live(DM_BASE + 3).values() for i in ids]
                 assert f"b:{table}" in offered, "Cy is offered the seat back in his DM"
                 await dispatch(client, click(f"b:{table}", 3))
-                back = service.table(table).seats[2]["ai"] is False
+                back = service.cache.row(table).seats[2]["ai"] is False
                 assert back
                 continue
-            state = service.state(table)
+            state = service.cache.state(table)
             decision = rules.waiting_for(state)[0]
             uid = members[decision.seat]
             wanted = GAMES[game].choose_listed(state, decision.seat)
@@ -556,16 +556,16 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             assert token in reachable, (decision, "every choice is one or two presses away")
             await dispatch(client, click(token, uid))
             presses += 1
-        assert service.table(table).status == "over" and left and back
+        assert service.cache.row(table).status == "over" and left and back
         # about one new channel message a turn, the prompts for answers under the table included
         posts = [u for m, u, p in fake.calls[started:] if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")]
-        turns = service.state(table).turn_number
+        turns = service.cache.state(table).turn_number
         assert 0.8 <= len(posts) / turns <= 1.6, (len(posts), turns)
         assert fake.identical == [], fake.identical[:3]
         assert fake.reuploads == 0
         tables = [p for m, u, p in fake.calls if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")
                   and "table.png" in p.get("files", [])]
-        assert len(tables) == len(new_messages) <= service.state(table).turn_number + 2
+        assert len(tables) == len(new_messages) <= service.cache.state(table).turn_number + 2
         assert new_messages[0] == "started" and new_messages[-1] == "over"
         assert not fake.live(CHANNEL) and not any(fake.live(DM_BASE + uid) for uid in members)
         result = tables[-1]
@@ -587,7 +587,7 @@ async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path, monkeyp
         await dispatch(client, click(f"l:{table}:start", 1))
         rules = GAMES["board"].rules
         for _ in range(400):
-            decisions = rules.waiting_for(service.state(table))
+            decisions = rules.waiting_for(service.cache.state(table))
             bidders = [d.seat for d in decisions if d.kind == "bid"]
             if len(bidders) >= 7:
                 break
@@ -603,13 +603,13 @@ async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path, monkeyp
         for seat in bidders:
             uid = members[seat]
             bids = {f"g:{tok}" for a, tok in service.buttons(table, seat)
-                    if a in rules.answers(rules.waiting_for(service.state(table))[0], [a])}
+                    if a in rules.answers(rules.waiting_for(service.cache.state(table))[0], [a])}
             if not bids <= set(shown):
                 assert f"h:{table}:{seat}" in shown, "a button that opens this bidder's own answers"
                 await dispatch(client, click(f"h:{table}:{seat}", uid))
                 mine = set(fake.custom_ids([("", "", fake.last_reply("POST"))]))
                 answers = {f"g:{tok}" for a, tok in service.buttons(table, seat)
-                           if any(a in rules.answers(d, [a]) for d in rules.waiting_for(service.state(table))
+                           if any(a in rules.answers(d, [a]) for d in rules.waiting_for(service.cache.state(table))
                                   if d.seat == seat)}
                 assert answers and answers <= mine, "every bid of this bidder, one press away"
 
@@ -620,8 +620,8 @@ async def test_an_older_my_hand_reply_loses_its_buttons_after_a_restart_too(tmp_
     fake = FakeDiscord()
     async with running_bot(tmp_path, monkeypatch, fake) as (client, fake, service):
         table = await open_table(client, fake, service, "deal", ai=False)
-        seat = service.waiting_for(table)[0].seat
-        uid = int(service.table(table).seats[seat]["user"][3:])
+        seat = service.cache.waiting_for(table)[0].seat
+        uid = int(service.cache.row(table).seats[seat]["user"][3:])
         await dispatch(client, click(f"h:{table}", uid))
         first = next(u for m, u, p in reversed(fake.calls) if m == "POST" and "/webhooks/" in u)
         first_token = first.split("/webhooks/")[1].split("/")[1]
@@ -641,8 +641,8 @@ async def test_an_older_my_hand_reply_loses_its_buttons_after_a_restart_too(tmp_
 async def test_my_hand_is_kept_current_and_an_older_reply_loses_its_buttons(tmp_path, monkeypatch):
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         table = await open_table(client, fake, service, "deal", ai=False)
-        seat = service.waiting_for(table)[0].seat
-        uid = int(service.table(table).seats[seat]["user"][3:])
+        seat = service.cache.waiting_for(table)[0].seat
+        uid = int(service.cache.row(table).seats[seat]["user"][3:])
         await dispatch(client, click(f"h:{table}", uid))
         first = next(u for m, u, p in reversed(fake.calls) if m == "POST" and "/webhooks/" in u)
         await play_one(client, fake, service, table)  # a move: the reply shows the new choices

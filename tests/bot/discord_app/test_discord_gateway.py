@@ -24,7 +24,7 @@ from bot.discord_app.items import DYNAMIC_ITEMS
 from bot.process import run as run_module
 from engine.board.model import AcceptTrade
 from engine.games import GAMES
-from engine.service.storage import store
+from engine.service.storage import queries
 from engine.service.tables import GameService
 from tests.bot.telegram_app.test_telegram_trades import _tradable
 from tests.fakes.discord_api import CHANNEL, command_payload
@@ -104,9 +104,9 @@ class Members:
     async def move(self, table: int) -> None:
         """The first decision the table waits for, answered as the AI would, by pressing its button
         (after "My options" when it is not on the table message or in the DM)."""
-        state = self.service.state(table)
+        state = self.service.cache.state(table)
         decision = GAMES["board"].rules.waiting_for(state)[0]
-        uid = int(self.service.table(table).seats[decision.seat]["user"][3:])
+        uid = int(self.service.cache.row(table).seats[decision.seat]["user"][3:])
         wanted = GAMES["board"].choose_listed(state, decision.seat)
         token = next(tok for a, tok in self.service.buttons(table, decision.seat) if a == wanted)
         if self.find(uid, f"g:{token}") is None:
@@ -159,15 +159,15 @@ async def test_tycoon_run_plays_a_board_game_with_a_trade_built_in_select_menus(
 
         members = Members(server, service)
         await members.command("newgame", ANN, game="board")
-        table = service.table(int(members.find(ANN, "l:")[1]["custom_id"].split(":")[1])).id
+        table = service.cache.row(int(members.find(ANN, "l:")[1]["custom_id"].split(":")[1])).id
         await members.press(BOB, f"l:{table}:join")
         await members.press(ANN, f"l:{table}:start")
-        await store.update_table(service.engine, table, turn_cap=TURN_CAP)
+        await queries.update_table(service.db, table, turn_cap=TURN_CAP)
         service.cache.peek(table).row.turn_cap = TURN_CAP
 
         # both play as the AI would until each holds a deed the other could take
         for _ in range(600):
-            state = service.state(table)
+            state = service.cache.state(table)
             if state.stage == "roll" and state.order[state.turn_index] == 0 and not state.trades \
                     and _tradable(state, 0) and _tradable(state, 1):
                 break
@@ -186,22 +186,22 @@ async def test_tycoon_run_plays_a_board_game_with_a_trade_built_in_select_menus(
         assert form is not None and form["custom_id"].startswith(f"t:{table}:xm."), "a form for the cash"
         await members.send(api.form_payload(form["custom_id"], ANN, {"you": "100", "them": ""}))
         await members.press(ANN, f"t:{table}:s")
-        offer = service.state(table).trades[0]
+        offer = service.cache.state(table).trades[0]
         assert (offer.give, offer.get, offer.give_cash) == ([give], [get], 100)
 
         # Bob accepts from his options
         await members.press(BOB, f"h:{table}")
         accept = next(tok for a, tok in service.buttons(table, 1) if isinstance(a, AcceptTrade))
         await members.press(BOB, f"g:{accept}")
-        state = service.state(table)
+        state = service.cache.state(table)
         assert state.owner[give] == 1 and state.owner[get] == 0, "the deeds changed hands"
 
         for _ in range(3000):  # to the end: the turn cap ends it by valuation
-            if service.table(table).status != "running":
+            if service.cache.row(table).status != "running":
                 break
             await members.move(table)
-        assert service.table(table).status == "over"
-        result = api.messages[(CHANNEL, service.table(table).messages["dc"])]
+        assert service.cache.row(table).status == "over"
+        result = api.messages[(CHANNEL, service.cache.row(table).messages["dc"])]
         assert "<@1>" in result["content"] and "<@2>" in result["content"], "the result names both players"
 
         # every interaction answered exactly once; nothing Discord refused as malformed

@@ -133,14 +133,14 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
         assert "Round 1 of 2" in announce["content"] and "Table 2:" in announce["content"]
         matches = await tours.matches(row.id, 1)
         tables = [m.table_id for m in matches]
-        assert len(tables) == 2 and all(service.table(x).status == "running" for x in tables)
+        assert len(tables) == 2 and all(service.cache.row(x).status == "running" for x in tables)
         assert not [i for ids in fake.live(CHANNEL).values() for i in ids if i.startswith("T:")], \
             "sign-up is over: its message lost the buttons"
         made = fake.threads()
         if threads:
             assert [p["name"] for p in made] == [f"Spring Cup · R1 · T{n}" for n in (1, 2)]
             assert all(p["type"] == 11 for p in made)
-            homes = [service.table(x).messages["dc_thread"] for x in tables]
+            homes = [service.cache.row(x).messages["dc_thread"] for x in tables]
             for home, table in zip(homes, tables, strict=True):
                 [post] = fake.posted(home, seen)
                 assert post["files"] == ["table.png"] and f"h:{table}" in fake.custom_ids([("", "", post)])
@@ -148,17 +148,17 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
         else:
             assert len(made) == 1, "refused once, not tried again for every table"
             assert [p["files"] for p in fake.posted(CHANNEL, seen)[1:]] == [["table.png"], ["table.png"]]
-            assert all("dc_thread" not in service.table(x).messages for x in tables)
+            assert all("dc_thread" not in service.cache.row(x).messages for x in tables)
             homes = [CHANNEL, CHANNEL]
 
         # a move at a tournament table is shown at that table (its thread), not in the channel
         table = tables[0]
-        seat = GAMES["deal"].rules.waiting_for(service.state(table))[0].seat
-        uid = int(service.table(table).seats[seat]["user"][3:])
+        seat = GAMES["deal"].rules.waiting_for(service.cache.state(table))[0].seat
+        uid = int(service.cache.row(table).seats[seat]["user"][3:])
         token = service.buttons(table, seat)[0][1]
-        version, seen = service.table(table).version, len(fake.calls)
+        version, seen = service.cache.row(table).version, len(fake.calls)
         await dispatch(client, click(f"g:{token}", uid))
-        assert service.table(table).version > version
+        assert service.cache.row(table).version > version
         shown = [u for m, u, p in fake.calls[seen:] if "/messages" in u and "/channels/" in u
                  and int(u.split("/channels/")[1].split("/")[0]) < DM_BASE]  # hands by DM aside
         assert shown and all(f"/channels/{homes[0]}/messages" in u for u in shown), shown
@@ -180,7 +180,7 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
         seen = len(fake.calls)
         await service.sweep()
         await service.idle()
-        assert all(service.table(x).status == "over" for x in tables)
+        assert all(service.cache.row(x).status == "over" for x in tables)
         [posted] = [p for p in fake.posted(CHANNEL, seen) if "standings.png" in p["files"]]  # once, in the channel
         assert posted["content"].startswith(t("en", "tour.round_over", round=1))
         await dispatch(client, command("standings", 3))
@@ -226,13 +226,13 @@ async def test_sign_up_buttons_work_after_a_restart_and_admins_replace_and_corre
         await dispatch(client, tour("replace", 2, match=match.id, seat=1))  # not an admin
         assert fake.last_reply()["content"] == t("en", "tour.admins_only")
         await dispatch(client, tour("replace", 1, MANAGE_GUILD, match=match.id, seat=2, player=discord.Object(8)))
-        assert service.table(match.table_id).seats[1]["user"] == "dc:8"
+        assert service.cache.row(match.table_id).seats[1]["user"] == "dc:8"
         assert "U8" in fake.last_reply()["content"]
         await dispatch(client, tour("replace", 1, MANAGE_GUILD, match=match.id, seat=3))  # no player: the AI
-        assert service.table(match.table_id).seats[2]["ai"]
+        assert service.cache.row(match.table_id).seats[2]["ai"]
 
         await dispatch(client, tour("cancel", 1, MANAGE_GUILD, match=match.id, reason="fire alarm"))
-        assert service.table(match.table_id).status == "cancelled"
+        assert service.cache.row(match.table_id).status == "cancelled"
         winner = match.entrants[0]
         await dispatch(client, tour("correct", 1, MANAGE_GUILD, match=match.id, winners=str(winner),
                                     reason="the referee saw it"))
@@ -273,7 +273,7 @@ async def test_a_called_off_match_takes_its_calendar_event_with_it(tmp_path, mon
         await dispatch(client, slash("schedule", 3, permissions=MANAGE_EVENTS, game="deal", start="+30", minutes=20))
         made = [u for m, u, p in fake.calls if m == "POST" and u.endswith(f"/guilds/{GUILD}/scheduled-events")]
         assert len(made) == 1
-        stored = await keyvalue.get_value(service.engine, "dc.event.1")
+        stored = await keyvalue.get_value(service.db, "dc.event.1")
         assert stored and stored.startswith(f"{GUILD}:")
         now[0] += 31 * 60  # nobody signed up
         seen = len(fake.calls)
@@ -283,7 +283,7 @@ async def test_a_called_off_match_takes_its_calendar_event_with_it(tmp_path, mon
         deleted = [u for m, u, p in fake.calls[seen:] if m == "DELETE"]
         assert deleted == [f"/guilds/{GUILD}/scheduled-events/{stored.split(':')[1]}"]
         assert t("en", "service.schedule_too_few", min=2) in [p["content"] for p in fake.posted(CHANNEL, seen)]
-        assert await keyvalue.get_value(service.engine, "dc.event.1") is None
+        assert await keyvalue.get_value(service.db, "dc.event.1") is None
 
 
 async def test_rule_sets_are_choices_and_the_tournament_commands_are_localised(tmp_path, monkeypatch):
@@ -316,7 +316,7 @@ async def test_a_game_in_a_thread_of_its_own(tmp_path, monkeypatch, threads):
         named = t("en", "dc.thread_name", game=game_name("deal", "en"), table=table)
         assert len(made) == 1 and made[0]["name"] == named
         lobby = fake.posted(CHANNEL)
-        home = service.table(table).messages.get("dc_thread")
+        home = service.cache.row(table).messages.get("dc_thread")
         if threads:
             assert lobby == [] and home  # the lobby went to the thread, not the channel
             assert any(f"/channels/{home}/messages" in u for m, u, p in fake.calls if m == "POST")
@@ -331,9 +331,9 @@ async def test_a_game_in_a_thread_of_its_own(tmp_path, monkeypatch, threads):
             assert any(c.startswith("l:") for c in fake.custom_ids([("", "", followups[0])]))
         for press in (click(f"l:{table}:join", 2), click(f"l:{table}:ai", 1), click(f"l:{table}:start", 1)):
             await dispatch(client, press)
-        assert service.table(table).status == "running"
-        seat = GAMES["deal"].rules.waiting_for(service.state(table))[0].seat
-        uid = int(service.table(table).seats[seat]["user"][3:])
+        assert service.cache.row(table).status == "running"
+        seat = GAMES["deal"].rules.waiting_for(service.cache.state(table))[0].seat
+        uid = int(service.cache.row(table).seats[seat]["user"][3:])
         seen = len(fake.calls)
         await dispatch(client, click(f"g:{service.buttons(table, seat)[0][1]}", uid))
         shown = [u for m, u, p in fake.calls[seen:] if m in ("POST", "PATCH") and "/messages" in u

@@ -36,7 +36,7 @@ async def test_b15_a_trade_built_in_ephemeral_messages_countered_and_accepted(tm
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         table = await open_table(client, fake, service, game="board", ai=False)
         await _warm_up_service(service, table)
-        state = service.state(table)
+        state = service.cache.state(table)
         ann_deeds, bob_deeds = _tradable(state, 0)[:2], _tradable(state, 1)[:2]
         calls_before = len(fake.calls)
 
@@ -50,7 +50,7 @@ async def test_b15_a_trade_built_in_ephemeral_messages_countered_and_accepted(tm
         assert "whole number" in str(fake.last_reply().get("content")), "not an amount: told what to type"
         await dispatch(client, form(client.front.service.sign(f"t:{table}:xm"), ANN, you="300", them=""))
         await dispatch(client, click(shown(fake, f"t:{table}:s"), ANN, signed=False))
-        state = service.state(table)
+        state = service.cache.state(table)
         assert len(state.trades) == 1
         first = state.trades[0]
         assert (sorted(first.give), first.get, first.give_cash) == (sorted(ann_deeds), bob_deeds[:1], 300)
@@ -60,7 +60,7 @@ async def test_b15_a_trade_built_in_ephemeral_messages_countered_and_accepted(tm
         await dispatch(client, click(shown(fake, f"t:{table}:k{first.id}"), BOB, signed=False))
         await dispatch(client, form(client.front.service.sign(f"t:{table}:xm"), BOB, you="0", them="500"))
         await dispatch(client, click(shown(fake, f"t:{table}:s"), BOB, signed=False))
-        state = service.state(table)
+        state = service.cache.state(table)
         second = state.trades[0]
         assert (second.counter, second.proposer, second.get_cash) == (first.id, 1, 500)
 
@@ -70,7 +70,7 @@ async def test_b15_a_trade_built_in_ephemeral_messages_countered_and_accepted(tm
                      if type(a).__name__ == "AcceptTrade" and a.trade == second.id)
         assert f"g:{token}" in fake.custom_ids()
         await dispatch(client, click(f"g:{token}", ANN))
-        state = service.state(table)
+        state = service.cache.state(table)
         assert all(state.owner[sq] == 1 for sq in ann_deeds) and state.owner[bob_deeds[0]] == 0
 
         # what the channel shows: its messages (the ephemeral builders and options are nobody else's)

@@ -33,8 +33,8 @@ def _value(text: str, name: str, **labels: str) -> float:
 
 async def _play(service: GameService, table: int, moves: int) -> None:
     for _ in range(moves):
-        decision = GAMES["deal"].rules.waiting_for(service.state(table))[0]
-        wanted = GAMES["deal"].choose_listed(service.state(table), decision.seat)
+        decision = GAMES["deal"].rules.waiting_for(service.cache.state(table))[0]
+        wanted = GAMES["deal"].choose_listed(service.cache.state(table), decision.seat)
         token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
         assert (await service.act(f"web:{decision.seat + 1}", token)).ok
         await service.idle()
@@ -53,7 +53,7 @@ async def test_healthz_and_metrics_on_the_web_table(tmp_path, caplog):
             before = await (await http.get(f"{address}/metrics")).text()
             clock = asyncio.create_task(service.run(stop=stop, heartbeat=str(tmp_path / "beat")))
             for _ in range(400):
-                if service.swept_at is not None:
+                if service.health.swept_at is not None:
                     break
                 await asyncio.sleep(0.02)
             async with http.get(f"{address}/healthz") as r:

@@ -87,7 +87,7 @@ class _Failures(logging.Handler):
 
 
 def _state(service: GameService, tables: list[int]) -> list:
-    rows = [service.table(t) for t in tables]
+    rows = [service.cache.row(t) for t in tables]
     return [(r.version, r.status, [(s["user"], s["ai"]) for s in r.seats]) if r else None for r in rows]
 
 

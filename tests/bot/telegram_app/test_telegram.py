@@ -16,6 +16,7 @@ from telegram.request import BaseRequest
 from bot.telegram_app.app import build_application
 from engine.games import GAMES
 from engine.service.tables import GameService
+from engine.service.updates import snapshot_of
 from tests.fakes import telegram_limits
 from words.i18n import t
 
@@ -227,15 +228,15 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
             rules = GAMES[game].rules
             presses = 0
             windows = 0
-            while service.table(table).status == "running" and presses < 3000:
-                state = service.state(table)
+            while service.cache.row(table).status == "running" and presses < 3000:
+                state = service.cache.state(table)
                 decision = rules.waiting_for(state)[0]
                 if decision.kind in ("respond", "counter"):
                     windows += 1
                     replies = [p for name, p in api.calls if name == "sendMessage"
                                and (p.get("reply_to_message_id") or p.get("reply_parameters"))]
                     assert replies, "a Just Say No window is asked right under the attack"
-                info = service.table(table).seats[decision.seat]
+                info = service.cache.row(table).seats[decision.seat]
                 assert not info["ai"], "AI seats move by themselves"
                 uid = int(info["user"][3:])
                 wanted = GAMES[game].choose_listed(state, decision.seat)
@@ -245,13 +246,13 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
                 assert token in shown_now(api, uid) + shown_now(api, GROUP), "the bot showed that button"
                 await _send(app, press(token, uid, chat=uid))
                 presses += 1
-            assert service.table(table).status == "over"
+            assert service.cache.row(table).status == "over"
             if game == "deal":
                 assert windows > 0  # this deal has Just-Say-No chains between the two people
             group = [p for api_name, p in api.calls if int(p.get("chat_id", 0) or 0) == GROUP]
             hand_marker = t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0]
             assert all(hand_marker not in caption_of(p) for p in group)
-            turns = service.state(table).turn_number
+            turns = service.cache.state(table).turn_number
             photos = sum(1 for name, p in api.calls if name == "sendPhoto" and int(p["chat_id"]) == GROUP)
             assert photos <= turns + 2  # one new group message a turn (and the result)
             # presses came from private chats: the table is still shown (and edited) in the group only;
@@ -278,12 +279,12 @@ async def test_a_non_player_pressing_gets_a_private_alert(tmp_path):
             await _send(app, press(f"l:{table}:join", 2))
             await _send(app, press(f"l:{table}:start", 1))
             token = api.keyboards(GROUP)[0]
-            before = service.table(table).version
+            before = service.cache.row(table).version
             await _send(app, press(token, 77))
             name, params = api.calls[-1]
             assert name == "answerCallbackQuery" and params.get("show_alert") in (True, "true")
             assert "not playing" in params["text"]
-            assert service.table(table).version == before
+            assert service.cache.row(table).version == before
             await _send(app, command("/newgame deal", 2))  # one game per chat: it says where
             assert "already open" in api.calls[-1][1]["text"]
     finally:
@@ -345,7 +346,7 @@ async def test_a_player_with_closed_dms_gets_the_deep_link_and_then_the_hand(tmp
             await _send(app, command("/join", 2))
             await _send(app, press(f"l:{table}:start", 1))
             await _send(app, press(f"h:{table}", 2))  # Bob's DMs are closed: "My hand"
-            assert service.table(table).seats[1]["dm"] is False
+            assert service.cache.row(table).seats[1]["dm"] is False
             alert = [p for name, p in api.calls if name == "answerCallbackQuery"][-1]
             assert alert.get("show_alert") in (True, "true") and "Your hand" in alert["text"]
             link = [p for name, p in api.calls if name == "sendMessage" and "start=t" in str(p.get("text"))]
@@ -354,7 +355,7 @@ async def test_a_player_with_closed_dms_gets_the_deep_link_and_then_the_hand(tmp
             update = command(f"/start t{table}", 2)
             update["message"]["chat"] = {"id": 2, "type": "private"}
             await _send(app, update)
-            assert service.table(table).seats[1]["dm"] is True
+            assert service.cache.row(table).seats[1]["dm"] is True
             sent = [p for name, p in api.calls if name in ("sendPhoto", "sendMessage")]
             assert any(int(p.get("chat_id", 0) or 0) == 2 for p in sent)
     finally:
@@ -381,7 +382,7 @@ async def test_commands_stats_lang_and_endgame(tmp_path):
             name, params = api.calls[-1]
             assert "Only the player who opened" in params["text"] and "reply_markup" not in params
             await _send(app, command("/endgame", 1))
-            assert f"e:{table}:y" in api.keyboards(GROUP)[0] and service.table(table).status == "running"
+            assert f"e:{table}:y" in api.keyboards(GROUP)[0] and service.cache.row(table).status == "running"
             await _send(app, command("/help", 1))
             assert "/newgame" in api.calls[-1][1]["text"]
     finally:
@@ -399,29 +400,29 @@ async def test_a_restart_in_the_middle_and_old_buttons_still_work(tmp_path):
         await _send(app, press(f"l:{table}:join", 2))
         await _send(app, press(f"l:{table}:start", 1))
         for _ in range(15):
-            state = service.state(table)
+            state = service.cache.state(table)
             decision = GAMES["board"].rules.waiting_for(state)[0]
-            uid = int(service.table(table).seats[decision.seat]["user"][3:])
+            uid = int(service.cache.row(table).seats[decision.seat]["user"][3:])
             wanted = GAMES["board"].choose_listed(state, decision.seat)
             token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
             await _send(app, press(token, uid))
-        version = service.table(table).version
+        version = service.cache.row(table).version
         last_buttons = {uid: api.keyboards(uid) + api.keyboards(GROUP) for uid in (1, 2)}
-    await service.engine.dispose()  # the process is killed
+    await service.db.dispose()  # the process is killed
 
     service = await GameService.open(db)  # a new process on the same database
     app = _app(service, api, lang="en")
     try:
         async with app:
-            await service.live(table)
-            assert service.table(table).version == version and service.replay_mismatches == []
-            state = service.state(table)
+            await service.cache.get(table)
+            assert service.cache.row(table).version == version and service.cache.replay_mismatches == []
+            state = service.cache.state(table)
             decision = GAMES["board"].rules.waiting_for(state)[0]
-            uid = int(service.table(table).seats[decision.seat]["user"][3:])
+            uid = int(service.cache.row(table).seats[decision.seat]["user"][3:])
             token = next(tok for tok in last_buttons[uid] if tok in dict(
                 (t_, a) for a, t_ in service.buttons(table, decision.seat)))
             await _send(app, press(token, uid))  # a button sent before the restart
-            assert service.table(table).version > version
+            assert service.cache.row(table).version > version
     finally:
         await service.close()
 
@@ -588,22 +589,22 @@ async def test_a_tournament_from_the_chat_sign_up_round_start_and_standings(tmp_
             if forum:
                 assert [p["name"] for p in topics] == [f"Tournament {row.id} · R1 · T{n}" for n in (1, 2)]
                 assert sorted(int(p["message_thread_id"]) for p in photos) == [901, 902]
-                assert [service.table(m.table_id).messages["tg_thread"] for m in matches] == [901, 902]
+                assert [service.cache.row(m.table_id).messages["tg_thread"] for m in matches] == [901, 902]
             else:
                 assert len(topics) == 1  # tried once, then each table is its own message in the group
                 assert all(p.get("message_thread_id") is None for p in photos)
 
             # a player's move at a tournament table is shown at that table, not in the main chat
             table = matches[0].table_id
-            seat = GAMES["deal"].rules.waiting_for(service.state(table))[0].seat
-            uid = int(service.table(table).seats[seat]["user"][3:])
+            seat = GAMES["deal"].rules.waiting_for(service.cache.state(table))[0].seat
+            uid = int(service.cache.row(table).seats[seat]["user"][3:])
             before = len(api.calls)
             await _send(app, press(service.buttons(table, seat)[0][1], uid, chat=uid))
-            assert service.table(table).version >= 1
+            assert service.cache.row(table).version >= 1
             shown = [p for name, p in api.calls[before:] if name in ("editMessageMedia", "sendPhoto")
                      and int(p["chat_id"]) == GROUP]
             assert shown  # the table's own message, edited or (a new turn) sent again in its topic
-            assert all(int(p["message_id"]) == service.table(table).messages["tg"] for p in shown
+            assert all(int(p["message_id"]) == service.cache.row(table).messages["tg"] for p in shown
                        if "message_id" in p)
             assert all(p.get("message_thread_id") == (901 if forum else None) for p in shown if "message_id" not in p)
 
@@ -614,7 +615,7 @@ async def test_a_tournament_from_the_chat_sign_up_round_start_and_standings(tmp_
             reply["message"]["reply_to_message"] = said["message"]
             await _send(app, reply)
             assert "played by U8" in [p for name, p in api.calls if name == "sendMessage"][-1]["text"]
-            assert service.table(second.table_id).seats[0]["user"] == "tg:8"
+            assert service.cache.row(second.table_id).seats[0]["user"] == "tg:8"
             await _send(app, command(f"/tournament replace {second.id} 1", 1))  # no one answered, no "ai"
             assert "/tournament replace <match> <seat> ai" in api.calls[-1][1]["text"]
             now[0] += 20 * 60 + 1  # both match clocks run out
@@ -707,7 +708,7 @@ async def test_a_flood_refusal_is_retried_and_the_game_goes_on(tmp_path):
             refused = [p for name, p in api.calls if name == "429:sendMessage"]
             assert refused and len(sent) == 1 and sent[0]["text"] == refused[0]["text"]  # the same message, again
             assert api.keyboards(GROUP)[0].startswith("l:")  # and the lobby is there
-            assert service.table(int(api.keyboards(GROUP)[0].split(":")[1])).status == "lobby"
+            assert service.cache.row(int(api.keyboards(GROUP)[0].split(":")[1])).status == "lobby"
     finally:
         await service.close()
 
@@ -722,7 +723,7 @@ async def test_a_press_or_command_that_breaks_is_still_answered_and_logged_with_
     try:
         async with app:
             table = await open_game(app, api, "board")
-            seat = service.waiting_for(table)[0].seat
+            seat = service.cache.waiting_for(table)[0].seat
             token = service.buttons(table, seat)[0][1]
 
             async def broken(*args, **kwargs):
@@ -739,7 +740,7 @@ async def test_a_press_or_command_that_breaks_is_still_answered_and_logged_with_
             monkeypatch.setattr(service.chats, "standings", broken)
             await _send(app, command("/stats", 1))
             assert api.calls[-1][0] == "sendMessage" and api.calls[-1][1]["text"] == t("en", "service.error")
-            assert service.table(table).version == 0  # nothing changed
+            assert service.cache.row(table).version == 0  # nothing changed
     finally:
         await service.close()
 
@@ -752,20 +753,20 @@ async def test_a_player_who_left_comes_back_with_my_hand_or_join(tmp_path):
         async with app:
             table = await open_game(app, api, "deal")
             await _send(app, command("/leave", 2))
-            assert service.table(table).seats[1]["ai"] is True
+            assert service.cache.row(table).seats[1]["ai"] is True
             captions = [str(p.get("caption", "")) for _, p in api.calls if int(p.get("chat_id", 0) or 0) == GROUP]
             assert any(t("en", "service.seat_left", name="Bob") in c for c in captions), "the group heard it"
             await _send(app, press(f"h:{table}", 2, chat=GROUP))  # "My hand": Bob is here again
             answer = [p for name, p in api.calls if name == "answerCallbackQuery"][-1]
             assert answer.get("text") == t("en", "service.welcome_back")
-            assert service.table(table).seats[1]["ai"] is False
+            assert service.cache.row(table).seats[1]["ai"] is False
             assert [p for name, p in api.calls if name in ("sendPhoto", "sendMessage")
                     and int(p.get("chat_id", 0) or 0) == 2], "his hand and buttons, by private message"
             await _send(app, command("/leave", 2))
             await _send(app, command("/join", 2))  # or /join, in the group
             replies = [p["text"] for name, p in api.calls if name == "sendMessage" and "text" in p]
             assert replies[-1] == t("en", "service.welcome_back")
-            assert service.table(table).seats[1]["ai"] is False
+            assert service.cache.row(table).seats[1]["ai"] is False
     finally:
         await service.close()
 
@@ -774,7 +775,7 @@ async def test_a_game_that_cannot_be_restored_is_announced_in_its_group_once(tmp
     from sqlalchemy import update
     from sqlmodel.ext.asyncio.session import AsyncSession
 
-    from engine.service.storage import store
+    from engine.service.storage.rows import TableRow
 
     db = f"sqlite:///{tmp_path / 'tg.db'}"
     api = FakeBotAPI()
@@ -783,8 +784,8 @@ async def test_a_game_that_cannot_be_restored_is_announced_in_its_group_once(tmp
     async with app:
         await service.chats.set_settings(f"tg:{GROUP}", lang="zh-Hant")
         table = await open_game(app, api, "deal")
-    async with AsyncSession(service.engine) as session:
-        await session.exec(update(store.TableRow).where(store.TableRow.id == table).values(version=3))
+    async with AsyncSession(service.db) as session:
+        await session.exec(update(TableRow).where(TableRow.id == table).values(version=3))
         await session.commit()  # the log no longer matches its table
     await service.close()
     for restart in range(2):
@@ -812,14 +813,14 @@ def _one_life(api: FakeBotAPI, service, table: int, members) -> None:
 
     from bot.chat.screens import hand_line
 
-    record = service.table(table).messages or {}
+    record = service.cache.row(table).messages or {}
     current = {record.get("tg")} | {p["id"] for p in record.get("tg_prompts", []) if p["buttons"]}
     assert set(api.live(GROUP)) <= current, (api.live(GROUP).keys(), current)
     dms = record.get("tg_dm", {})
     for seat, uid in enumerate(members):
         where, ids = dms.get(str(seat), [uid, []])
         assert set(api.live(uid)) <= set(ids), (uid, api.live(uid).keys(), dms)
-        if service.table(table).game == "deal" and ids:
+        if service.cache.row(table).game == "deal" and ids:
             line = hand_line(_own_view(service, table, seat), "en")
             shown = api.messages[(uid, ids[0])]["text"]
             assert html_lib.escape(line, quote=False) in shown, "the private hand is current"
@@ -829,8 +830,8 @@ def _own_view(service, table: int, seat: int):
     """A seat's own view as the table stands in this process (for checks, without waiting)."""
     from engine.service.views import asks_of, private_view
 
-    snap = service.loop.snapshot_of(service.cache.peek(table))
-    return private_view(service._secret, snap, seat, asks_of(snap))
+    snap = snapshot_of(service.cache.peek(table))
+    return private_view(service.keys.secret, snap, seat, asks_of(snap))
 
 
 @pytest.mark.slow
@@ -856,7 +857,7 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             table = int(api.keyboards(GROUP)[0].split(":")[1])
             for uid in members[1:]:
                 await _send(app, command("/join", uid))  # the lobby message is updated, not posted again
-            lobby = service.table(table).messages["tg_lobby"]
+            lobby = service.cache.row(table).messages["tg_lobby"]
             assert [m for (c, m) in api.messages if c == GROUP] == [lobby]
             assert "U4" in api.messages[(GROUP, lobby)]["text"]
             started = len(api.calls)
@@ -865,7 +866,7 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             if game == "deal":  # everyone has their hand privately from the start
                 assert all(any(chat == uid for chat, _ in api.messages) for uid in members)
             rules, presses, left, back = GAMES[game].rules, 0, False, False
-            while service.table(table).status == "running" and presses < 4000:
+            while service.cache.row(table).status == "running" and presses < 4000:
                 _one_life(api, service, table, members)
                 if presses == 8 and not left:
                     await _send(app, command("/leave", 3))  # Cy has to go; the AI keeps the seat
@@ -874,10 +875,10 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
                 if left and not back and presses == 20:
                     assert f"b:{table}" in shown_now(api, 3), "Cy is offered the seat back"
                     await _send(app, press(f"b:{table}", 3, chat=3))
-                    back = service.table(table).seats[2]["ai"] is False
+                    back = service.cache.row(table).seats[2]["ai"] is False
                     assert back
                     continue
-                state = service.state(table)
+                state = service.cache.state(table)
                 decision = rules.waiting_for(state)[0]
                 uid = members[decision.seat]
                 wanted = GAMES[game].choose_listed(state, decision.seat)
@@ -888,17 +889,17 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
                 assert token in shown_now(api, where), (decision, "every choice is one or two presses away")
                 await _send(app, press(token, uid, chat=where))
                 presses += 1
-            assert service.table(table).status == "over" and left and back
+            assert service.cache.row(table).status == "over" and left and back
             # about one new group message a turn, the prompts for answers under the table included
             posts = [n for n, p in api.calls[started:] if n in ("sendPhoto", "sendMessage")
                      and int(p.get("chat_id", 0) or 0) == GROUP]
-            turns = service.state(table).turn_number
+            turns = service.cache.state(table).turn_number
             assert 0.8 <= len(posts) / turns <= 1.6, (len(posts), turns)
             assert api.identical == [], api.identical[:3]
             assert api.refused == [], api.refused[:5]  # nothing over Telegram's limits
             assert api.reuploads == 0
             photos = [p for name, p in api.calls if name == "sendPhoto" and int(p["chat_id"]) == GROUP]
-            assert len(photos) == len(new_messages) <= service.state(table).turn_number + 2
+            assert len(photos) == len(new_messages) <= service.cache.state(table).turn_number + 2
             assert new_messages[0] == "started" and new_messages[-1] == "over" and new_messages.count("started") == 1
             assert not api.live(GROUP) and not any(api.live(uid) for uid in members), "no buttons after the end"
             result = photos[-1]["caption"]
@@ -921,12 +922,12 @@ async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path):
                 await _send(app, command("/join", uid))
             await _send(app, press(f"l:{table}:start", 1))
             for _ in range(400):
-                decisions = rules.waiting_for(service.state(table))
+                decisions = rules.waiting_for(service.cache.state(table))
                 if sum(d.kind == "bid" for d in decisions) >= 7:
                     break
                 seat = decisions[0].seat
                 wanted = decisions[0].timeout if decisions[0].kind == "buy" else GAMES["board"].choose_listed(
-                    service.state(table), seat)  # a declined street goes to auction
+                    service.cache.state(table), seat)  # a declined street goes to auction
                 token = next(tok for a, tok in service.buttons(table, seat) if a == wanted)
                 await _send(app, press(token, members[seat]))
             else:

@@ -28,7 +28,7 @@ async def _warm_up_service(service, table: int) -> None:
     may change hands and the table is between rolls."""
     rules = GAMES["board"].rules
     for _ in range(2000):
-        state = service.state(table)
+        state = service.cache.state(table)
         if state.stage == "roll" and not state.trades and all(len(_tradable(state, s)) >= 2 for s in (0, 1)):
             return
         decision = rules.waiting_for(state)[0]
@@ -81,7 +81,7 @@ async def _board_game(tmp_path):
 
 async def test_b15_two_people_build_send_counter_and_accept_a_trade_privately(tmp_path):
     async with _board_game(tmp_path) as (api, service, app, table):
-        state = service.state(table)
+        state = service.cache.state(table)
         ann_deeds, bob_deeds = _tradable(state, 0)[:2], _tradable(state, 1)[:2]
         cash_before = [p.cash for p in state.players]
         group_before = len([c for c in api.calls if int(c[1].get("chat_id", 0) or 0) == GROUP])
@@ -105,7 +105,7 @@ async def test_b15_two_people_build_send_counter_and_accept_a_trade_privately(tm
         assert "You give:" in text and "You get:" in text and "Net value" in text
         assert "You give:" in text and "¥300" in text.split("You get:")[0]  # she pays the 300
         await _send(app, _tap(_signed(api, ANN, builder, "s"), ANN, builder))
-        state = service.state(table)
+        state = service.cache.state(table)
         assert len(state.trades) == 1
         first = state.trades[0]
         assert (first.proposer, first.target, sorted(first.give), first.get, first.give_cash) == \
@@ -129,7 +129,7 @@ async def test_b15_two_people_build_send_counter_and_accept_a_trade_privately(tm
         for _ in range(200 // small):
             await _send(app, _tap(step, BOB, bob_builder))
         await _send(app, _tap(_signed(api, BOB, bob_builder, "s"), BOB, bob_builder))
-        state = service.state(table)
+        state = service.cache.state(table)
         assert len(state.trades) == 1 and state.trades[0].counter == first.id
         second = state.trades[0]
         assert (second.proposer, second.target, second.get_cash) == (1, 0, 300 + 200)
@@ -140,7 +140,7 @@ async def test_b15_two_people_build_send_counter_and_accept_a_trade_privately(tm
         ann_live = [b for (chat, _), m in api.messages.items() if chat == ANN for b in m["buttons"]]
         assert token in ann_live, "the counter-offer reached Ann privately with its Accept button"
         await _send(app, press(token, ANN, chat=ANN))
-        state = service.state(table)
+        state = service.cache.state(table)
         assert all(state.owner[sq] == 1 for sq in ann_deeds) and state.owner[bob_deeds[0]] == 0
         assert state.players[0].cash < cash_before[0] and state.players[1].cash > cash_before[1]
 
@@ -156,16 +156,16 @@ async def test_b15_two_people_build_send_counter_and_accept_a_trade_privately(tm
 
 async def test_b15_a_stale_or_forged_builder_press_is_refused_and_nothing_changes(tmp_path):
     async with _board_game(tmp_path) as (api, service, app, table):
-        version = service.table(table).version
+        version = service.cache.row(table).version
         # a forged (unsigned) builder press, and Send on a builder that was never opened
         await _send(app, press(f"t:{table}:s", ANN, chat=ANN, signed=False))
         await _send(app, _tap(service.sign(f"t:{table}:s"), ANN, 1))
         alerts = [p for name, p in api.calls if name == "answerCallbackQuery" and p.get("show_alert")]
-        assert len(alerts) >= 2 and service.table(table).version == version
-        assert not service.state(table).trades
+        assert len(alerts) >= 2 and service.cache.row(table).version == version
+        assert not service.cache.state(table).trades
         # a non-player may not open one
         await _send(app, _tap(service.sign(f"t:{table}:n"), 9, 1))
-        assert service.table(table).version == version
+        assert service.cache.row(table).version == version
         assert "not" in api.calls[-1][1].get("text", "").lower()
 
 

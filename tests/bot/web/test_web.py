@@ -20,6 +20,7 @@ from bot.web.live import Hub, RateLimit
 from bot.web.messages import parse_message
 from bot.web.server import make_app, start_site
 from engine.games import GAMES
+from engine.service.core import Keys
 from engine.service.tables import GameService
 from tools.bench.web import update_sizes
 from words.i18n import t
@@ -68,8 +69,7 @@ def test_forged_or_stale_init_data_is_refused(data, why):
 
 
 def test_sessions_are_signed_and_cannot_be_forged():
-    service = GameService.__new__(GameService)
-    service._secret = b"s" * 32
+    service = Keys(b"s" * 32)  # the signing is the core's keys alone
     session = auth.new_session(service.sign)
     user = auth.user_of(service.unsign, session)
     assert user.startswith("web:") and len(user) == 20
@@ -215,9 +215,9 @@ async def test_a_move_made_elsewhere_reaches_the_page(site):
     shown = seen[-1]
     assert shown["status"] == "running" and shown["seat"] == 0 and len(shown["view"]["squares"]) == 28
     await service.idle()  # the AI seat's moves settled: a person owes the next one
-    version = service.table(table).version
+    version = service.cache.row(table).version
     user, token = None, None
-    for seat, s in enumerate(service.table(table).seats):
+    for seat, s in enumerate(service.cache.row(table).seats):
         if not s["ai"] and service.buttons(table, seat):
             user, token = s["user"], service.buttons(table, seat)[0][1]
     assert user is not None
@@ -301,13 +301,13 @@ async def test_a_join_and_a_move_through_another_process_reach_the_page(tmp_path
             assert (await second.lobby.join(table, "web:bob", "Bob")).ok
             shown = json.loads((await asyncio.wait_for(ws.receive(), 20)).data)
             assert shown["type"] == "lobby" and [s["name"] for s in shown["seats"]] == ["Ann", "Bob"]
-            creator = (await second.snapshot(table)).row.creator
+            creator = (await second.core.snapshot(table)).row.creator
             assert (await second.lobby.start(table, creator, seed=1)).ok
             while shown["type"] != "table":
                 shown = json.loads((await asyncio.wait_for(ws.receive(), 20)).data)
             version = shown["version"]
-            seat = second.waiting_for(table)[0].seat
-            wanted = GAMES["deal"].choose_listed(second.state(table), seat)
+            seat = second.cache.waiting_for(table)[0].seat
+            wanted = GAMES["deal"].choose_listed(second.cache.state(table), seat)
             assert (await second.act_as(table, seat, wanted)).ok
             while shown["version"] == version:
                 shown = json.loads((await asyncio.wait_for(ws.receive(), 20)).data)
@@ -352,12 +352,12 @@ async def test_B08_web_lobby_shows_the_rule_options_and_only_the_creator_toggles
         await bob.send_str(json.dumps({"type": "lobby", "op": "o:notrade", "name": "Bob"}))
         refused = json.loads((await bob.receive()).data)
         assert refused["type"] == "error" and refused["message"] == t("en", "opt.creator_only")
-        assert service.table(table).options == {"income_tax_choice": True}
+        assert service.cache.row(table).options == {"income_tax_choice": True}
         await bob.close()
     await ws.send_str(json.dumps({"type": "lobby", "op": "start"}))
     while json.loads((await ws.receive()).data)["type"] != "table":
         pass
-    options = service.state(table).options
+    options = service.cache.state(table).options
     assert options.income_tax_choice is True and options.no_trading is False
     await ws.close()
 
@@ -419,7 +419,7 @@ async def test_tables_watched_to_their_end_leave_nothing_behind_in_the_web_proce
                 break
             await asyncio.sleep(0.02)
         assert hub.clients == {} and hub._locks == {}
-        assert {service.table(t).status for t in range(1, 7)} == {"over"}
+        assert {service.cache.row(t).status for t in range(1, 7)} == {"over"}
         assert atlas.cache_info().currsize <= 2 * 3  # two games, three languages (the standard rule sets)
     finally:
         await runner.cleanup()

@@ -146,8 +146,8 @@ async def _readable(page, where: str) -> None:
 
 
 def _hands(service, table) -> set[int]:
-    state, rules = service.state(table), service.rules(table)
-    return {card for seat in range(len(service.table(table).seats))
+    state, rules = service.cache.state(table), service.cache.rules(table)
+    return {card for seat in range(len(service.cache.row(table).seats))
             for card in rules.view(state, seat)["players"][seat].get("hand", [])}
 
 
@@ -179,13 +179,13 @@ async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spect
     for page in (alice, bob):
         await page.resize(390, 844, mobile=True)
 
-    row = service.table(table)
+    row = service.cache.row(table)
     people = {row.seats[i]["user"]: i for i in range(3) if not row.seats[i]["ai"]}
     pages = {people[u]: page for u, page in zip(sorted(people, key=people.get), (alice, bob), strict=True)}
     plug, presses, ways, checked, most_buttons, late, counted = GAMES["deal"], 0, set(), 0, 0, None, False
-    while service.table(table).status == "running":
+    while service.cache.row(table).status == "running":
         await service.idle()
-        state = service.state(table)
+        state = service.cache.state(table)
         owing = [d.seat for d in plug.rules.waiting_for(state) if d.seat in pages]
         if not owing:
             await asyncio.sleep(0.01)
@@ -194,7 +194,7 @@ async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spect
         action = plug.choose_listed(state, seat)  # the AI picks the person's move; the person taps it
         token = next(tok for a, tok in service.buttons(table, seat) if a == action)
         page = pages[seat]
-        await page.wait(f"Number(document.body.dataset.version) >= {service.table(table).version}")
+        await page.wait(f"Number(document.body.dataset.version) >= {service.cache.row(table).version}")
         if not counted:  # the clock runs down on the page of the one it waits for
             left = int(await page.eval("document.getElementById('countdown').dataset.left"))
             assert 0 < left <= 60
@@ -211,10 +211,10 @@ async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spect
             await spectator.screenshot(ARTIFACTS / "web-spectator-phone.png", 390, 844, mobile=True)
         if presses % 10 == 3:
             await _readable(page, f"press {presses}")
-        version = service.table(table).version
+        version = service.cache.row(table).version
         ways.add(await _press(page, token))
         for spins in range(1, 2000):
-            if service.table(table).version != version or service.table(table).status != "running":
+            if service.cache.row(table).version != version or service.cache.row(table).status != "running":
                 break
             await service.idle()
             await asyncio.sleep(0.01)
@@ -222,7 +222,7 @@ async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spect
                 await _press(page, token)  # person would, press again a moment later
         presses += 1
         if presses % 10 == 1:  # the spectator follows, and never holds a card of a hand
-            await spectator.wait(f"Number(document.body.dataset.version) >= {service.table(table).version}")
+            await spectator.wait(f"Number(document.body.dataset.version) >= {service.cache.row(table).version}")
             assert await spectator.eval("document.getElementById('mine') === null")
             shown = set(await spectator.eval(CARDS))
             assert shown and not shown & _hands(service, table), shown & _hands(service, table)
@@ -230,10 +230,10 @@ async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spect
         if presses == 25:  # someone who opens the table now gets the whole story so far
             late = await browser.new_page(390, 844)
             await late.goto(address + watch_path(service, table) + "&lang=zh-Hans")
-            version = service.table(table).version
+            version = service.cache.row(table).version
             for page_ in (late, spectator):
                 await page_.wait(f"Number(document.body.dataset.version) >= {version}")
-            if service.table(table).version == version:
+            if service.cache.row(table).version == version:
                 assert await late.eval(LOG) == await spectator.eval(LOG)
                 assert len(await late.eval(LOG)) > 20
             traditional = await browser.new_page(390, 844)  # the third language, on a phone
@@ -241,9 +241,9 @@ async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spect
             await traditional.goto(address + watch_path(service, table) + "&lang=zh-Hant")
             await traditional.wait("document.body.dataset.status === 'running'")
             await _readable(traditional, "zh-Hant")
-    assert service.table(table).status == "over"
-    names = [s["name"] for s in service.table(table).seats]
-    winners = service.rules(table).result(service.state(table)).winners
+    assert service.cache.row(table).status == "over"
+    names = [s["name"] for s in service.cache.row(table).seats]
+    winners = service.cache.rules(table).result(service.cache.state(table)).winners
     assert winners  # somebody won the whole game, by the rules
     for page in (alice, bob, spectator, late):
         await page.wait("document.body.dataset.status === 'over'")
@@ -279,7 +279,7 @@ async def test_forged_init_data_is_refused_and_a_real_one_shows_the_players_seat
     await page.resize(390, 844, mobile=True)
     await page.goto(f"{address}/tg/{created.table}#tgWebAppData={quote(real)}")
     await page.wait("document.body.dataset.status === 'running' && !document.getElementById('mine').hidden")
-    hand = service.rules(created.table).view(service.state(created.table), 0)["players"][0]["hand"]
+    hand = service.cache.rules(created.table).view(service.cache.state(created.table), 0)["players"][0]["hand"]
     await page.wait(f"document.querySelectorAll('#hand [data-card]').length === {len(hand)}")
     shown = await page.eval("[...document.querySelectorAll('#hand [data-card]')].map(e => Number(e.dataset.card))")
     assert sorted(shown) == sorted(hand)  # the hand as cards to tap, each named on its face
@@ -335,16 +335,16 @@ async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web
     alice, table = await _open_board_lobby(browser, address, ai=1)
     await alice.eval("document.querySelector('[data-op=start]').click()")
     await alice.wait("document.body.dataset.status === 'running'")
-    seat = next(i for i, s in enumerate(service.table(table).seats) if not s["ai"])
+    seat = next(i for i, s in enumerate(service.cache.row(table).seats) if not s["ai"])
     plug, presses, traded, after, spins, ways, declined, auctions = GAMES["board"], 0, None, 0, 0, set(), 0, 0
 
     async def click(selector: str) -> None:
         await alice.wait(f"document.querySelector('{selector}') && !document.querySelector('{selector}').disabled")
         await alice.eval(f"document.querySelector('{selector}').click()")
 
-    while service.table(table).status == "running" and after < 12 and presses < 400:
+    while service.cache.row(table).status == "running" and after < 12 and presses < 400:
         await service.idle()
-        state = service.state(table)
+        state = service.cache.state(table)
         mine = [sq for sq, owner in enumerate(state.owner) if owner == seat and not state.mortgaged[sq]
                 and not any(state.houses[o] for o in board(state.options.ruleset).groups[
                     board(state.options.ruleset).group[sq]])]
@@ -368,18 +368,18 @@ async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web
             await alice.wait("document.body.dataset.trade === 'closed'")
             for _ in range(200):
                 await service.idle()
-                if not service.state(table).trades:
+                if not service.cache.state(table).trades:
                     break
                 await asyncio.sleep(0.02)
             traded = sq
-            assert service.state(table).owner[sq] == 1 - seat, "the AI took the offer"
+            assert service.cache.state(table).owner[sq] == 1 - seat, "the AI took the offer"
             await alice.wait("[...document.querySelectorAll('#log li')].some(li => li.textContent.includes("
                              "'made a trade'))")
             continue
         owing = [d.seat for d in plug.rules.waiting_for(state) if d.seat == seat]
         if not owing:
             spins += 1
-            assert spins < 1000, (plug.rules.waiting_for(state), state.stage, service.table(table).seats)
+            assert spins < 1000, (plug.rules.waiting_for(state), state.stage, service.cache.row(table).seats)
             await asyncio.sleep(0.01)
             continue
         spins = 0
@@ -389,7 +389,7 @@ async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web
         if type(action).__name__ == "Buy" and not declined:  # once: not bought, so auctioned (B-05)
             action = next(a for a in plug.rules.legal_actions(state, seat) if type(a).__name__ == "DeclineToBuy")
         token = next(tok for a, tok in service.buttons(table, seat) if a == action)
-        version = service.table(table).version
+        version = service.cache.row(table).version
         await alice.wait(f"Number(document.body.dataset.version) >= {version}")
         ways.add(await _press(alice, token))
         if type(action).__name__ == "DeclineToBuy":
@@ -398,7 +398,7 @@ async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web
             await alice.wait(f"document.getElementById('centre').textContent.includes({json.dumps(auction)})")
             auctions += 1
         for _ in range(500):  # the move, or a refusal: an AI offer may have moved the table first
-            if service.table(table).version != version or service.table(table).status != "running":
+            if service.cache.row(table).version != version or service.cache.row(table).status != "running":
                 break
             await service.idle()
             await asyncio.sleep(0.01)
@@ -449,7 +449,7 @@ async def test_B10_the_creator_switches_a_rule_option_in_the_web_lobby_and_the_g
     await bob.wait(f"document.getElementById('options-on').textContent.includes('{pot}')")
     await alice.eval("document.querySelector('[data-op=start]').click()")
     await alice.wait("document.body.dataset.status === 'running'")
-    state = service.state(table)
+    state = service.cache.state(table)
     assert state.options.free_parking_pot and not state.options.uneven_building
     pot_line = t("en", "web.board.pot", amount="").split(":")[0]  # the board's middle shows the pot
     await alice.wait(f"document.getElementById('centre').textContent.includes('{pot_line}')")

@@ -471,18 +471,18 @@ async def test_B06_the_owner_gets_a_collect_rent_button_on_the_table_message(tmp
         claim = None
         for _ in range(600):
             await service.idle()
-            state = service.state(table)
+            state = service.cache.state(table)
             claim = next((d for d in BOARD.waiting_for(state) if d.kind == "rent"), None)
-            if claim is not None or service.table(table).status != "running":
+            if claim is not None or service.cache.row(table).status != "running":
                 break
             decision = BOARD.waiting_for(state)[0]
             action = GAMES["board"].choose_listed(state, decision.seat)
             token = next(tok for a, tok in service.buttons(table, decision.seat) if a == action)
-            assert (await service.act(service.table(table).seats[decision.seat]["user"], token)).ok
+            assert (await service.act(service.cache.row(table).seats[decision.seat]["user"], token)).ok
         assert claim is not None, "somebody landed on an owned street"
-        (rent,) = service.state(table).rent_claims
-        names = {i: s["name"] for i, s in enumerate(service.table(table).seats)}
-        view = BOARD.view(service.state(table), None)
+        (rent,) = service.cache.state(table).rent_claims
+        names = {i: s["name"] for i, s in enumerate(service.cache.row(table).seats)}
+        view = BOARD.view(service.cache.state(table), None)
         for lang in ("en", "zh-Hans", "zh-Hant"):
             labels = [b.label for b in table_screens(service, table, (), lang).public.buttons if b.seat == claim.seat]
             for action in (m.CollectRent(square=rent.square), m.ForgoRent(square=rent.square)):

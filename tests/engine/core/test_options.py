@@ -91,7 +91,7 @@ async def test_B08_the_creator_toggles_options_in_the_lobby_and_they_reach_the_g
         table = out.table
         assert (await service.lobby.join(table, "u1", "Bob")).ok
         assert (await service.lobby.op(table, "o:tax", "u0", "Ann")).ok
-        assert service.table(table).options == {"income_tax_choice": True}
+        assert service.cache.row(table).options == {"income_tax_choice": True}
         refused = await service.lobby.op(table, "o:notrade", "u1", "Bob")  # not the creator
         assert not refused.ok and refused.key == "opt.creator_only"
         assert "Only the player who opened" in t("en", refused.key)
@@ -101,11 +101,11 @@ async def test_B08_the_creator_toggles_options_in_the_lobby_and_they_reach_the_g
         stored = await service.lobby.table_in_chat("chat:opt")  # as stored, not only our copy
         assert stored.options == {"income_tax_choice": True}
         assert (await service.lobby.start(table, "u0", seed=3)).ok
-        state = service.state(table)
+        state = service.cache.state(table)
         assert state.options.income_tax_choice is True and state.options.no_trading is False
         after = await service.lobby.op(table, "o:notrade", "u0", "Ann")  # the game runs: no more changes
         assert not after.ok and after.key == "service.no_lobby"
-        assert service.state(table).options.no_trading is False
+        assert service.cache.state(table).options.no_trading is False
     finally:
         await service.close()
 
@@ -117,11 +117,11 @@ async def test_D07_typed_options_and_a_rule_set_default_switched_off_reach_the_d
         assert not bad.ok and bad.key == "opt.unknown"
         out = await service.lobby.new_table("chat:d", "deal", "tournament", "u0", "Ann",
                                             options={"discard_to_pile": True})
-        assert out.ok and service.table(out.table).options == {"discard_to_pile": True}
+        assert out.ok and service.cache.row(out.table).options == {"discard_to_pile": True}
         assert (await service.lobby.op(out.table, "o:wild", "u0", "Ann")).ok
         assert (await service.lobby.add_ai(out.table, "u0")).ok
         assert (await service.lobby.start(out.table, "u0", seed=1)).ok
-        options = service.state(out.table).options
+        options = service.cache.state(out.table).options
         assert options.discard_to_pile is True and options.wild_sets is False
         assert options.ordered_payment is True  # the rest of the tournament set stays
     finally:
@@ -137,9 +137,9 @@ async def test_B08_an_option_switched_by_another_process_is_played(tmp_path):
         table = (await first.lobby.new_table("chat:two", "board", None, "u0", "Ann")).table
         assert (await first.lobby.join(table, "u1", "Bob")).ok
         assert (await second.lobby.op(table, "o:tax", "u0", "Ann")).ok
-        assert first.table(table).options == {}  # the first process's copy has not heard of it
+        assert first.cache.row(table).options == {}  # the first process's copy has not heard of it
         assert (await first.lobby.start(table, "u0", seed=2)).ok
-        assert first.state(table).options.income_tax_choice is True
+        assert first.cache.state(table).options.income_tax_choice is True
     finally:
         await first.close()
         await second.close()
@@ -169,9 +169,9 @@ async def test_B08_telegram_newgame_with_options_lobby_toggles_and_rules(tmp_pat
             await _send(app, press(f"l:{table}:o:notrade", 2))  # Bob did not open the table
             name, params = api.calls[-1]
             assert name == "answerCallbackQuery" and params["text"] == t("en", "opt.creator_only")[:200]
-            assert service.table(table).options == {"income_tax_choice": True}
+            assert service.cache.row(table).options == {"income_tax_choice": True}
             await _send(app, press(f"l:{table}:o:notrade", 1))
-            assert service.table(table).options == {"income_tax_choice": True, "no_trading": True}
+            assert service.cache.row(table).options == {"income_tax_choice": True, "no_trading": True}
             edited = [p for name, p in api.calls if name == "editMessageText"][-1]
             assert t("en", "opt.no_trading") in edited["text"]  # the lobby shows what is on
             assert "✅ " + t("en", "opt.no_trading") in str(edited["reply_markup"])
@@ -182,10 +182,10 @@ async def test_B08_telegram_newgame_with_options_lobby_toggles_and_rules(tmp_pat
             assert "✅ " + t("en", "opt.income_tax_choice") in rules and "⬜ " not in rules.split("\n")[0]
 
             await _send(app, press(f"l:{table}:start", 1))
-            assert service.state(table).options.income_tax_choice is True
-            assert service.state(table).options.no_trading is True
+            assert service.cache.state(table).options.income_tax_choice is True
+            assert service.cache.state(table).options.no_trading is True
             await _send(app, press(f"l:{table}:o:tax", 1))  # an old lobby message after the start
-            assert service.state(table).options.income_tax_choice is True
+            assert service.cache.state(table).options.income_tax_choice is True
             answers = [p for name, p in api.calls if name == "answerCallbackQuery"]
             assert answers[-1]["text"] == t("en", "tg.lobby_closed")[:200]
     finally:
@@ -202,18 +202,18 @@ async def test_B15_discord_newgame_options_and_toggles_by_the_creator_only(tmp_p
         assert await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}") is None  # refused: no table
         await dispatch(client, slash("newgame", 1, game="board", options="no_trading=on"))
         table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
-        assert service.table(table).options == {"no_trading": True}
+        assert service.cache.row(table).options == {"no_trading": True}
         assert f"l:{table}:o:tax" in fake.custom_ids()
         await dispatch(client, click(f"l:{table}:join", 2))
         await dispatch(client, click(f"l:{table}:o:tax", 2))
         assert fake.last_reply()["content"] == t("en", "opt.creator_only")
         await dispatch(client, click(f"l:{table}:o:tax", 1))
-        assert service.table(table).options == {"no_trading": True, "income_tax_choice": True}
+        assert service.cache.row(table).options == {"no_trading": True, "income_tax_choice": True}
         await dispatch(client, slash("rules", 2))
         assert "✅ " + t("en", "opt.income_tax_choice") in fake.last_reply()["content"]
         await dispatch(client, click(f"l:{table}:start", 1))
-        assert service.state(table).options.no_trading is True
-        assert service.state(table).options.income_tax_choice is True
+        assert service.cache.state(table).options.no_trading is True
+        assert service.cache.state(table).options.income_tax_choice is True
 
 
 # -- board tournaments (seed 000) ------------------------------------------------------------------
@@ -242,21 +242,21 @@ async def test_B15_a_board_tournament_s_preliminary_tables_forbid_trading_and_cl
             assert (await tours.sign_up(tid, f"u{i}", f"P{i}")).ok
         first = await start_round(service, clock, start)
         for table in first:
-            options = service.state(table).options
+            options = service.cache.state(table).options
             assert options.no_trading is True
             assert options.rent_claim is True
         clock.now = start + 20 * 60 + 1
         await service.sweep()
         final = await start_round(service, clock, start + 30 * 60)
         for table in final:
-            options = service.state(table).options
+            options = service.cache.state(table).options
             assert options.no_trading is False  # the final round trades
             assert options.rent_claim is True
         casual = await service.lobby.new_table("chat:casual", "board", None, "a", "A")
         assert (await service.lobby.add_ai(casual.table, "a")).ok
         assert (await service.lobby.start(casual.table, "a", seed=1)).ok
-        assert service.state(casual.table).options.no_trading is False
-        assert service.state(casual.table).options.rent_claim is False  # off for casual games
+        assert service.cache.state(casual.table).options.no_trading is False
+        assert service.cache.state(casual.table).options.rent_claim is False  # off for casual games
     finally:
         await service.close()
 
@@ -275,7 +275,7 @@ async def test_B06_the_organiser_turns_rent_claiming_off_from_the_short_form(db_
         for i in range(3):
             assert (await tours.sign_up(tid, f"u{i}", f"P{i}")).ok
         tables = await start_round(service, clock, clock.now + 600)
-        assert all(service.state(x).options.rent_claim is False for x in tables)
-        assert all(service.state(x).options.no_trading is True for x in tables)  # still preliminary
+        assert all(service.cache.state(x).options.rent_claim is False for x in tables)
+        assert all(service.cache.state(x).options.no_trading is True for x in tables)  # still preliminary
     finally:
         await service.close()

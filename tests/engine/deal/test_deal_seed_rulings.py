@@ -29,8 +29,8 @@ from engine.deal.model import (
     TurnStarted,
 )
 from engine.deal.rules import current_seat, discard_pile_for, timeout_action, view, waiting_for
-from engine.service.loop import Snapshot
-from engine.service.storage import store
+from engine.service.storage.rows import TableRow
+from engine.service.updates import Snapshot
 from engine.service.views import Ask, asks_of, private_view, private_views, public_view
 from tests.builders import Table, accept_windows, card_of, legal, rejects
 from words import deal_text
@@ -188,7 +188,7 @@ def test_D06_the_ai_ends_its_standard_turns():
 
 
 def _snap(state, status: str = "running") -> Snapshot:
-    row = store.TableRow(id=7, chat_key="tg:1", game="deal", ruleset=state.options.ruleset, status=status,
+    row = TableRow(id=7, chat_key="tg:1", game="deal", ruleset=state.options.ruleset, status=status,
                          seats=[{"user": f"u{i}", "name": f"P{i}", "ai": False} for i in range(len(state.players))])
     return Snapshot(7, 1, row, DEAL, state)
 
@@ -347,8 +347,8 @@ async def test_D16_telegram_table_message_shows_the_card_and_match_clocks(tmp_pa
     try:
         async with app:
             table = await _telegram_tournament_table(app, api)
-            on_turn = current_seat(service.state(table))
-            name = service.table(table).seats[on_turn]["name"]
+            on_turn = current_seat(service.cache.state(table))
+            name = service.cache.row(table).seats[on_turn]["name"]
             shown = [caption_of(p) for api_name, p in api.calls
                      if api_name in ("sendPhoto", "editMessageMedia") and int(p["chat_id"]) == GROUP]
             assert shown, "the table message was posted in the group"
@@ -367,8 +367,8 @@ async def test_D16_discord_table_message_counts_the_clocks_down_live(tmp_path, m
         table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
         await dispatch(client, click(f"l:{table}:join", 2))
         await dispatch(client, click(f"l:{table}:start", 1))
-        on_turn = current_seat(service.state(table))
-        name = service.table(table).seats[on_turn]["name"]
+        on_turn = current_seat(service.cache.state(table))
+        name = service.cache.row(table).seats[on_turn]["name"]
         tables = [m["content"] for (channel, _), m in fake.messages.items()
                   if channel == CHANNEL and t("en", "ui.clock.match", left="").split(":")[0] in m["content"]]
         assert tables, "the table message shows the match clock"
@@ -421,9 +421,9 @@ async def test_D18_the_discard_pile_arrives_as_a_picture_only_its_presser_sees_o
         table = int([c for c in fake.custom_ids() if c.startswith("l:")][0].split(":")[1])
         await dispatch(client, click(f"l:{table}:join", 2))
         await dispatch(client, click(f"l:{table}:start", 1))
-        assert service.table(table).ruleset == "tournament"
+        assert service.cache.row(table).ruleset == "tournament"
         state = await _play_until_a_card_is_discarded(service, table)
-        uid = int(service.table(table).seats[current_seat(state)]["user"][3:])
+        uid = int(service.cache.row(table).seats[current_seat(state)]["user"][3:])
         calls = len(fake.calls)
         await dispatch(client, click(f"p:{table}", uid))
         replies = [p for m, u, p in fake.calls[calls:] if m == "POST" and "/webhooks/" in u]
@@ -453,7 +453,7 @@ async def _play_until_a_card_is_discarded(service, table: int):
     from engine.deal import ai as deal_ai
 
     for _ in range(400):
-        state = service.state(table)
+        state = service.cache.state(table)
         if state.discard_pile and state.phase == "play" and not state.pending:
             return state
         decision = DEAL.waiting_for(state)[0]

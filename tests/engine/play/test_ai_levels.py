@@ -47,7 +47,7 @@ async def test_a_telegram_lobby_adds_ai_seats_of_each_level_and_lists_them(tmp_p
             await _send(app, press(f"l:{table}:ai:strong", 1))
             await _send(app, press(f"l:{table}:ai:basic", 1))
             await _send(app, press(f"l:{table}:ai", 1))
-            assert [s.get("level") for s in service.table(table).seats] == [None, "strong", "basic", "ai"]
+            assert [s.get("level") for s in service.cache.row(table).seats] == [None, "strong", "basic", "ai"]
             lobby = [p.get("text", "") for name, p in api.calls if name in ("sendMessage", "editMessageText")
                      and "AI 3" in p.get("text", "")][-1]
             assert "AI 1（高手）" in lobby and "AI 2（简单）" in lobby and "AI 3（普通）" in lobby
@@ -68,7 +68,7 @@ async def test_an_unknown_level_is_refused_with_the_levels_to_choose_from(db_url
         refused = await service.lobby.add_ai(out.table, "u0", "genius")
         assert (refused.ok, refused.key, refused.params) == (False, "service.bad_ai_level",
                                                              {"choices": "basic, ai, strong"})
-        assert len(service.table(out.table).seats) == 1
+        assert len(service.cache.row(out.table).seats) == 1
     finally:
         await service.close()
 
@@ -85,7 +85,7 @@ async def test_the_web_front_page_opens_a_table_with_ai_seats_of_a_level(tmp_pat
             body = await made.json()
         if ok:
             assert made.status == 200
-            assert [s.get("level") for s in service.table(body["table"]).seats] == [None, "strong", "strong"]
+            assert [s.get("level") for s in service.cache.row(body["table"]).seats] == [None, "strong", "strong"]
         else:
             assert made.status == 400 and "basic, ai, strong" in body["error"]
     finally:

@@ -28,8 +28,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.games import GAMES
 from engine.service.cache import KEEP_FINISHED
-from engine.service.clocks import LEASE
-from engine.service.storage import store
+from engine.service.clock_rules import LEASE
+from engine.service.storage import database, queries
+from engine.service.storage.rows import LIVE_CLOCKS, ActionRow, DeadlineRow, TableRow
 from engine.service.tables import GameService
 from tests.engine.service.test_service import FakeClock, direct_run, lobby, step, tables_of_two
 from tests.paths import ROOT
@@ -83,7 +84,7 @@ async def _tables(service: GameService, n: int, clock_seconds: int = 5, turn_cap
         out = await service.lobby.new_table(f"live:{i}", "deal", None, f"p{i}", f"P{i}")
         await service.lobby.add_ai(out.table, f"p{i}")
         clocks = {p: clock_seconds for p in ("turn", "card", "response", "payment", "discard", "choice")}
-        await store.update_table(service.engine, out.table, clocks=clocks)
+        await queries.update_table(service.db, out.table, clocks=clocks)
         service.cache.peek(out.table).row.clocks = clocks
         assert (await service.lobby.start(out.table, f"p{i}", seed=i, turn_cap=turn_cap)).ok
         ids.append(out.table)
@@ -92,15 +93,15 @@ async def _tables(service: GameService, n: int, clock_seconds: int = 5, turn_cap
 
 async def _count(engine, status: str) -> int:
     async with AsyncSession(engine) as session:
-        return len((await session.exec(select(store.TableRow.id).where(store.TableRow.status == status))).all())
+        return len((await session.exec(select(TableRow.id).where(TableRow.status == status))).all())
 
 
 async def _stuck(engine, now: float) -> str:
     """What the tables still running wait for, and which clocks they have (for a failure's message)."""
     async with AsyncSession(engine) as session:
-        rows = (await session.exec(select(store.TableRow).where(store.TableRow.status != "over"))).all()
-        clocks = (await session.exec(select(store.DeadlineRow).where(
-            store.DeadlineRow.status.in_(store.LIVE_CLOCKS)))).all()
+        rows = (await session.exec(select(TableRow).where(TableRow.status != "over"))).all()
+        clocks = (await session.exec(select(DeadlineRow).where(
+            DeadlineRow.status.in_(LIVE_CLOCKS)))).all()
     lines = []
     for row in rows[:5]:
         state = GAMES[row.game].rules.decode_state(row.snapshot)
@@ -125,8 +126,8 @@ async def test_two_processes_run_200_tables_every_clock_fires_once_and_every_tab
     run_b = asyncio.create_task(b.run(stop=stop, every=0.02))
     try:
         deadline = time.monotonic() + 150
-        while await _count(b.engine, "over") < len(tables):
-            assert time.monotonic() < deadline, await _stuck(b.engine, clock())
+        while await _count(b.db, "over") < len(tables):
+            assert time.monotonic() < deadline, await _stuck(b.db, clock())
             frozen = frozen_worker.frozen
             if len(workers) == 1 and frozen and time.monotonic() - frozen[0][1] > 1:
                 await frozen_worker.kill()  # stuck on the clocks it took, then killed
@@ -141,16 +142,16 @@ async def test_two_processes_run_200_tables_every_clock_fires_once_and_every_tab
     assert len(workers) == 2, "the worker froze on some clocks and was killed"
     check = await GameService.open(db_url)
     try:
-        async with AsyncSession(check.engine) as session:
-            actions = (await session.exec(select(store.ActionRow))).all()
-            clocks = (await session.exec(select(store.DeadlineRow).where(store.DeadlineRow.table_id.is_not(None)))
+        async with AsyncSession(check.db) as session:
+            actions = (await session.exec(select(ActionRow))).all()
+            clocks = (await session.exec(select(DeadlineRow).where(DeadlineRow.table_id.is_not(None)))
                       ).all()
-            rows = (await session.exec(select(store.TableRow))).all()
+            rows = (await session.exec(select(TableRow))).all()
         fired = [x.deadline_id for x in actions if x.deadline_id is not None]
         assert len(fired) == len(set(fired)), "a clock was applied twice"
         done = {c.id: c for c in clocks if c.status == "done"}
         assert set(fired) == set(done), "every clock marked done made exactly one move, and only those"
-        left = [c for c in clocks if c.status in store.LIVE_CLOCKS]
+        left = [c for c in clocks if c.status in LIVE_CLOCKS]
         assert not left, f"finished tables keep no clock: {left[:3]}"
         held = [i for i, _ in frozen_worker.frozen if i in done]
         assert held, "clocks the frozen process had taken were fired after all"
@@ -176,9 +177,9 @@ async def test_a_process_killed_between_taking_a_clock_and_applying_it_loses_not
     first = await GameService.open(db_url, clock)
     table = await lobby(first, "deal", humans=2, ais=0, seed=8)
     clock.now += 61
-    [due] = await store.due(first.engine, clock())
-    assert {r.id for r in await store.claim(first.engine, [due.id], first.clocks.owner, clock(), LEASE)} == {due.id}
-    await first.engine.dispose()  # killed right after taking it
+    [due] = await queries.due(first.db, clock())
+    assert {r.id for r in await queries.claim(first.db, [due.id], first.clocks.owner, clock(), LEASE)} == {due.id}
+    await first.db.dispose()  # killed right after taking it
 
     other = await GameService.open(db_url, clock)
     again = await GameService.open(db_url, clock)  # the first process, started again
@@ -187,12 +188,12 @@ async def test_a_process_killed_between_taking_a_clock_and_applying_it_loses_not
         clock.now += LEASE + 1
         fired = [o for o in await other.sweep() if o.ok]
         assert len(fired) == 1 and fired[0].table == table
-        late = await again.fire(due, first.clocks.owner)  # a process that only hung wakes up too late
+        late = await again.clocks.fire(due)  # a process that only hung wakes up too late
         assert not late.ok
-        log = await store.load_log(other.engine, table)
+        log = await queries.load_log(other.db, table)
         assert [x.deadline_id for x in log] == [due.id]
-        async with AsyncSession(other.engine) as session:
-            row = await session.get(store.DeadlineRow, due.id)
+        async with AsyncSession(other.db) as session:
+            row = await session.get(DeadlineRow, due.id)
         assert row.status == "done" and row.owner == other.clocks.owner
     finally:
         await other.close()
@@ -213,12 +214,12 @@ async def test_a_log_row_that_no_longer_replays_sets_that_table_aside_and_its_ch
     await service.lobby.start(out.table, "u0", seed=6)
     unknown = out.table
     await service.idle()
-    async with AsyncSession(service.engine) as session:
-        await session.exec(update(store.ActionRow).where(store.ActionRow.table_id == broken, store.ActionRow.seq == 2)
+    async with AsyncSession(service.db) as session:
+        await session.exec(update(ActionRow).where(ActionRow.table_id == broken, ActionRow.seq == 2)
                            .values(action='{"type": "no_such_move"}'))
-        await session.exec(update(store.TableRow).where(store.TableRow.id == unknown).values(game="chess"))
+        await session.exec(update(TableRow).where(TableRow.id == unknown).values(game="chess"))
         await session.commit()
-    await service.engine.dispose()  # a restart with the garbled rows
+    await service.db.dispose()  # a restart with the garbled rows
 
     caplog.set_level(logging.ERROR)
     restarted = await GameService.open(db_url)  # must not raise
@@ -228,7 +229,7 @@ async def test_a_log_row_that_no_longer_replays_sets_that_table_aside_and_its_ch
         heard.append(update)
 
     try:
-        assert restarted.table(broken) is None and restarted.table(healthy).status == "running"
+        assert restarted.cache.row(broken) is None and restarted.cache.row(healthy).status == "running"
         assert sorted(restarted.cache.damaged) == sorted([broken, unknown])
         assert any(str(broken) in r.getMessage() and "does not replay" in r.getMessage() for r in caplog.records)
         restarted.subscribe(on_update)
@@ -237,13 +238,14 @@ async def test_a_log_row_that_no_longer_replays_sets_that_table_aside_and_its_ch
         told = [u for u in heard if u.kind == "damaged"]
         assert sorted((u.table, u.chat_key) for u in told) == sorted([(broken, "chat:1"), (unknown, "chat:3")])
         assert all(u.public is None and u.damage for u in told)
-        async with AsyncSession(restarted.engine) as session:
-            row = await session.get(store.TableRow, broken)
+        async with AsyncSession(restarted.db) as session:
+            row = await session.get(TableRow, broken)
         assert row.status == "damaged" and row.damage["told"] is True and "replay" in row.damage["reason"]
         assert (await restarted.lobby.new_table("chat:1", "deal", None, "u0", "Ann")).ok  # the chat plays on
-        token = restarted.buttons(healthy, GAMES["board"].rules.waiting_for(restarted.state(healthy))[0].seat)[0][1]
-        seat = GAMES["board"].rules.waiting_for(restarted.state(healthy))[0].seat
-        assert (await restarted.act(restarted.table(healthy).seats[seat]["user"], token)).ok
+        seat = GAMES["board"].rules.waiting_for(restarted.cache.state(healthy))[0].seat
+        token = restarted.buttons(healthy, seat)[0][1]
+        seat = GAMES["board"].rules.waiting_for(restarted.cache.state(healthy))[0].seat
+        assert (await restarted.act(restarted.cache.row(healthy).seats[seat]["user"], token)).ok
     finally:
         await restarted.close()
     third = await GameService.open(db_url)
@@ -259,20 +261,20 @@ async def test_a_log_row_that_no_longer_replays_sets_that_table_aside_and_its_ch
 async def test_a_snapshot_that_differs_from_its_replay_is_logged_and_rewritten(db_url, caplog):
     service = await GameService.open(db_url)
     table = await lobby(service, "deal", humans=2, ais=0, seed=4)
-    early = service.table(table).snapshot
+    early = service.cache.row(table).snapshot
     for _ in range(4):
         await step(service, table)
-    right = service.table(table).snapshot
-    await store.update_table(service.engine, table, snapshot=early)
-    await service.engine.dispose()
+    right = service.cache.row(table).snapshot
+    await queries.update_table(service.db, table, snapshot=early)
+    await service.db.dispose()
     caplog.set_level(logging.WARNING)
     again = await GameService.open(db_url)
     try:
-        assert again.replay_mismatches == [table]
+        assert again.cache.replay_mismatches == [table]
         assert any("differs from the replay" in r.getMessage() for r in caplog.records)
-        async with AsyncSession(again.engine) as session:
-            assert (await session.get(store.TableRow, table)).snapshot == right
-        assert again.table(table).snapshot == right
+        async with AsyncSession(again.db) as session:
+            assert (await session.get(TableRow, table)).snapshot == right
+        assert again.cache.row(table).snapshot == right
     finally:
         await again.close()
 
@@ -300,14 +302,15 @@ async def test_the_rules_failing_half_way_throw_the_copy_away_and_lose_nothing(d
         assert not outcome.ok and outcome.key == "service.error"
         assert any(f"table {table}" in r.getMessage() and r.exc_info for r in caplog.records)
         assert service.cache.peek(table) is None  # the copy is gone
-        again = await service.live(table)  # read again from the database
+        again = await service.cache.get(table)  # read again from the database
         assert again.rules.apply is real_apply and again.row.version == version
         assert again.state.players[seat].hand, "the half-done move left no trace"
         assert (await service.act(again.row.seats[seat]["user"], token)).ok  # the same button works now
         while await step(service, table):
             pass
         expected = direct_run("deal", 3, 13, ai_seats={1, 2})
-        assert GAMES["deal"].rules.encode_state(service.state(table)) == GAMES["deal"].rules.encode_state(expected)
+        rules = GAMES["deal"].rules
+        assert rules.encode_state(service.cache.state(table)) == rules.encode_state(expected)
     finally:
         await service.close()
 
@@ -324,23 +327,23 @@ async def test_finished_tables_leave_memory_and_spent_clocks_are_purged(tmp_path
             await service.lobby.leave(out.table, "u0")
             await service.lobby.start(out.table, "u0", seed=i, turn_cap=1)
             await service.idle()
-            assert service.table(out.table).status == "over"
+            assert service.cache.row(out.table).status == "over"
             first = first or out.table
         gc.collect()
         assert len(service.cache) == KEEP_FINISHED and service.cache.running() == []
-        assert not service.loop._tasks and not service.loop._pending and len(service.cache._locks) == 0
-        assert service.table(first) is None  # the oldest finished table is no longer in memory
-        assert (await service.live(first)).row.status == "over"  # but the database still has it
+        assert not service.loop._tasks and not service.core.outbox.pending and len(service.cache._locks) == 0
+        assert service.cache.row(first) is None  # the oldest finished table is no longer in memory
+        assert (await service.cache.get(first)).row.status == "over"  # but the database still has it
         table = await lobby(service, "deal", humans=2, ais=0, seed=2)
         for _ in range(3):  # three clocks fire: their rows stay a while, then go
             clock.now += 61
             await service.sweep()
-        async with AsyncSession(service.engine) as session:
-            spent = (await session.exec(select(store.DeadlineRow).where(store.DeadlineRow.status == "done"))).all()
+        async with AsyncSession(service.db) as session:
+            spent = (await session.exec(select(DeadlineRow).where(DeadlineRow.status == "done"))).all()
         assert len(spent) == 3
-        assert await store.purge(service.engine, clock.now - 3600) == 0  # an hour to look at them
-        assert await store.purge(service.engine, clock.now + 1) == 3
-        pending = await store.live_clocks(service.engine, table)
+        assert await queries.purge(service.db, clock.now - 3600) == 0  # an hour to look at them
+        assert await queries.purge(service.db, clock.now + 1) == 3
+        pending = await queries.live_clocks(service.db, table)
         assert pending and all(c.status == "pending" for c in pending)  # live clocks are never purged
     finally:
         await service.close()
@@ -353,25 +356,25 @@ async def test_a_process_that_dies_inside_start_leaves_a_lobby_that_starts_later
     try:
         out = await service.lobby.new_table("chat:s", "deal", None, "u0", "Ann")
         await service.lobby.join(out.table, "u1", "Bob")
-        real = store.start_table
+        real = queries.start_table
 
         async def dies(engine, table_id, values, clocks, notify=None):
             async with AsyncSession(engine) as session:  # half the work, never committed
-                await session.exec(update(store.TableRow).where(store.TableRow.id == table_id).values(**values))
+                await session.exec(update(TableRow).where(TableRow.id == table_id).values(**values))
                 raise ConnectionError("killed inside start()")
 
-        monkeypatch.setattr(store, "start_table", dies)
+        monkeypatch.setattr(queries, "start_table", dies)
         with pytest.raises(ConnectionError):
             await service.lobby.start(out.table, "u0", seed=1)
         service.cache.drop(out.table)
         again = await GameService.open(db_url)
         try:
-            assert (await again.live(out.table)).row.status == "lobby"
-            assert await store.live_clocks(again.engine, out.table) == []
-            monkeypatch.setattr(store, "start_table", real)
+            assert (await again.cache.get(out.table)).row.status == "lobby"
+            assert await queries.live_clocks(again.db, out.table) == []
+            monkeypatch.setattr(queries, "start_table", real)
             assert (await again.lobby.start(out.table, "u0", seed=1)).ok
-            clocks = await store.live_clocks(again.engine, out.table)
-            assert [(c.seat, c.kind) for c in clocks] == [(d.seat, d.kind) for d in again.waiting_for(out.table)]
+            clocks = await queries.live_clocks(again.db, out.table)
+            assert [(c.seat, c.kind) for c in clocks] == [(d.seat, d.kind) for d in again.cache.waiting_for(out.table)]
         finally:
             await again.close()
     finally:
@@ -380,10 +383,10 @@ async def test_a_process_that_dies_inside_start_leaves_a_lobby_that_starts_later
 
 async def _clock_rows(service, table: int) -> list:
     """A table's clocks that may still fire (not the match clock)."""
-    async with AsyncSession(service.engine) as session:
-        rows = await session.exec(select(store.DeadlineRow).where(
-            store.DeadlineRow.table_id == table, store.DeadlineRow.status.in_(store.LIVE_CLOCKS),
-            store.DeadlineRow.kind != "match"))
+    async with AsyncSession(service.db) as session:
+        rows = await session.exec(select(DeadlineRow).where(
+            DeadlineRow.table_id == table, DeadlineRow.status.in_(LIVE_CLOCKS),
+            DeadlineRow.kind != "match"))
         return list(rows)
 
 
@@ -396,11 +399,11 @@ async def test_a_clock_replaced_between_a_sweeps_read_and_its_claim_survives(db_
     try:
         table = await lobby(service, "deal", humans=2, ais=0, seed=8)
         clock.now += 61
-        [read] = await store.due(service.engine, clock())  # the sweep's read
+        [read] = await queries.due(service.db, clock())  # the sweep's read
         assert await step(service, table)  # the press commits between the read and the claim
         live = await _clock_rows(service, table)
         assert len(live) == 1 and live[0].id != read.id and live[0].due_at > clock()
-        assert await store.claim(service.engine, [read.id], service.clocks.owner, clock(), LEASE) == []
+        assert await queries.claim(service.db, [read.id], service.clocks.owner, clock(), LEASE) == []
         again = await _clock_rows(service, table)
         assert [(c.id, c.status) for c in again] == [(live[0].id, "pending")]  # not retired as "moot"
         clock.now = live[0].due_at + 1
@@ -419,7 +422,7 @@ async def test_0008_sqlite_clock_ids_are_never_reused(tmp_path):
 
     url = f"sqlite:///{tmp_path / 'old.db'}"
     await _upgrade(url, "0007")
-    engine = store.make_engine(url)
+    engine = database.make_db(url)
     try:
         async with engine.begin() as conn:
             await conn.execute(sa.text("INSERT INTO deadlines (id, version, seat, kind, due_at, status, ai) VALUES "
@@ -447,14 +450,14 @@ async def test_a_lazy_restart_fires_clocks_and_takes_presses_before_every_table_
     tables = await tables_of_two(first, 12, seed=30)
     await first.idle()
     await first.close()
-    async with AsyncSession(store.make_engine(db_url)) as session:  # a crash lost the last table's clock
-        await session.exec(update(store.DeadlineRow).where(store.DeadlineRow.table_id == tables[-1])
+    async with AsyncSession(database.make_db(db_url)) as session:  # a crash lost the last table's clock
+        await session.exec(update(DeadlineRow).where(DeadlineRow.table_id == tables[-1])
                            .values(status="moot"))
         await session.commit()
 
     clock.now += 61  # every table's first clock is due at the restart
     service = await GameService.open(db_url, clock, lazy=True)
-    real_load, real_reconcile, loaded, gate = service.cache.load, service._reconcile, [], asyncio.Event()
+    real_load, real_reconcile, loaded, gate = service.cache.load, service.restorer._reconcile, [], asyncio.Event()
 
     async def noted_load(row, verify=False):
         loaded.append((row.id, verify))
@@ -465,23 +468,23 @@ async def test_a_lazy_restart_fires_clocks_and_takes_presses_before_every_table_
         return await real_reconcile(live)
 
     monkeypatch.setattr(service.cache, "load", noted_load)
-    monkeypatch.setattr(service, "_reconcile", slow_reconcile)
+    monkeypatch.setattr(service.restorer, "_reconcile", slow_reconcile)
     try:
         assert len(service.cache) == 0  # nothing read yet but the ids
         await service.startup()
         fired = [o for o in await service.sweep() if o.ok]
-        assert fired and not service._restoring.done(), "clocks fire while the pass goes on"
+        assert fired and not service.restorer._restoring.done(), "clocks fire while the pass goes on"
         pressed = tables[5]
-        if service.table(pressed) is None or service.table(pressed).version == 0:
-            await service.live(pressed)
+        if service.cache.row(pressed) is None or service.cache.row(pressed).version == 0:
+            await service.cache.get(pressed)
         assert await step(service, pressed)
-        assert not service._restoring.done(), "and presses are applied meanwhile"
+        assert not service.restorer._restoring.done(), "and presses are applied meanwhile"
         gate.set()
         await service.restored()
         assert {t for t, verify in loaded if verify} | {t for t, _ in loaded} >= set(tables)
         clocks = await _clock_rows(service, tables[-1])
         assert len(clocks) == 1, "the pass set the lost clock again"
-        assert all(service.table(t) is not None for t in tables)
+        assert all(service.cache.row(t) is not None for t in tables)
     finally:
         await service.close()
 
@@ -493,20 +496,20 @@ async def test_a_running_table_without_a_snapshot_is_rebuilt_from_its_log_and_sa
     first = await GameService.open(db_url)
     table = await lobby(first, "deal", humans=2, ais=0, seed=8)
     assert await step(first, table)
-    expected = first.rules(table).encode_state(first.state(table))
+    expected = first.cache.rules(table).encode_state(first.cache.state(table))
     await first.close()
-    engine = store.make_engine(db_url)
+    engine = database.make_db(db_url)
     async with AsyncSession(engine) as session:
-        await session.exec(update(store.TableRow).where(store.TableRow.id == table).values(snapshot=None))
+        await session.exec(update(TableRow).where(TableRow.id == table).values(snapshot=None))
         await session.commit()
     await engine.dispose()
     service = await GameService.open(db_url)
     try:
-        assert service.rules(table).encode_state(service.state(table)) == expected
+        assert service.cache.rules(table).encode_state(service.cache.state(table)) == expected
         said = [r for r in caplog.records if "no snapshot was stored" in r.getMessage()]
         assert len(said) == 1 and str(table) in said[0].getMessage()
-        async with AsyncSession(service.engine) as session:
-            row = await session.get(store.TableRow, table)
+        async with AsyncSession(service.db) as session:
+            row = await session.get(TableRow, table)
         assert row.snapshot == expected.decode()
     finally:
         await service.close()

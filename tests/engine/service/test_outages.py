@@ -35,7 +35,8 @@ from engine.games import GAMES
 from engine.service import metrics, runner
 from engine.service.outcome import Outcome
 from engine.service.runner import ServiceDown
-from engine.service.storage import store
+from engine.service.storage import errors, queries, writer
+from engine.service.storage.errors import DB_ERRORS
 from engine.service.tables import GameService
 from tests.conftest import drop_everything
 from tests.engine.service.test_service import FakeClock, lobby, tables_of_two
@@ -48,7 +49,7 @@ TIMEOUT = 20.0  # generous: only ever reached when something is broken
 def beat_at_once(monkeypatch):
     """The heartbeat is touched after every sweep that worked (not at most every 5 s)."""
     monkeypatch.setattr(runner, "BEAT_EVERY", 0.0)
-    monkeypatch.setattr(store, "_outages", {})  # each test's failures are told afresh
+    monkeypatch.setattr(errors, "_outages", {})  # each test's failures are told afresh
 
 
 async def eventually(check: Callable[[], bool | Awaitable[bool]], what: str, timeout: float = TIMEOUT) -> None:
@@ -70,7 +71,7 @@ def unavailable(caplog, text: str = "database unavailable") -> list[logging.LogR
 
 
 async def stored_version(service: GameService, table: int) -> int:
-    return len(await store.load_log(service.engine, table))
+    return len(await queries.load_log(service.db, table))
 
 
 def gone() -> OperationalError:
@@ -97,10 +98,10 @@ async def test_a_database_error_in_the_sweep_is_retried_and_the_due_clock_then_f
     beat = tmp_path / "beat"
     try:
         table = await lobby(service, "deal", humans=2, ais=0, seed=8)
-        assert service.table(table).version == 0
+        assert service.cache.row(table).version == 0
         clock.now += 61  # the first person's 60 s turn clock has run out
 
-        real_due = store.due
+        real_due = queries.due
         calls = {"n": 0}
         beat_while_failing: list[bool] = []
 
@@ -111,12 +112,12 @@ async def test_a_database_error_in_the_sweep_is_retried_and_the_due_clock_then_f
                 raise gone()
             return await real_due(engine, now, *args, **kwargs)
 
-        monkeypatch.setattr(store, "due", failing_due)
+        monkeypatch.setattr(queries, "due", failing_due)
         stop = asyncio.Event()
         task = asyncio.create_task(service.run(stop, every=0.05, heartbeat=str(beat)))
         try:
             await eventually(lambda: calls["n"] > FAILS, "the sweep is tried again after the failures")
-            await eventually(lambda: (service.table(table) is not None and service.table(table).version >= 1
+            await eventually(lambda: (service.cache.row(table) is not None and service.cache.row(table).version >= 1
                                       and beat.exists()), "the due clock fires and the heartbeat is touched")
             assert not task.done()
         finally:
@@ -130,9 +131,9 @@ async def test_a_database_error_in_the_sweep_is_retried_and_the_due_clock_then_f
         assert beat_while_failing == [False] * FAILS, "the heartbeat is never touched while the sweep fails"
         assert unavailable(caplog, "database reachable again"), "the recovery is logged"
 
-        log = await store.load_log(service.engine, table)
+        log = await queries.load_log(service.db, table)
         assert len(log) == 1 and log[0].seq == 1 and log[0].deadline_id is not None, "the clock made exactly one move"
-        assert service.table(table).version == 1
+        assert service.cache.row(table).version == 1
         assert beat.exists()
     finally:
         await service.close()
@@ -152,7 +153,7 @@ async def test_a_database_that_stays_away_ends_the_clock_task_with_service_down(
         raise gone()
 
     try:
-        monkeypatch.setattr(store, "due", always_gone)
+        monkeypatch.setattr(queries, "due", always_gone)
         with pytest.raises(ServiceDown, match="unreachable") as raised:
             await asyncio.wait_for(service.run(asyncio.Event(), every=0.05, heartbeat=str(beat), give_up=0.3),
                                    timeout=TIMEOUT)
@@ -201,8 +202,8 @@ class Proxy:
 
     def cut(self) -> None:
         self.forwarding = False
-        for writer in list(self._writers):
-            writer.transport.abort()
+        for held in list(self._writers):
+            held.transport.abort()
         self._writers.clear()
 
     def restore(self) -> None:
@@ -283,8 +284,8 @@ async def test_a_postgresql_connection_loss_is_survived_by_the_clock_task_and_pr
         rules = GAMES["deal"].rules
         task = asyncio.create_task(service.run(stop, every=0.05, heartbeat=str(beat)))
         await eventually(beat.exists, "the clock task sweeps through the proxy")
-        seat = rules.waiting_for(service.state(table))[0].seat
-        user = service.table(table).seats[seat]["user"]
+        seat = rules.waiting_for(service.cache.state(table))[0].seat
+        user = service.cache.row(table).seats[seat]["user"]
         token = service.buttons(table, seat)[0][1]
 
         proxy.cut()
@@ -296,7 +297,7 @@ async def test_a_postgresql_connection_loss_is_survived_by_the_clock_task_and_pr
         # a press during the outage fails (or is refused); it never hangs
         try:
             pressed = await asyncio.wait_for(service.act(user, token), timeout=TIMEOUT)
-        except store.DB_ERRORS:
+        except DB_ERRORS:
             pressed = None
         assert pressed is None or (isinstance(pressed, Outcome) and not pressed.ok)
         assert not task.done() and not beat.exists() and proxy.refused >= 1
@@ -314,13 +315,13 @@ async def test_a_postgresql_connection_loss_is_survived_by_the_clock_task_and_pr
         await eventually(fired_and_beating,
                          "the overdue clock fires and the heartbeat is touched after the database is back",
                          timeout=40)  # the back-off may have grown to a few seconds
-        log = await store.load_log(service.engine, table)
+        log = await queries.load_log(service.db, table)
         assert [row.seq for row in log] == [1] and log[0].deadline_id is not None, "the clock fired exactly once"
         assert unavailable(caplog, "database reachable again")
         assert not task.done()
 
         # the next press works: the pool replaced its dead connections
-        live = await service.live(table)
+        live = await service.cache.get(table)
         assert live is not None and live.row.version == 1
         seat = rules.waiting_for(live.state)[0].seat
         action = GAMES["deal"].choose_listed(live.state, seat)
@@ -347,10 +348,10 @@ async def test_the_table_loop_retries_a_database_error_while_the_ai_seats_answer
         table = await lobby(service, "deal", humans=1, ais=2, seed=7)
         await asyncio.wait_for(service.idle(), timeout=TIMEOUT)  # AI seats that start have answered
         rules = GAMES["deal"].rules
-        seats = service.table(table).seats
+        seats = service.cache.row(table).seats
         human = next(i for i, s in enumerate(seats) if not s["ai"])
 
-        real = store.append_move
+        real = writer.append_move
         failed: list[int] = []
         ai_stored: list[int] = []
 
@@ -363,10 +364,10 @@ async def test_the_table_loop_retries_a_database_error_while_the_ai_seats_answer
                 ai_stored.append(old_version + 1)
             return stored
 
-        monkeypatch.setattr(store, "append_move", flaky)
+        monkeypatch.setattr(writer, "append_move", flaky)
         pressed_at = None
         for _ in range(20):  # the person plays until the AI seats owe a move (usually one press: end the turn)
-            live = await service.live(table)
+            live = await service.cache.get(table)
             decisions = rules.waiting_for(live.state)
             assert decisions and all(d.seat == human for d in decisions), "the loop answers for AI seats first"
             legal = rules.legal_actions(live.state, human)
@@ -381,9 +382,9 @@ async def test_the_table_loop_retries_a_database_error_while_the_ai_seats_answer
                 break
         assert failed and len(failed) == 2, "the AI seats' moves met the lost database twice"
         assert ai_stored and min(ai_stored) == pressed_at + 1, "an AI seat answered the press after the retries"
-        log = await store.load_log(service.engine, table)
+        log = await queries.load_log(service.db, table)
         assert any(row.seq > pressed_at and row.seat != human for row in log)
-        assert len(log) == service.table(table).version > pressed_at
+        assert len(log) == service.cache.row(table).version > pressed_at
         retries = unavailable(caplog, "database unavailable while settling")
         assert len(retries) == 1 and all(r.exc_info is None for r in retries)  # one line for the kind
         assert metrics.DATABASE_ERRORS.labels("settle")._value.get() - settle_errors == 2  # both counted
@@ -406,7 +407,7 @@ async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartb
     beat = tmp_path / "beat"
     try:
         tables = await tables_of_two(service, 6, seed=8)
-        async with service.engine.connect() as conn:  # the one connection SQLite writes through
+        async with service.db.connect() as conn:  # the one connection SQLite writes through
             pages = (await conn.exec_driver_sql("PRAGMA page_count")).scalar()
             await conn.exec_driver_sql(f"PRAGMA max_page_count = {pages}")
         counted = {kind: metrics.DATABASE_ERRORS.labels(kind)._value.get() for kind in ("move", "settle", "sweep")}
@@ -421,13 +422,14 @@ async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartb
         try:
             await asyncio.wait_for(clocks_run_out(), TIMEOUT)
             # (moves that still fit in a page with room go on being stored for a while)
-            await eventually(lambda: service.writes_failing() and time.monotonic() - service.stored_at > 1.0,
+            health = service.health
+            await eventually(lambda: health.writes_failing() and time.monotonic() - health.stored_at > 1.0,
                              "no move has been stored for a second")
             beaten, told = beat.stat().st_mtime_ns, len(unavailable(caplog))
             await asyncio.sleep(1.5)
-            assert service.writes_failing() and beat.stat().st_mtime_ns == beaten, "the heartbeat is stale"
+            assert service.health.writes_failing() and beat.stat().st_mtime_ns == beaten, "the heartbeat is stale"
             assert len(unavailable(caplog)) - told <= 4, "a line per kind now and then, not one per table and try"
-            async with service.engine.connect() as conn:  # room again
+            async with service.db.connect() as conn:  # room again
                 await conn.exec_driver_sql("PRAGMA max_page_count = 1073741823")
             await eventually(lambda: beat.stat().st_mtime_ns != beaten, "moves are stored and the heartbeat beats")
         finally:
@@ -438,7 +440,7 @@ async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartb
         assert all("full" in r.getMessage() for r in lines), [r.getMessage() for r in lines]
         assert not [r for r in caplog.records if r.exc_info is not None], "no traceback, not one per clock"
         assert failures > len(lines), "every failure counted in the metrics, far fewer told"
-        fired = [x.deadline_id for t in tables for x in await store.load_log(service.engine, t)
+        fired = [x.deadline_id for t in tables for x in await queries.load_log(service.db, t)
                  if x.deadline_id is not None]  # (AI seats took over the seats that missed three clocks)
         assert len(fired) >= len(tables) and len(fired) == len(set(fired)), "no clock was applied twice"
     finally:

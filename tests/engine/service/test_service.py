@@ -13,7 +13,7 @@ from sqlmodel import SQLModel
 
 from engine.games import GAMES
 from engine.service import tokens
-from engine.service.storage import store
+from engine.service.storage import queries, writer
 from engine.service.tables import GameService
 
 
@@ -43,14 +43,14 @@ async def step(service: GameService, table: int) -> bool:
     """One press by the first person who must act (the AI's choice, as a button); the service's
     loop moves the AI seats. False when nobody is left to act."""
     await service.idle()
-    if service.table(table) is None:
-        await service.live(table)
-    rules = GAMES[service.table(table).game].rules
-    state = service.state(table)
-    decisions = rules.waiting_for(state) if service.table(table).status == "running" else []
+    if service.cache.row(table) is None:
+        await service.cache.get(table)
+    rules = GAMES[service.cache.row(table).game].rules
+    state = service.cache.state(table)
+    decisions = rules.waiting_for(state) if service.cache.row(table).status == "running" else []
     if not decisions:
         return False
-    seats = service.table(table).seats
+    seats = service.cache.row(table).seats
     assert not any(seats[d.seat]["ai"] for d in decisions), "the loop answers for AI seats before anyone else"
     seat = decisions[0].seat
     action = GAMES[rules.name].choose_listed(state, seat)
@@ -67,7 +67,7 @@ async def play_out(service: GameService, table: int, presses: int = 3000) -> Non
         if not await step(service, table):
             break
     await service.idle()
-    assert service.table(table).status == "over"
+    assert service.cache.row(table).status == "over"
 
 
 def direct_run(game: str, players: int, seed: int, ai_seats: set[int] = frozenset()):
@@ -95,12 +95,12 @@ async def test_lobby_rules(db_url):
         assert (await service.lobby.join(out.table, "u0", "Ann")).key == "service.already_seated"
         assert (await service.lobby.join(out.table, "u1", "Bob")).ok
         assert (await service.lobby.leave(out.table, "u1")).ok
-        assert len(service.table(out.table).seats) == 1
+        assert len(service.cache.row(out.table).seats) == 1
         for _ in range(4):
             assert (await service.lobby.add_ai(out.table, "u0")).ok
         assert (await service.lobby.add_ai(out.table, "u0")).key == "service.table_full"
         assert (await service.lobby.start(out.table, "u0", seed=3)).ok
-        assert service.table(out.table).status == "running"
+        assert service.cache.row(out.table).status == "running"
     finally:
         await service.close()
 
@@ -113,11 +113,11 @@ async def test_a_whole_game_through_the_service_equals_the_rules_alone(db_url, g
         presses = 0
         while await step(service, table):
             presses += 1
-        log = await store.load_log(service.engine, table)
-        assert service.table(table).status == "over" and service.table(table).version == len(log) > presses > 0
+        log = await queries.load_log(service.db, table)
+        assert service.cache.row(table).status == "over" and service.cache.row(table).version == len(log) > presses > 0
         assert {row.seat for row in log} >= {0, 1, 2}, "people and the AI seat both moved"
         expected = direct_run(game, 3, 11, ai_seats={2})
-        assert GAMES[game].rules.encode_state(service.state(table)) == GAMES[game].rules.encode_state(expected)
+        assert GAMES[game].rules.encode_state(service.cache.state(table)) == GAMES[game].rules.encode_state(expected)
     finally:
         await service.close()
 
@@ -127,17 +127,18 @@ async def test_kill_and_resume_gives_the_same_game(db_url):
     table = await lobby(service, "deal", humans=1, ais=3, seed=5)
     for _ in range(12):
         await step(service, table)
-    version = service.table(table).version
+    version = service.cache.row(table).version
     assert version > 12
-    await service.engine.dispose()  # the process dies: no goodbye
+    await service.db.dispose()  # the process dies: no goodbye
     resumed = await GameService.open(db_url)
     try:
-        assert resumed.replay_mismatches == []
-        assert resumed.table(table).version == version
+        assert resumed.cache.replay_mismatches == []
+        assert resumed.cache.row(table).version == version
         while await step(resumed, table):
             pass
         expected = direct_run("deal", 4, 5, ai_seats={1, 2, 3})
-        assert GAMES["deal"].rules.encode_state(resumed.state(table)) == GAMES["deal"].rules.encode_state(expected)
+        rules = GAMES["deal"].rules
+        assert rules.encode_state(resumed.cache.state(table)) == rules.encode_state(expected)
     finally:
         await resumed.close()
 
@@ -147,13 +148,13 @@ async def test_racing_presses_apply_exactly_once(db_url):
     try:
         table = await lobby(service, "board", humans=2, ais=0, seed=3)
         rules = GAMES["board"].rules
-        seat = rules.waiting_for(service.state(table))[0].seat
-        user = service.table(table).seats[seat]["user"]
+        seat = rules.waiting_for(service.cache.state(table))[0].seat
+        user = service.cache.row(table).seats[seat]["user"]
         token = service.buttons(table, seat)[0][1]
         results = await asyncio.gather(*(service.act(user, token) for _ in range(12)))
         assert sum(r.ok for r in results) == 1
         assert {r.key for r in results if not r.ok} == {"service.out_of_date"}
-        assert service.table(table).version == 1
+        assert service.cache.row(table).version == 1
     finally:
         await service.close()
 
@@ -164,13 +165,13 @@ async def test_two_processes_on_one_database_cannot_both_apply(db_url):
     second = await GameService.open(db_url)
     try:
         rules = GAMES["deal"].rules
-        seat = rules.waiting_for(first.state(table))[0].seat
-        user = first.table(table).seats[seat]["user"]
+        seat = rules.waiting_for(first.cache.state(table))[0].seat
+        user = first.cache.row(table).seats[seat]["user"]
         token = first.buttons(table, seat)[0][1]
         a, b = await asyncio.gather(first.act(user, token), second.act(user, token))
         assert [a.ok, b.ok].count(True) == 1
         assert (a if not a.ok else b).key == "service.out_of_date"
-        log = await store.load_log(first.engine, table)
+        log = await queries.load_log(first.db, table)
         assert [row.seq for row in log] == [1]
     finally:
         await first.close()
@@ -182,10 +183,10 @@ async def test_stale_foreign_forged_and_garbled_tokens_change_nothing(db_url):
     try:
         table = await lobby(service, "deal", humans=2, ais=0, seed=4)
         rules = GAMES["deal"].rules
-        state = service.state(table)
+        state = service.cache.state(table)
         seat = rules.waiting_for(state)[0].seat
         other = 1 - seat
-        users = [s["user"] for s in service.table(table).seats]
+        users = [s["user"] for s in service.cache.row(table).seats]
         token = service.buttons(table, seat)[0][1]
         before = rules.encode_state(state)
         assert (await service.act(users[other], token)).key == "service.not_your_button"
@@ -194,12 +195,12 @@ async def test_stale_foreign_forged_and_garbled_tokens_change_nothing(db_url):
         assert (await service.act(users[seat], forged)).key == "service.bad_token"
         for garbage in ("", "hello", "1.2.3", "a.b.c.d.e", "x" * 200):
             assert (await service.act(users[seat], garbage)).key == "service.bad_token"
-        secret = service._secret
+        secret = service.keys.secret
         big = tokens.encode(secret, tokens.Token(table, 0, seat, 10_000))
         assert (await service.act(users[seat], big)).key == "service.bad_token"
         elsewhere = tokens.encode(secret, tokens.Token(table + 99, 0, seat, 0))
         assert (await service.act(users[seat], elsewhere)).key == "service.no_table"
-        assert rules.encode_state(service.state(table)) == before and service.table(table).version == 0
+        assert rules.encode_state(service.cache.state(table)) == before and service.cache.row(table).version == 0
         assert (await service.act(users[seat], token)).ok
         assert (await service.act(users[seat], token)).key == "service.out_of_date"  # yesterday's button
     finally:
@@ -211,10 +212,10 @@ async def test_a_player_who_leaves_a_running_game_hands_the_seat_to_the_ai(db_ur
     try:
         table = await lobby(service, "deal", humans=2, ais=0, seed=6)
         assert (await service.lobby.leave(table, "u1")).ok
-        assert service.table(table).seats[1]["ai"] is True and service.table(table).status == "running"
+        assert service.cache.row(table).seats[1]["ai"] is True and service.cache.row(table).status == "running"
         while await step(service, table):
             pass
-        assert service.table(table).status == "over"
+        assert service.cache.row(table).status == "over"
     finally:
         await service.close()
 
@@ -244,7 +245,7 @@ async def test_a_missed_deadline_applies_the_timeout_once(db_url):
         assert await service.sweep() == []  # nothing due yet
         clock.now += 61
         outcomes = await service.sweep()
-        assert [o.ok for o in outcomes] == [True] and service.table(table).version == 1
+        assert [o.ok for o in outcomes] == [True] and service.cache.row(table).version == 1
         assert await service.sweep() == []  # it fired once
     finally:
         await service.close()
@@ -266,16 +267,16 @@ async def test_three_misses_hand_the_seat_to_the_ai_and_a_press_takes_it_back(db
                 break
         assert taken, "three misses in a row should hand a seat to the AI"
         seat = taken[0]
-        info = service.table(table).seats[seat]
-        assert info["ai"] and service.table(table).missed[str(seat)] >= 3
-        while not any(d.seat == seat for d in rules.waiting_for(service.state(table))):
-            other = rules.waiting_for(service.state(table))[0].seat
+        info = service.cache.row(table).seats[seat]
+        assert info["ai"] and service.cache.row(table).missed[str(seat)] >= 3
+        while not any(d.seat == seat for d in rules.waiting_for(service.cache.state(table))):
+            other = rules.waiting_for(service.cache.state(table))[0].seat
             token = service.buttons(table, other)[0][1]
-            assert (await service.act(service.table(table).seats[other]["user"], token)).ok
+            assert (await service.act(service.cache.row(table).seats[other]["user"], token)).ok
         token = next(t for a, t in service.buttons(table, seat)
-                     if a == rules.timeout_action(service.state(table), seat))
+                     if a == rules.timeout_action(service.cache.state(table), seat))
         assert (await service.act(info["user"], token)).ok
-        assert service.table(table).seats[seat]["ai"] is False and str(seat) not in service.table(table).missed
+        assert service.cache.row(table).seats[seat]["ai"] is False and str(seat) not in service.cache.row(table).missed
     finally:
         await service.close()
 
@@ -284,7 +285,7 @@ async def test_clocks_survive_a_restart_and_fire_once_with_two_processes(db_url)
     clock = FakeClock()
     first = await GameService.open(db_url, clock)
     table = await lobby(first, "deal", humans=2, ais=0, seed=12)
-    await first.engine.dispose()  # killed while a clock runs
+    await first.db.dispose()  # killed while a clock runs
     a = await GameService.open(db_url, clock)
     b = await GameService.open(db_url, clock)
     try:
@@ -292,7 +293,7 @@ async def test_clocks_survive_a_restart_and_fire_once_with_two_processes(db_url)
         results = await asyncio.gather(a.sweep(), b.sweep())
         applied = [o for r in results for o in r if o.ok]
         assert len(applied) == 1
-        log = await store.load_log(a.engine, table)
+        log = await queries.load_log(a.db, table)
         assert [row.seq for row in log] == [1]
     finally:
         await a.close()
@@ -307,14 +308,14 @@ async def test_the_match_clock_ends_the_game_by_valuation(db_url):
         await service.lobby.add_ai(out.table, "u0")
         await service.lobby.add_ai(out.table, "u0")
         await service.lobby.start(out.table, "u0", seed=4)
-        assert service.table(out.table).clocks["card"] == 10  # D-16: ten seconds a card
+        assert service.cache.row(out.table).clocks["card"] == 10  # D-16: ten seconds a card
         clock.now += 44 * 60
         await service.sweep()
-        assert service.table(out.table).status == "running"
+        assert service.cache.row(out.table).status == "running"
         clock.now += 2 * 60
         await service.sweep()
-        state = service.state(out.table)
-        assert service.table(out.table).status == "over" and state.end_reason == "time"
+        state = service.cache.state(out.table)
+        assert service.cache.row(out.table).status == "over" and state.end_reason == "time"
         assert GAMES["deal"].rules.result(state).scores
     finally:
         await service.close()
@@ -330,7 +331,7 @@ async def test_finished_games_feed_the_chat_standings(db_url):
             await service.lobby.start(out.table, "u0", seed=seed)
             while await step(service, out.table):
                 pass
-            winners += GAMES["deal"].rules.result(service.state(out.table)).winners
+            winners += GAMES["deal"].rules.result(service.cache.state(out.table)).winners
         table = await service.chats.standings("chat:s")
         assert [e["games"] for e in table] == [3, 3]
         assert sum(e["wins"] for e in table) == len(winners)
@@ -350,7 +351,7 @@ async def test_chat_settings_set_the_clocks(db_url):
         out = await service.lobby.new_table("chat:c", "board", None, "u0", "Ann")
         await service.lobby.join(out.table, "u1", "Bob")
         await service.lobby.start(out.table, "u0", seed=1)
-        assert service.table(out.table).clocks["turn"] == 90
+        assert service.cache.row(out.table).clocks["turn"] == 90
         clock.now += 61
         assert await service.sweep() == []  # 90 s here, not the default 60
         clock.now += 30
@@ -378,22 +379,22 @@ async def test_a_scheduled_match_is_announced_starts_with_who_signed_up_and_ends
         notes = await service.sweep()
         assert [n.key for n in notes] == ["service.match_started"] and notes[0].ok
         table = notes[0].table
-        seats = service.table(table).seats
+        seats = service.cache.row(table).seats
         assert [s["user"] for s in seats] == ["u1", "u2", "ai:1"]
-        assert service.state(table).options.match_minutes == 45
+        assert service.cache.state(table).options.match_minutes == 45
         for _ in range(5):  # people play a little, then the clock runs out
             await service.idle()
-            if service.table(table).status != "running":
+            if service.cache.row(table).status != "running":
                 break
             clock.now += 11
             await service.sweep()
         clock.now = start_at + 45 * 60 + 1
         await service.sweep()
-        assert service.table(table).status == "over"
+        assert service.cache.row(table).status == "over"
         assert (await service.chats.standings("chat:m"))[0]["games"] == 1
         # a restart in the middle would have found the same table: the log replays to the snapshot
         resumed = await GameService.open(db_url, clock)
-        assert resumed.replay_mismatches == []
+        assert resumed.cache.replay_mismatches == []
         await resumed.close()
     finally:
         await service.close()
@@ -419,7 +420,7 @@ async def test_migrations_build_exactly_the_models_schema(db_url):
 
     service = await GameService.open(db_url)  # runs the migrations
     try:
-        async with service.engine.connect() as conn:
+        async with service.db.connect() as conn:
             diff = await conn.run_sync(lambda c: compare_metadata(MigrationContext.configure(c), SQLModel.metadata))
         assert diff == []
         again = await GameService.open(db_url)  # a second start finds the schema up to date
@@ -434,7 +435,7 @@ async def test_only_the_creator_or_an_admin_ends_a_game(db_url):
         table = await lobby(service, "deal", humans=2, ais=0, seed=1)
         assert (await service.lobby.cancel(table, "u1")).key == "service.not_creator"
         assert (await service.lobby.cancel(table, "u1", is_admin=True)).ok
-        assert service.table(table).status == "cancelled"
+        assert service.cache.row(table).status == "cancelled"
         assert (await service.lobby.new_table("chat:1", "board", None, "u1", "Bob")).ok  # the chat is free again
     finally:
         await service.close()
@@ -446,7 +447,7 @@ async def test_the_clock_task_applies_timeouts_and_lets_ai_seats_answer(db_url):
     try:
         table = await lobby(service, "board", humans=1, ais=1, seed=2)
         await service.idle()
-        version = service.table(table).version
+        version = service.cache.row(table).version
         clock.now += 61
         stop = asyncio.Event()
         seen: list = []
@@ -459,7 +460,7 @@ async def test_the_clock_task_applies_timeouts_and_lets_ai_seats_answer(db_url):
 
         service.subscribe(report)
         await asyncio.wait_for(service.run(every=0.01, stop=stop), timeout=20)
-        assert seen and seen[0].table == table and service.table(table).version > version + 1
+        assert seen and seen[0].table == table and service.cache.row(table).version > version + 1
         first = seen[0]  # the timeout's update says who must act next, and until when
         asks = first.public.asks
         assert asks and all(a.due_at == 1_000_061 + 60 for a in asks if not a.ai)
@@ -475,7 +476,7 @@ async def test_ai_seats_come_and_go_and_message_ids_and_dm_flags_are_kept(db_url
         await service.lobby.add_ai(out.table, "u0")
         await service.lobby.add_ai(out.table, "u0")
         assert (await service.lobby.remove_ai(out.table, "u0")).ok
-        assert [s["user"] for s in service.table(out.table).seats] == ["u0", "ai:1"]
+        assert [s["user"] for s in service.cache.row(out.table).seats] == ["u0", "ai:1"]
         await service.lobby.set_messages(out.table, telegram=[-100, 42])
         await service.lobby.set_dm(out.table, "u0", False)
         await service.lobby.start(out.table, "u0", seed=1)
@@ -495,7 +496,7 @@ async def test_a_failure_inside_the_transaction_loses_nothing(db_url, monkeypatc
     service = await GameService.open(db_url)
     try:
         table = await lobby(service, "deal", humans=1, ais=2, seed=13)
-        real = store.append_move
+        real = writer.append_move
         calls = {"n": 0}
 
         async def flaky(*args, **kwargs):
@@ -505,12 +506,12 @@ async def test_a_failure_inside_the_transaction_loses_nothing(db_url, monkeypatc
                 raise ConnectionError("the database went away mid-transaction")
             return await real(*args, **kwargs)
 
-        monkeypatch.setattr(store, "append_move", flaky)
+        monkeypatch.setattr(writer, "append_move", flaky)
         failures = 0
         for _ in range(5000):
-            if service.table(table) is None:
-                await service.live(table)
-            if service.table(table).status != "running":
+            if service.cache.row(table) is None:
+                await service.cache.get(table)
+            if service.cache.row(table).status != "running":
                 break
             try:
                 if not await step(service, table):
@@ -519,7 +520,8 @@ async def test_a_failure_inside_the_transaction_loses_nothing(db_url, monkeypatc
                 failures += 1
         assert calls["failed"] > 3 and failures >= 1  # presses and the AI seats' moves both hit it
         expected = direct_run("deal", 3, 13, ai_seats={1, 2})
-        assert GAMES["deal"].rules.encode_state(service.state(table)) == GAMES["deal"].rules.encode_state(expected)
+        rules = GAMES["deal"].rules
+        assert rules.encode_state(service.cache.state(table)) == rules.encode_state(expected)
     finally:
         await service.close()
 
@@ -533,9 +535,9 @@ async def test_a_reader_never_sees_a_move_whose_commit_is_in_flight(db_url, monk
         table = await lobby(service, "deal", humans=2, ais=0, seed=21)
         await service.idle()
         rules = GAMES["deal"].rules
-        seat = rules.waiting_for(service.state(table))[0].seat
-        user = service.table(table).seats[seat]["user"]
-        stored, waiting, signed = rules.encode_state(service.state(table)), service.waiting_for(table), \
+        seat = rules.waiting_for(service.cache.state(table))[0].seat
+        user = service.cache.row(table).seats[seat]["user"]
+        stored, waiting, signed = rules.encode_state(service.cache.state(table)), service.cache.waiting_for(table), \
             service.buttons(table, seat)
         started, go = asyncio.Event(), asyncio.Event()
 
@@ -544,22 +546,22 @@ async def test_a_reader_never_sees_a_move_whose_commit_is_in_flight(db_url, monk
             await go.wait()
             raise ConnectionError("the database went away mid-transaction")
 
-        monkeypatch.setattr(store, "append_move", slow_then_failed)
+        monkeypatch.setattr(writer, "append_move", slow_then_failed)
         played = next((a, tok) for a, tok in signed if type(a).__name__ != "EndTurn")  # a card played
         press = asyncio.create_task(service.act(user, played[1]))
         await started.wait()
-        assert rules.encode_state(service.state(table)) == stored
-        assert service.waiting_for(table) == waiting
+        assert rules.encode_state(service.cache.state(table)) == stored
+        assert service.cache.waiting_for(table) == waiting
         during = service.buttons(table, seat)
         assert during == signed
         go.set()
         with pytest.raises(ConnectionError):
             await press
         monkeypatch.undo()
-        await service.live(table)
+        await service.cache.get(table)
         last = during[-1]  # pressed now, it is the action its button showed
         assert (await service.act(user, last[1])).ok
-        log = await store.load_log(service.engine, table)
+        log = await queries.load_log(service.db, table)
         assert rules.decode_action(log[-1].action) == last[0]
     finally:
         await service.close()
@@ -570,14 +572,14 @@ async def test_rotating_the_secret_refuses_every_button_signed_before(db_url, mo
 
     service = await GameService.open(db_url)
     table = await lobby(service, "deal", humans=2, ais=0, seed=3)
-    seat = GAMES["deal"].rules.waiting_for(service.state(table))[0].seat
+    seat = GAMES["deal"].rules.waiting_for(service.cache.state(table))[0].seat
     old_move, old_lobby = service.buttons(table, seat)[0][1], service.sign(f"h:{table}")
     await service.close()
     monkeypatch.setenv("DATABASE_URL", db_url)
     await asyncio.to_thread(cli.main, ["rotate-secret"])
     fresh = await GameService.open(db_url)
     try:
-        user = fresh.table(table).seats[seat]["user"]
+        user = fresh.cache.row(table).seats[seat]["user"]
         assert (await fresh.act(user, old_move)).key == "service.bad_token"
         assert fresh.unsign(old_lobby) is None and fresh.unsign(fresh.sign(f"h:{table}")) == f"h:{table}"
         assert (await fresh.act(user, fresh.buttons(table, seat)[0][1])).ok  # the buttons shown anew work
@@ -596,7 +598,7 @@ async def test_a_press_that_loses_the_race_to_another_player_is_applied_on_the_f
         rules = GAMES["board"].rules
         mortgage = None
         for _ in range(400):  # play on until two players who are not on turn may each mortgage a street
-            state = first.state(table)
+            state = first.cache.state(table)
             if state.stage == "roll":
                 current = rules.waiting_for(state)[0].seat
                 options = {seat: [a for a in rules.legal_actions(state, seat) if type(a).__name__ == "Mortgage"]
@@ -606,15 +608,15 @@ async def test_a_press_that_loses_the_race_to_another_player_is_applied_on_the_f
                     break
             assert await step(first, table)
         assert mortgage, "players own streets by now"
-        await second.live(table)  # the other process is at the same version
-        users = [s["user"] for s in first.table(table).seats]
+        await second.cache.get(table)  # the other process is at the same version
+        users = [s["user"] for s in first.cache.row(table).seats]
         (a, acts_a), (b, acts_b) = mortgage.items()
         tok_a = next(t for x, t in first.buttons(table, a) if x == acts_a[0])
         tok_b = next(t for x, t in second.buttons(table, b) if x == acts_b[0])
-        version = first.table(table).version
+        version = first.cache.row(table).version
         out_a, out_b = await asyncio.gather(first.act(users[a], tok_a), second.act(users[b], tok_b))
         assert out_a.ok and out_b.ok, (out_a, out_b)
-        log = await store.load_log(first.engine, table)
+        log = await queries.load_log(first.db, table)
         assert len(log) == version + 2 and {x.seat for x in log[-2:]} == {a, b}
         again = await second.act(users[b], tok_b)  # the same press once more: not applied twice
         assert again.key == "service.out_of_date"
@@ -631,17 +633,17 @@ async def test_on_postgresql_the_other_process_hears_which_table_moved(db_url):
     second = await GameService.open(db_url)
     try:
         table = await lobby(first, "deal", humans=2, ais=0, seed=9)
-        await second.live(table)
+        await second.cache.get(table)
         await second.startup()
         await asyncio.wait_for(second.notices.ready.wait(), 10)  # listening
-        version = second.table(table).version
+        version = second.cache.row(table).version
         await step(first, table)  # a move in the other process
         for _ in range(100):
             if second.cache.peek(table) is None:
                 break
             await asyncio.sleep(0.05)
         assert second.notices.heard >= 1 and second.cache.peek(table) is None, "the stale copy was dropped"
-        assert (await second.live(table)).row.version == first.table(table).version > version  # read again
+        assert (await second.cache.get(table)).row.version == first.cache.row(table).version > version  # read again
         await step(second, table)  # its own moves are not news to itself
         await asyncio.sleep(0.2)
         assert second.cache.peek(table) is not None
@@ -664,8 +666,8 @@ async def test_B06_rent_left_unclaimed_is_no_missed_clock(db_url):
         lapsed: dict[int, int] = {}
         for _ in range(3000):
             await service.idle()
-            state = service.state(table)
-            decisions = rules.waiting_for(state) if service.table(table).status == "running" else []
+            state = service.cache.state(table)
+            decisions = rules.waiting_for(state) if service.cache.row(table).status == "running" else []
             if not decisions or max(lapsed.values(), default=0) >= 3:
                 break
             claims = [d for d in decisions if d.kind == "rent"]
@@ -678,10 +680,10 @@ async def test_B06_rent_left_unclaimed_is_no_missed_clock(db_url):
             seat = decisions[0].seat
             action = GAMES["board"].choose_listed(state, seat)
             token = next(t for a, t in service.buttons(table, seat) if a == action)
-            assert (await service.act(service.table(table).seats[seat]["user"], token)).ok
+            assert (await service.act(service.cache.row(table).seats[seat]["user"], token)).ok
         owner = max(lapsed, key=lapsed.get)
         assert lapsed[owner] >= 3, lapsed
-        assert service.table(table).seats[owner]["ai"] is False
-        assert service.table(table).missed.get(str(owner), 0) == 0
+        assert service.cache.row(table).seats[owner]["ai"] is False
+        assert service.cache.row(table).missed.get(str(owner), 0) == 0
     finally:
         await service.close()

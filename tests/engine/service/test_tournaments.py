@@ -7,9 +7,12 @@ SQLite only (the tournament tables ride on the service the other tests cover on 
 from __future__ import annotations
 
 import pytest
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.games import GAMES
-from engine.service.storage import store
+from engine.service.storage import queries
+from engine.service.storage.rows import DeadlineRow, TableRow
 from engine.service.tables import GameService
 from engine.service.tournaments import draw, places, table_sizes
 from tests.engine.service.test_service import FakeClock, step
@@ -25,7 +28,7 @@ def db_url(tmp_path):
 async def play(service: GameService, table: int, moves: int) -> None:
     """Up to ``moves`` moves while the table runs (people press the AI's choice as a button)."""
     for _ in range(moves):
-        if service.table(table).status != "running" or not await step(service, table):
+        if service.cache.row(table).status != "running" or not await step(service, table):
             return
 
 
@@ -75,16 +78,16 @@ async def test_a_whole_team_tournament_with_representatives_corrections_and_shar
             tables = await start_round(service, clock, at)
             assert len(tables) == 1  # four teams, one representative each: one table of four
             table = tables[0]
-            row = service.table(table)
+            row = service.cache.row(table)
             assert row.chat_key == f"{CHAT}#t{tid}r{match}n1"
             assert sorted(s["user"] for s in row.seats) == sorted(
                 f"{x}{2 if match in (2, 4) else 1}" for x in "ABCD")
-            assert service.state(table).options.match_minutes == 10 and row.clocks["card"] == 10
+            assert service.cache.state(table).options.match_minutes == 10 and row.clocks["card"] == 10
             await play(service, table, 25)
             clock.now = at + 10 * 60 + 1  # the match clock runs out: D-16 valuation
             await service.sweep()
-            state = service.state(table)
-            assert service.table(table).status == "over"
+            state = service.cache.state(table)
+            assert service.cache.row(table).status == "over"
             for seat in GAMES["deal"].rules.result(state).winners:  # hand-computed: 1 point per match win
                 expected_points[team_of[row.seats[seat]["user"]]] += 1
             at += 15 * 60
@@ -129,7 +132,7 @@ async def test_several_tables_at_once_and_a_restart_in_the_middle_of_the_round(d
         assert (await tours.sign_up(tid, f"u{i}", f"P{i}")).ok
     tables = await start_round(service, clock, start)
     assert len(tables) == 2
-    rows = [service.table(t) for t in tables]
+    rows = [service.cache.row(t) for t in tables]
     assert sorted(len(r.seats) for r in rows) == [4, 5]
     assert {r.chat_key for r in rows} == {f"{CHAT}#t{tid}r1n1", f"{CHAT}#t{tid}r1n2"}
     seated = sorted(s["user"] for r in rows for s in r.seats)
@@ -138,32 +141,32 @@ async def test_several_tables_at_once_and_a_restart_in_the_middle_of_the_round(d
     drawn = draw(9, 1, list(entrants.values()), 8)
     assert [[entrants[s["user"]] for s in r.seats] for r in rows] == drawn  # the seeded draw decides
     for table in tables:  # preliminary round: no trading (B-15), both tables on the match clock
-        assert service.state(table).options.no_trading is True
-        assert await service.match_ends_at(table) == start + 30 * 60
-        assert service.table(table).clocks["turn"] == 45
+        assert service.cache.state(table).options.no_trading is True
+        assert await service.clocks.match_ends_at(table) == start + 30 * 60
+        assert service.cache.row(table).clocks["turn"] == 45
     for table in tables:
         await play(service, table, 15)
-    versions = {t: service.table(t).version for t in tables}
-    await service.engine.dispose()  # the process dies in the middle of the round
+    versions = {t: service.cache.row(t).version for t in tables}
+    await service.db.dispose()  # the process dies in the middle of the round
 
     service = await GameService.open(db_url, clock)
     tours = service.tournaments
     try:
-        assert service.replay_mismatches == []
+        assert service.cache.replay_mismatches == []
         for table in tables:
-            assert service.table(table).status == "running" and service.table(table).version == versions[table]
+            assert service.cache.row(table).status == "running" and service.cache.row(table).version == versions[table]
             await play(service, table, 10)  # the tables go on where they were
         clock.now = start + 30 * 60 + 1
         await service.sweep()
         for table in tables:
-            assert service.table(table).status == "over" and service.state(table).end_reason == "time"
+            assert service.cache.row(table).status == "over" and service.cache.state(table).end_reason == "time"
         standing = await tours.standings(tid)
         assert standing["played"] == 1 and all(e["played"] == 1 for e in standing["rows"])
         values = {}
         for table in tables:  # individual standings: wins first, then the B-17 valuation
-            res = GAMES["board"].rules.result(service.state(table))
+            res = GAMES["board"].rules.result(service.cache.state(table))
             for seat, value in res.scores.items():
-                values[service.table(table).seats[seat]["user"]] = (int(seat in res.winners), value)
+                values[service.cache.row(table).seats[seat]["user"]] = (int(seat in res.winners), value)
         expected = sorted(values.values(), key=lambda v: (-v[0], -v[1]))
         assert [(e["wins"], e["value"]) for e in standing["rows"]] == expected
         assert sum(e["wins"] for e in standing["rows"]) >= 2  # a winner at each table
@@ -187,30 +190,30 @@ async def test_pause_shifts_every_clock_and_stops_moves_then_resume_goes_on(db_u
         [table] = await start_round(service, clock, start)
         await play(service, table, 5)
         clock.now = start + 5 * 60
-        seat = GAMES["deal"].rules.waiting_for(service.state(table))[0].seat
-        user, token = service.table(table).seats[seat]["user"], service.buttons(table, seat)[0][1]
+        seat = GAMES["deal"].rules.waiting_for(service.cache.state(table))[0].seat
+        user, token = service.cache.row(table).seats[seat]["user"], service.buttons(table, seat)[0][1]
         assert (await tours.pause(tid, "u0", False)).key == "tour.admins_only"
         assert (await tours.pause(tid, "admin", True)).ok
-        assert service.table(table).status == "paused"
+        assert service.cache.row(table).status == "paused"
         assert service.buttons(table, seat) == []  # no buttons while paused
         assert (await service.act(user, token)).key == "service.not_running"
         clock.now = start + 60 * 60  # long past the match end and the next round
         assert await service.sweep() == []
-        version = service.table(table).version
-        await service.engine.dispose()  # a restart while paused: the table and its held clocks come back
+        version = service.cache.row(table).version
+        await service.db.dispose()  # a restart while paused: the table and its held clocks come back
         service = await GameService.open(db_url, clock)
         tours = service.tournaments
-        assert service.table(table).status == "paused" and service.replay_mismatches == []
+        assert service.cache.row(table).status == "paused" and service.cache.replay_mismatches == []
         assert await service.sweep() == []
         assert (await tours.resume(tid, "admin", True)).ok  # paused for 55 minutes
-        assert service.table(table).status == "running" and service.table(table).version == version
-        assert await service.match_ends_at(table) == start + (20 + 55) * 60
+        assert service.cache.row(table).status == "running" and service.cache.row(table).version == version
+        assert await service.clocks.match_ends_at(table) == start + (20 + 55) * 60
         clock.now = start + (20 + 55) * 60 - 1
         await service.sweep()
-        assert service.table(table).status == "running"  # not yet: the pause is added to the match
+        assert service.cache.row(table).status == "running"  # not yet: the pause is added to the match
         clock.now = start + (20 + 55) * 60 + 1
         await service.sweep()
-        assert service.table(table).status == "over"
+        assert service.cache.row(table).status == "over"
         clock.now = start + (30 + 55) * 60  # round 2 moved by the pause too
         notes = await service.sweep()
         assert [n.params["round"] for n in notes if n.key == "tour.round_started"] == [2]
@@ -235,23 +238,23 @@ async def test_admin_replaces_absent_players_and_cancels_a_table_or_the_tourname
         # an absent player: the AI keeps the seat, still for the same entrant
         assert (await tours.replace(tid, "u1", False, first.id, 0)).key == "tour.admins_only"
         assert (await tours.replace(tid, "admin", True, first.id, 0)).ok
-        assert service.table(first.table_id).seats[0]["ai"] is True
+        assert service.cache.row(first.table_id).seats[0]["ai"] is True
         # a substitute takes another seat and can press its buttons
-        gone = service.table(first.table_id).seats[1]["user"]
+        gone = service.cache.row(first.table_id).seats[1]["user"]
         assert (await tours.replace(tid, "admin", True, first.id, 1, "sub", "Sub")).ok
-        seats = service.table(first.table_id).seats
+        seats = service.cache.row(first.table_id).seats
         assert seats[1] == {"user": "sub", "name": "Sub", "ai": False} and gone not in [s["user"] for s in seats]
         await play(service, first.table_id, 30)
         # a broken table is called off: it counts for nobody
         assert (await tours.cancel_table(tid, "admin", True, second.id, "a player's connection died")).ok
-        assert service.table(second.table_id).status == "cancelled"
+        assert service.cache.row(second.table_id).status == "cancelled"
         clock.now = start + 15 * 60 + 1
         await service.sweep()
         standing = await tours.standings(tid)
         by_entrant = {e["entrant"]: e for e in standing["rows"]}
         assert all(by_entrant[e]["played"] == 1 for e in first.entrants)
         assert all(by_entrant[e]["played"] == 1 and by_entrant[e]["wins"] == 0 for e in second.entrants)
-        won = GAMES["deal"].rules.result(service.state(first.table_id)).winners
+        won = GAMES["deal"].rules.result(service.cache.state(first.table_id)).winners
         assert {first.entrants[s] for s in won} == {e for e, v in by_entrant.items() if v["wins"]}
         # the whole tournament is called off: no more rounds
         assert (await tours.cancel(tid, "u0", False)).key == "tour.admins_only"
@@ -320,8 +323,8 @@ async def test_too_few_entrants_call_the_tournament_off(db_url):
         notes = await service.sweep()
         assert [n.key for n in notes] == ["tour.too_few"]
         assert (await tours.get(tid)).status == "cancelled"
-        async with store.AsyncSession(service.engine) as session:
-            tables = (await session.exec(store.select(store.TableRow))).all()
+        async with AsyncSession(service.db) as session:
+            tables = (await session.exec(select(TableRow))).all()
         assert tables == []
     finally:
         await service.close()
@@ -409,7 +412,7 @@ async def test_a_process_dying_while_it_seats_a_round_leaves_a_retry_that_finish
     clock.now = start
     with pytest.raises(ConnectionError):  # the clock is given back, the sweep's supervisor backs off
         await service.sweep()  # and nothing is announced
-    await service.engine.dispose()
+    await service.db.dispose()
 
     service = await GameService.open(db_url, clock)
     tours = service.tournaments
@@ -419,12 +422,13 @@ async def test_a_process_dying_while_it_seats_a_round_leaves_a_retry_that_finish
         assert len(notes) == 1 and notes[0].params["round"] == 1
         tables = notes[0].params["tables"]
         assert tables[0] == calls[0] and len(tables) == 2  # the first table kept, the second made once
-        assert [service.table(t).status for t in tables] == ["running", "running"]
+        assert [service.cache.row(t).status for t in tables] == ["running", "running"]
         assert len(await tours.matches(tid)) == 2
-        async with store.AsyncSession(service.engine) as session:
-            rows = (await session.exec(store.select(store.TableRow))).all()
+        async with AsyncSession(service.db) as session:
+            rows = (await session.exec(select(TableRow))).all()
         assert sorted(r.id for r in rows) == sorted(tables)
-        assert sorted(s["user"] for t in tables for s in service.table(t).seats) == sorted(f"u{i}" for i in range(8))
+        seated = sorted(s["user"] for t in tables for s in service.cache.row(t).seats)
+        assert seated == sorted(f"u{i}" for i in range(8))
         clock.now += 120
         assert [n for n in await service.sweep() if n.key == "tour.round_started"] == []  # no second start
     finally:
@@ -434,28 +438,29 @@ async def test_a_process_dying_while_it_seats_a_round_leaves_a_retry_that_finish
 async def test_after_a_restart_the_clock_task_lets_waiting_ai_seats_answer_first(db_url, monkeypatch):
     clock = FakeClock()
     service = await GameService.open(db_url, clock)
-    monkeypatch.setattr(service.loop, "kick", lambda *args, **kwargs: None)  # this process dies before settling
+    monkeypatch.setattr(service.core.outbox, "wake", lambda *args, **kwargs: None)  # this process dies before settling
     out = await service.lobby.new_table(CHAT, "deal", None, "u0", "Ann")
     await service.lobby.add_ai(out.table, "u0")
     await service.lobby.start(out.table, "u0", seed=2)
     rules = GAMES["deal"].rules
     for _ in range(200):  # the person plays until it is the AI seat's turn; nobody lets the AI answer
-        seat = rules.waiting_for(service.state(out.table))[0].seat
+        seat = rules.waiting_for(service.cache.state(out.table))[0].seat
         if seat == 1:
             break
-        action = GAMES["deal"].choose_listed(service.state(out.table), seat)
+        action = GAMES["deal"].choose_listed(service.cache.state(out.table), seat)
         token = next(t for a, t in service.buttons(out.table, seat) if a == action)
         assert (await service.act("u0", token)).ok
-    version = service.table(out.table).version
-    await service.engine.dispose()  # killed before the AI seat moved
+    version = service.cache.row(out.table).version
+    await service.db.dispose()  # killed before the AI seat moved
 
     service = await GameService.open(db_url, clock)
     try:
-        assert rules.waiting_for(service.state(out.table))[0].seat == 1
+        assert rules.waiting_for(service.cache.state(out.table))[0].seat == 1
         await service.startup()  # what the clock task does first
         await service.idle()
-        assert service.table(out.table).version > version
-        assert rules.waiting_for(service.state(out.table))[0].seat == 0 or service.table(out.table).status == "over"
+        assert service.cache.row(out.table).version > version
+        over = service.cache.row(out.table).status == "over"
+        assert over or rules.waiting_for(service.cache.state(out.table))[0].seat == 0
     finally:
         await service.close()
 
@@ -466,25 +471,25 @@ async def test_a_dead_process_s_ai_seat_is_answered_by_another_process_s_sweep(d
     clock = FakeClock()
     first = await GameService.open(db_url, clock)
     other = await GameService.open(db_url, clock)
-    monkeypatch.setattr(first.loop, "kick", lambda *args, **kwargs: None)  # dies before settling
+    monkeypatch.setattr(first.core.outbox, "wake", lambda *args, **kwargs: None)  # dies before settling
     try:
         out = await first.lobby.new_table(CHAT, "deal", None, "u0", "Ann")
         await first.lobby.add_ai(out.table, "u0")
         await first.lobby.start(out.table, "u0", seed=2)
         rules = GAMES["deal"].rules
-        while rules.waiting_for(first.state(out.table))[0].seat != 1:
-            seat = rules.waiting_for(first.state(out.table))[0].seat
-            action = GAMES["deal"].choose_listed(first.state(out.table), seat)
+        while rules.waiting_for(first.cache.state(out.table))[0].seat != 1:
+            seat = rules.waiting_for(first.cache.state(out.table))[0].seat
+            action = GAMES["deal"].choose_listed(first.cache.state(out.table), seat)
             token = next(t for a, t in first.buttons(out.table, seat) if a == action)
             assert (await first.act("u0", token)).ok
-        version = first.table(out.table).version
+        version = first.cache.row(out.table).version
         assert await other.sweep() == []  # not yet: the AI's own process has AI_GRACE to answer
         clock.now += 11
         fired = [o for o in await other.sweep() if o.ok]
         assert len(fired) == 1 and fired[0].table == out.table
         await other.idle()
-        assert other.table(out.table).version > version
-        log = await store.load_log(other.engine, out.table)
+        assert other.cache.row(out.table).version > version
+        log = await queries.load_log(other.db, out.table)
         assert log[version].seat == 1 and log[version].deadline_id is not None
     finally:
         await first.close()
@@ -519,7 +524,7 @@ async def test_the_last_table_of_a_round_ends_the_round_once(db_url):
         clock.now = start + 20 * 60 + 1
         await service.sweep()  # the match clock ends the second table
         await service.idle()  # its last update is out: the service tells the round is over, once
-        assert service.table(second).status == "over"
+        assert service.cache.row(second).status == "over"
         over = [n for n in notices if n.key == "tour.round_over"]
         assert len(over) == 1
         assert over[0].params == {"tournament": tid, "chat": CHAT, "round": 1, "last": False}
@@ -580,10 +585,10 @@ async def test_a_reminder_goes_out_five_minutes_before_each_round(db_url):
             assert (await tours.create_team(tid, captain, captain.upper(), f"Team {captain}")).ok
         late = await tours.create("chat:late", "admin", True, "deal", starts_at=clock.now + 180, rounds=1,
                                   match_minutes=20)
-        async with AsyncSession(service.engine) as session:  # three minutes ahead: too close to remind
-            reminders = (await session.exec(select(store.DeadlineRow).where(
-                store.DeadlineRow.tournament_id == late.params["tournament"],
-                store.DeadlineRow.kind == REMIND_KIND))).all()
+        async with AsyncSession(service.db) as session:  # three minutes ahead: too close to remind
+            reminders = (await session.exec(select(DeadlineRow).where(
+                DeadlineRow.tournament_id == late.params["tournament"],
+                DeadlineRow.kind == REMIND_KIND))).all()
         assert reminders == []
         clock.now = start - 5 * 60
         notes = [n for n in await service.sweep() if n.params.get("tournament") == tid]

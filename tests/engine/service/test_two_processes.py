@@ -286,7 +286,7 @@ async def _play_everything(tmp: Path) -> Played:
     import aiohttp
     import asyncpg
 
-    from engine.service.notices import asyncpg_dsn
+    from engine.service.storage.database import asyncpg_dsn
     from tests.conftest import drop_everything
 
     played = Played()
@@ -452,10 +452,10 @@ async def _two_services():
 async def _stored_messages(service, table: int) -> dict:
     from sqlmodel.ext.asyncio.session import AsyncSession
 
-    from engine.service.storage import store
+    from engine.service.storage.rows import TableRow
 
-    async with AsyncSession(service.engine) as session:
-        return (await session.get(store.TableRow, table)).messages
+    async with AsyncSession(service.db) as session:
+        return (await session.get(TableRow, table)).messages
 
 
 async def test_message_ids_stored_by_one_process_reach_the_other():
@@ -466,11 +466,11 @@ async def test_message_ids_stored_by_one_process_reach_the_other():
         out = await a.lobby.new_table("tg:-9", "deal", None, "tg:1", "A")
         await a.lobby.join(out.table, "tg:2", "B")
         await a.lobby.start(out.table, "tg:1", seed=1)
-        await b.live(out.table)  # B's copy, read as A's front end is posting the first table message
+        await b.cache.get(out.table)  # B's copy, read as A's front end is posting the first table message
         await a.lobby.set_messages(out.table, tg=101)  # what A's front end stores once posted
         await b.lobby.set_messages(out.table, tg_dm={"1": [7]})  # B's front end posts a private message
         assert (await _stored_messages(a, out.table)).get("tg") == 101, "B's write lost A's table message"
-        assert (b.table(out.table).messages or {}).get("tg") == 101, "B would post a second table message"
+        assert (b.cache.row(out.table).messages or {}).get("tg") == 101, "B would post a second table message"
     finally:
         await a.close()
         await b.close()
@@ -498,11 +498,11 @@ async def test_a_player_asked_by_one_process_is_not_asked_again_by_the_other():
         await a.lobby.start(table, users[0], seed=1)
         await a.idle()
         for _ in range(400):  # through A, until a street is declined and goes to auction
-            decisions = rules.waiting_for(a.state(table))
+            decisions = rules.waiting_for(a.cache.state(table))
             if sum(d.kind == "bid" for d in decisions) >= 2:
                 break
             d = decisions[0]
-            wanted = d.timeout if d.kind == "buy" else GAMES["board"].choose_listed(a.state(table), d.seat)
+            wanted = d.timeout if d.kind == "buy" else GAMES["board"].choose_listed(a.cache.state(table), d.seat)
             token = next(tok for action, tok in a.buttons(table, d.seat) if action == wanted)
             assert (await a.act(users[d.seat], token)).ok
             await a.idle()
@@ -510,7 +510,7 @@ async def test_a_player_asked_by_one_process_is_not_asked_again_by_the_other():
             pytest.fail("no auction")
         asked_by_a = {(w.seat, w.kind) for w in updates["a"][-1].asked}
         bidder = decisions[0].seat
-        wanted = GAMES["board"].choose_listed(a.state(table), bidder)
+        wanted = GAMES["board"].choose_listed(a.cache.state(table), bidder)
         token = next(tok for action, tok in a.buttons(table, bidder) if action == wanted)
         assert (await b.act(users[bidder], token)).ok
         await b.idle()

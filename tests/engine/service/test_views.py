@@ -12,8 +12,8 @@ import pytest
 
 from engine.board.model import BoardState
 from engine.deal.model import DealState
-from engine.service.loop import Snapshot
 from engine.service.tables import GameService
+from engine.service.updates import Snapshot
 from engine.service.views import public_view
 from tests.engine.service.test_service import play_out
 
@@ -75,7 +75,7 @@ async def test_a_subscriber_gets_views_only_and_never_a_hand(tmp_path, game):
             if state.phase != "over":
                 shuffled = _hidden_cards_shuffled(state, r)
                 snap = Snapshot(update.table, view.version, live.row, live.rules, shuffled)
-                other = public_view(service._secret, snap, view.asks, view.events, (), view.match_ends_at)
+                other = public_view(service.keys.secret, snap, view.asks, view.events, (), view.match_ends_at)
                 for field in ("board", "events", "choices", "worth"):
                     assert msgspec.json.encode(getattr(other, field)) == msgspec.json.encode(getattr(view, field))
                 checked += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlmodel import SQLModel
 
-import engine.service.storage.store  # noqa: F401  (registers the tables on SQLModel.metadata)
+import engine.service.storage.rows  # noqa: F401  (registers the tables on SQLModel.metadata)
 
 target_metadata = SQLModel.metadata
 

@@ -17,7 +17,8 @@ from sqlalchemy import text, update
 from sqlalchemy.exc import OperationalError
 
 from engine.games import GAMES
-from engine.service.storage import store, writer
+from engine.service.storage import queries, writer
+from engine.service.storage.rows import DeadlineRow
 from engine.service.tables import GameService
 from tests.engine.service.test_service import FakeClock
 from tools.bench import CROWD_FIGURES, bench_crowd, bench_crowds
@@ -45,16 +46,16 @@ async def tables_of_two(service: GameService, count: int = TABLES) -> list[int]:
 
 def press_of(service: GameService, table: int) -> tuple[str, str]:
     """Who presses what at a table: the first person owed a decision, the AI's choice as a button."""
-    state = service.state(table)
+    state = service.cache.state(table)
     seat = GAMES["deal"].rules.waiting_for(state)[0].seat
     action = GAMES["deal"].choose_listed(state, seat)
     token = next(t for a, t in service.buttons(table, seat) if a == action)
-    return service.table(table).seats[seat]["user"], token
+    return service.cache.row(table).seats[seat]["user"], token
 
 
 async def stored(service: GameService, table: int) -> tuple[int, str, int]:
     """A table as the database holds it: version, snapshot, lines in its log."""
-    async with service.engine.connect() as conn:
+    async with service.db.connect() as conn:
         version, snapshot = (await conn.execute(text("SELECT version, snapshot FROM tables WHERE id = :id"),
                                                 {"id": table})).one()
         lines = (await conn.execute(text("SELECT count(*) FROM actions WHERE table_id = :id"), {"id": table})).scalar()
@@ -92,7 +93,7 @@ async def test_a_failed_batch_commit_fails_every_move_in_it(db_url, path, monkey
         for t in tables:
             assert await stored(service, t) == before[t]  # nothing of the batch was stored
             assert service.cache.peek(t) is None  # each copy was dropped: the database is right
-            live = await service.live(t)  # and read again from it, as it was
+            live = await service.cache.get(t)  # and read again from it, as it was
             assert live.row.version == before[t][0]
             assert GAMES["deal"].rules.encode_state(live.state).decode() == before[t][1]
         # the same buttons work again, now stored once each
@@ -138,18 +139,18 @@ async def test_a_clock_whose_lease_another_process_took_leaves_its_batch_without
     try:
         tables = await tables_of_two(service)
         clock.now += 61  # every table's first turn clock has run out
-        due = {row.table_id: row for row in await store.due(service.engine, clock.now)}
+        due = {row.table_id: row for row in await queries.due(service.db, clock.now)}
         timed_out, pressed = tables[0], tables[1:]
         deadline = due[timed_out]
-        assert {r.id for r in await store.claim(service.engine, [deadline.id], "me", clock.now, 30)} == {deadline.id}
-        async with service.engine.begin() as conn:  # the lease ran out and another process took it
-            await conn.execute(update(store.DeadlineRow).where(store.DeadlineRow.id == deadline.id)
+        assert {r.id for r in await queries.claim(service.db, [deadline.id], "me", clock.now, 30)} == {deadline.id}
+        async with service.db.begin() as conn:  # the lease ran out and another process took it
+            await conn.execute(update(DeadlineRow).where(DeadlineRow.id == deadline.id)
                                .values(owner="another"))
         before = {t: await stored(service, t) for t in tables}
         presses = {t: press_of(service, t) for t in pressed}
 
         sizes = spy_on_commits(monkeypatch, fail=False)
-        fired, *results = await asyncio.gather(service.fire(deadline, "me"),
+        fired, *results = await asyncio.gather(service.clocks.fire(deadline),
                                                *(service.act(*presses[t]) for t in pressed))
         assert not fired.ok and fired.key == "service.out_of_date"
         assert all(o.ok for o in results), results
@@ -157,7 +158,7 @@ async def test_a_clock_whose_lease_another_process_took_leaves_its_batch_without
         assert await stored(service, timed_out) == before[timed_out]
         for t in pressed:
             assert (await stored(service, t))[0] == before[t][0] + 1
-        async with service.engine.connect() as conn:
+        async with service.db.connect() as conn:
             status, owner = (await conn.execute(text("SELECT status, owner FROM deadlines WHERE id = :id"),
                                                 {"id": deadline.id})).one()
         assert (status, owner) == ("claimed", "another")  # still the other process's to fire

@@ -13,7 +13,7 @@ from alembic import command
 from engine.core.errors import RuleError
 from engine.deal import DEAL
 from engine.deal.ai import choose
-from engine.service.storage import migrate, store
+from engine.service.storage import database, migrate
 from engine.service.tables import GameService
 
 SEATS = [{"user": f"u{i}", "name": f"P{i}", "ai": False, "dm": None} for i in range(3)]
@@ -24,7 +24,7 @@ NEW_IN_0006 = ("buildings_to_bank", "rearrange_after_last_play", "rebuild_at_one
 
 async def _upgrade(url: str, revision: str) -> None:
     """``alembic upgrade <revision>`` on the service's own kind of engine (SQLite or PostgreSQL)."""
-    engine = store.make_engine(url)
+    engine = database.make_db(url)
 
     def run(connection) -> None:
         cfg = migrate.config()
@@ -39,7 +39,7 @@ async def _upgrade(url: str, revision: str) -> None:
 
 
 async def _write(url: str, tables: list[dict], actions: list[dict]) -> None:
-    engine = store.make_engine(url)
+    engine = database.make_db(url)
 
     def run(connection) -> None:
         meta = sa.MetaData()
@@ -61,7 +61,7 @@ async def _write(url: str, tables: list[dict], actions: list[dict]) -> None:
 
 
 async def _options(url: str) -> dict[int, object]:
-    engine = store.make_engine(url)
+    engine = database.make_db(url)
     try:
         async with engine.connect() as conn:
             rows = (await conn.execute(sa.text("SELECT id, options FROM tables ORDER BY id"))).all()
@@ -81,8 +81,8 @@ async def _restarts_as_played(url: str, rules, state) -> None:
     the snapshot, nothing set aside as damaged."""
     service = await GameService.open(url)
     try:
-        assert rules.encode_state(service.state(1)) == rules.encode_state(state)
-        assert service.replay_mismatches == [] and service.cache.damaged == []
+        assert rules.encode_state(service.cache.state(1)) == rules.encode_state(state)
+        assert service.cache.replay_mismatches == [] and service.cache.damaged == []
     finally:
         await service.close()
 
@@ -141,11 +141,12 @@ async def test_0005_running_deal_tables_keep_the_old_just_say_no_windows(db_url)
         DEAL.replay(3, {"ruleset": "standard", **PRE_0006}, seed, log)
     service = await GameService.open(db_url)  # start-up rebuilds every table in progress from its log
     try:
-        assert service.table(1).status == "running"
-        assert DEAL.encode_state(service.state(1)) == DEAL.encode_state(state)
-        assert service.state(1).options.open_answers is False
-        assert service.state(2).options.open_answers is False and service.state(2).options.match_minutes == 30
-        assert service.replay_mismatches == []  # the stored snapshot was given the option too
+        assert service.cache.row(1).status == "running"
+        assert DEAL.encode_state(service.cache.state(1)) == DEAL.encode_state(state)
+        assert service.cache.state(1).options.open_answers is False
+        options = service.cache.state(2).options
+        assert options.open_answers is False and options.match_minutes == 30
+        assert service.cache.replay_mismatches == []  # the stored snapshot was given the option too
     finally:
         await service.close()
 
@@ -157,7 +158,7 @@ async def test_0005_downgrade_takes_the_option_out_again(db_url):
     ], [])
     await _upgrade(db_url, "head")
     assert (await _options(db_url))[1] == {"ruleset": "standard", "open_answers": False, **PRE_0006}
-    engine = store.make_engine(db_url)
+    engine = database.make_db(db_url)
 
     def down(connection) -> None:
         cfg = migrate.config()
@@ -198,8 +199,8 @@ async def test_0006_running_deal_tables_keep_the_rules_their_log_was_played_with
     assert options[2] == {}  # a lobby starts with the new rules
     service = await GameService.open(db_url)
     try:
-        assert DEAL.encode_state(service.state(1)) == DEAL.encode_state(state)
-        assert service.replay_mismatches == []
+        assert DEAL.encode_state(service.cache.state(1)) == DEAL.encode_state(state)
+        assert service.cache.replay_mismatches == []
     finally:
         await service.close()
 
@@ -301,7 +302,7 @@ async def test_0009_running_board_tables_keep_the_old_trading_rules(db_url, monk
 
 
 async def _upgrade_down(url: str, revision: str) -> None:
-    engine = store.make_engine(url)
+    engine = database.make_db(url)
 
     def run(connection) -> None:
         cfg = migrate.config()
