@@ -36,3 +36,7 @@ class Answer(Protocol):
 
     async def done(self) -> None:
         """Acknowledged: nothing to say where the platform allows silence, else a short "done"."""
+
+    async def defer(self) -> None:
+        """The answer comes later (a move, a lobby's change): where the platform wants an answer
+        within seconds (Discord's 3 s), it is told so now; elsewhere nothing."""

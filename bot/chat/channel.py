@@ -58,32 +58,33 @@ class TableChannel:
 
     def __init__(self, service: GameService, messenger: Messenger) -> None:
         self.service = service
-        self.m = messenger
+        self.messenger = messenger
         self.shown = MessageRecord()
 
     @property
-    def p(self) -> str:
-        return self.m.name
+    def prefix(self) -> str:
+        """The platform's name in chat keys and message records (``tg``, ``dc``, ``web``)."""
+        return self.messenger.name
 
     @contextlib.asynccontextmanager
     async def held(self, table_id: int, fallback: dict | None = None, place=None) -> AsyncIterator[dict]:
         """The table's message record, held while its messages are posted and edited (see the
         module's docstring); what the messages show goes with it."""
         async with self.service.records.hold(table_id, fallback) as record:
-            self.shown.load(record.get(f"{self.p}_shown", {}))
+            self.shown.load(record.get(f"{self.prefix}_shown", {}))
             try:
                 yield record
             finally:
-                record[f"{self.p}_shown"] = self.shown.dump(self._keys(record, place))
+                record[f"{self.prefix}_shown"] = self.shown.dump(self._keys(record, place))
 
     def _keys(self, record: dict, place) -> list[tuple]:
         keys = []
         if place is not None:
-            keys += [self.m.key(place, record[self.p])] if record.get(self.p) else []
-            keys += [self.m.key(place, prompt["id"]) for prompt in record.get(f"{self.p}_prompts", [])]
-        for entry in record.get(f"{self.p}_dm", {}).values():
+            keys += [self.messenger.key(place, record[self.prefix])] if record.get(self.prefix) else []
+            keys += [self.messenger.key(place, prompt["id"]) for prompt in record.get(f"{self.prefix}_prompts", [])]
+        for entry in record.get(f"{self.prefix}_dm", {}).values():
             where, ids = _dm_entry(entry)
-            keys += [self.m.key(where, mid) for mid in ids if where is not None]
+            keys += [self.messenger.key(where, mid) for mid in ids if where is not None]
         return keys
 
     # -- posting and editing with care ---------------------------------------------------------
@@ -92,12 +93,12 @@ class TableChannel:
                     name: str = "table.png") -> bool:
         """Only what changes is sent (the picture only when it changed); False when the message
         cannot be edited any more: the caller posts a new one."""
-        key = self.m.key(place, message_id)
+        key = self.messenger.key(place, message_id)
         ids = [(b.label, b.token) for b in buttons]
         changed, new_picture = self.shown.changes(key, text.plain(), ids, picture)
         if not changed:
             return True
-        if not await self.m.edit(place, message_id, text, buttons, picture, new_picture, name):
+        if not await self.messenger.edit(place, message_id, text, buttons, picture, new_picture, name):
             self.shown.forget(key)
             return False
         self.shown.shown(key, text.plain(), ids, picture)
@@ -105,13 +106,14 @@ class TableChannel:
 
     async def post(self, place, text: Text, buttons: list[Button], picture: bytes | None = None,
                     name: str = "table.png", reply_to: int | None = None) -> int:
-        message_id = await self.m.post(place, text, buttons, picture, reply_to=reply_to, picture_name=name)
-        self.shown.shown(self.m.key(place, message_id), text.plain(), [(b.label, b.token) for b in buttons], picture)
+        message_id = await self.messenger.post(place, text, buttons, picture, reply_to=reply_to, picture_name=name)
+        self.shown.shown(self.messenger.key(place, message_id), text.plain(), [(b.label, b.token) for b in buttons],
+                         picture)
         return message_id
 
     async def strip(self, place, message_id: int) -> None:
-        self.shown.forget(self.m.key(place, message_id))
-        await self.m.strip(place, message_id)
+        self.shown.forget(self.messenger.key(place, message_id))
+        await self.messenger.strip(place, message_id)
 
     # -- a table update --------------------------------------------------------------------------
 
@@ -120,15 +122,15 @@ class TableChannel:
         view = update.public
         if view is None:
             return
-        place = self.m.table_place(view)
+        place = self.messenger.table_place(view)
         async with self.held(update.table, view.messages, place) as record:
-            if older_than_shown(update, record, self.p):
+            if older_than_shown(update, record, self.prefix):
                 return
             now = self.service.clock()
-            screens = await plan(update, lang, now, shown_turn=record.get(f"{self.p}_turn"),
-                                 when=lambda due: self.m.when(due, now, lang))
+            screens = await plan(update, lang, now, shown_turn=record.get(f"{self.prefix}_turn"),
+                                 when=lambda due: self.messenger.when(due, now, lang))
             await self._table_message(place, screens, lang, record)
-            note_shown(update, record, self.p)
+            note_shown(update, record, self.prefix)
             await self._privates(screens, record, lang)
             for seat in sorted(await self._prompts(place, screens, lang, record)):  # told privately
                 if seat in screens.private:
@@ -142,8 +144,8 @@ class TableChannel:
             return []
         view = screens.update.public
         public = list({b.token: b for b in screens.public.buttons}.values())  # no repeated ids
-        watch = self.m.watch(view.table, lang)
-        room = self.m.page - 1 - (watch is not None)
+        watch = self.messenger.watch(view.table, lang)
+        room = self.messenger.page - 1 - (watch is not None)
         if len(public) > room:
             public = answer_buttons(view.table, sorted({b.seat for b in public}), view.names, lang)
         own = Button(t(lang, WORDS[view.game].own_screen), f"h:{view.table}", -1)
@@ -154,18 +156,18 @@ class TableChannel:
         after: tuple = ()
         if screens.ping and not update.over:
             due = next((a.due_at for a in view.asks if a.seat == screens.ping[0] and a.due_at), None)
-            when = self.m.when(due, self.service.clock(), lang) if due else "–"
+            when = self.messenger.when(due, self.service.clock(), lang) if due else "–"
             after = sentence(lang, "ch.your_turn", [view.seats[screens.ping[0]]], when=when)
         elif screens.ping:
             after = sentence(lang, "tg.result_players", [view.seats[s] for s in screens.ping])
         text = Text(public.text, after)
         buttons = self.table_buttons(screens, lang)
-        current = record.get(self.p)
+        current = record.get(self.prefix)
         if current and not screens.new_message and await self.edit(place, current, text, buttons, public.picture):
             return
         if current:
             await self.strip(place, current)
-        record[self.p] = await self.post(place, text, buttons, public.picture)
+        record[self.prefix] = await self.post(place, text, buttons, public.picture)
 
     async def _prompts(self, place, screens: UpdateScreens, lang: str, record: dict) -> set[int]:
         """The prompts under the table: at most one group message per kind of question and turn.
@@ -176,7 +178,7 @@ class TableChannel:
         view = screens.update.public
         waiting = {(a.seat, a.kind) for a in view.asks}
         kept = []
-        for prompt in record.get(f"{self.p}_prompts", []):
+        for prompt in record.get(f"{self.prefix}_prompts", []):
             still = [] if screens.ended else [a for a in prompt["asks"] if tuple(a) in waiting]
             if prompt.get("buttons") and not still:  # answered or expired: its buttons go
                 await self.edit(place, prompt["id"], Text(prompt["text"] + "\n" + t(lang, "tg.answered")), [], None)
@@ -199,27 +201,27 @@ class TableChannel:
                 if not new:
                     continue
             kept.append(await self._post_prompt(place, prompt.where, new, prompt, view, lang, record))
-        if kept != record.get(f"{self.p}_prompts", []):
-            record[f"{self.p}_prompts"] = kept
+        if kept != record.get(f"{self.prefix}_prompts", []):
+            record[f"{self.prefix}_prompts"] = kept
         return notify
 
     def _prompt_look(self, where: str, seats: list[int], view, due_at: float | None, lang: str) -> tuple:
         """A prompt's line and buttons for these players."""
         now = self.service.clock()
         people = [view.seats[s] for s in seats]
-        when = self.m.when(due_at or now + 20, now, lang)
+        when = self.messenger.when(due_at or now + 20, now, lang)
         if where == "prompt":
             return sentence(lang, "ch.answer_now", people, when=when), answer_buttons(view.table, seats,
                                                                                      view.names, lang)
         if where == "private":
             return (sentence(lang, "ch.asked_private", people, when=when),
-                    [self.m.reach(view.table, s, view.seats[s], lang) for s in seats])
+                    [self.messenger.reach(view.table, s, view.seats[s], lang) for s in seats])
         return sentence(lang, "ch.asked", people, when=when), []
 
     async def _post_prompt(self, place, where: str, seats: list[int], prompt, view, lang: str, record: dict) -> dict:
         line, buttons = self._prompt_look(where, seats, view, prompt.due_at, lang)
         text = Text("", line)
-        message = await self.post(place, text, buttons[:self.m.page], reply_to=record.get(self.p))
+        message = await self.post(place, text, buttons[:self.messenger.page], reply_to=record.get(self.prefix))
         return {"id": message, "asks": [[s, k] for s in seats for k in prompt.kinds], "buttons": bool(buttons),
                 "text": text.plain(), "turn": view.turn, "where": where, "seats": seats, "due": prompt.due_at}
 
@@ -233,7 +235,7 @@ class TableChannel:
             earlier.get("due") or prompt.due_at) else None
         line, buttons = self._prompt_look(earlier["where"], open_seats or seats, view, due, lang)
         text = Text("", line)
-        await self.edit(place, earlier["id"], text, buttons[:self.m.page], None)
+        await self.edit(place, earlier["id"], text, buttons[:self.messenger.page], None)
         earlier.update(text=text.plain(), buttons=bool(buttons), due=due)
 
     # -- private messages ----------------------------------------------------------------------
@@ -243,14 +245,14 @@ class TableChannel:
         else once asked for, once the AI keeps the seat, or once they are asked something there."""
         update = screens.update
         view = update.public
-        dms = record.get(f"{self.p}_dm", {})
+        dms = record.get(f"{self.prefix}_dm", {})
         for seat, screen in sorted(screens.private.items()):
             own = update.private[seat]
             keeps = str(seat) in dms or own.own_from_start or own.ai_keeps or seat in screens.anew
             if keeps:
                 await self.private(update.table, seat, view.seats[seat], screen, lang, record,
                                    anew=seat in screens.anew)
-            await self.m.refresh_own(update.table, seat, screen)
+            await self.messenger.refresh_own(update.table, seat, screen)
 
     async def private(self, table_id: int, seat: int, info: Seat, screen: Screen, lang: str,
                       record: dict | None = None, anew: bool = False, version: int | None = None) -> bool:
@@ -261,32 +263,32 @@ class TableChannel:
             return False
         if record is None:  # on its own (a press of "My hand"): the record is held for it
             async with self.held(table_id) as held:
-                if version is not None and held.get(f"{self.p}_v", -1) > version and str(seat) in held.get(
-                        f"{self.p}_dm", {}):
+                if version is not None and held.get(f"{self.prefix}_v", -1) > version and str(seat) in held.get(
+                        f"{self.prefix}_dm", {}):
                     return True  # a later update already showed it the table as it is now
                 return await self.private(table_id, seat, info, screen, lang, held, anew)
-        dms = dict(record.get(f"{self.p}_dm", {}))
+        dms = dict(record.get(f"{self.prefix}_dm", {}))
         where, ids = _dm_entry(dms.get(str(seat)))
         try:
             if where is None:
-                where = await self.m.private_place(info)
+                where = await self.messenger.private_place(info)
                 if where is None:
                     return False
             if anew:  # posted again below, so that it notifies; the old pages lose their buttons
                 for old in ids:
                     await self.strip(where, old)
                 ids = []
-            new_ids = await self._pages(where, ids, screen, self.m.own_link(table_id, lang))
+            new_ids = await self._pages(where, ids, screen, self.messenger.own_link(table_id, lang))
         except Unreachable:
             await self.service.lobby.set_dm(table_id, info.user, False)
             return False
         if [where, new_ids] != dms.get(str(seat)):
             dms[str(seat)] = [where, new_ids]
-            record[f"{self.p}_dm"] = dms
+            record[f"{self.prefix}_dm"] = dms
         return True
 
     async def _pages(self, where, ids: list[int], screen: Screen, link: Button | None = None) -> list[int]:
-        shown = pages(screen.buttons, self.m.page - (link is not None))
+        shown = pages(screen.buttons, self.messenger.page - (link is not None))
         if link is not None:
             shown[0] = [*shown[0], link]
         new_ids = []
@@ -301,8 +303,8 @@ class TableChannel:
                 await self.strip(where, old)
             new_ids.append(await self.post(where, text, page, picture, "hand.png"))
         for old in ids[len(shown):]:  # fewer pages now: the extra ones go
-            self.shown.forget(self.m.key(where, old))
-            await self.m.delete(where, old)
+            self.shown.forget(self.messenger.key(where, old))
+            await self.messenger.delete(where, old)
         return new_ids
 
 

@@ -13,14 +13,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from bot.chat import option_screens, signups
 from bot.chat.asker import Answer, Who
 from bot.chat.channel import TableChannel
 from bot.chat.lobby_flows import LobbyFlows
 from bot.chat.messenger import Text
-from bot.chat.presenter import discard_pile_answer, discard_pile_picture
-from bot.chat.screens import Button, Screen, private_screen, refusal_text
+from bot.chat.presenter import discard_pile_picture, pile_answer, refused_text
+from bot.chat.screens import Button, Screen, private_screen
 from bot.chat.updates import damaged_text
 from engine.games import GAMES
 from engine.service.outcome import Outcome
@@ -39,6 +40,16 @@ def rules_text(view: PublicView | None, lang: str) -> str:
     return f"{text}\n\n{option_screens.rules_text(view, lang)}" if view else text
 
 
+@dataclass(frozen=True)
+class OwnScreen:
+    """A player's own screen at a table, with the views it was drawn from."""
+
+    public: PublicView
+    own: PrivateView
+    screen: Screen
+    back: bool  # they just took back the seat the AI kept for them
+
+
 class Flows(LobbyFlows):
     """The platform-neutral part of a chat front end (one per bot, beside its table channel)."""
 
@@ -54,8 +65,7 @@ class Flows(LobbyFlows):
         row = await self.service.lobby.table_in_chat(who.chat)
         if row is None:
             return None
-        views = await self.service.views(row.id, seats=())
-        return views[0] if views is not None else None
+        return await self.service.public_view(row.id)
 
     async def command(self, who: Who, op: str, answer: Answer, view: PublicView | None = None) -> None:
         """``/join``, ``/leave``, ``/endgame`` on the chat's table: a lobby's operations; ``/join`` in a
@@ -110,26 +120,21 @@ class Flows(LobbyFlows):
 
     # -- a player's own screen -------------------------------------------------------------------
 
-    async def own(self, who: Who, table_id: int) -> tuple[PublicView, PrivateView, Screen, bool] | None:
-        """The player's own screen at this table (their seat back first, when the AI kept it):
-        (the table's view, theirs, the screen, whether they just came back); None when they play no
-        seat there."""
-        views = await self.service.views(table_id, seats=())
-        seat = views[0].seat_of(who.user) if views is not None else None
-        if seat is None or views[0].status not in ("running", "paused", "over"):
+    async def own(self, who: Who, table_id: int) -> OwnScreen | None:
+        """The player's own screen at this table (their seat back first, when the AI kept it); None
+        when they play no seat there."""
+        seen = await self.service.seat_view(table_id, who.user)
+        if seen is None or seen[0].status not in ("running", "paused", "over"):
             return None
-        back = views[0].seats[seat].ai and (await self.service.lobby.back(table_id, who.user)).ok
-        public, own = await self.service.views(table_id, seats=[seat])
-        screen = await asyncio.to_thread(private_screen, own[seat], public.names, who.lang)
-        return public, own[seat], screen, back
+        back = seen[1].ai_keeps and (await self.service.lobby.back(table_id, who.user)).ok
+        public, own = await self.service.seat_view(table_id, who.user) if back else seen
+        screen = await asyncio.to_thread(private_screen, own, public.names, who.lang)
+        return OwnScreen(public, own, screen, back)
 
     async def pile(self, who: Who, table_id: int) -> tuple[str, bytes | None, bool]:
         """D-18: the discard pile for a player the rules let look through it now: (its text, its
         picture, True); else (why not, None, False)."""
-        views = await self.service.views(table_id, seats=())
-        seat = views[0].seat_of(who.user) if views is not None else None
-        own = (await self.service.views(table_id, seats=[seat]))[1].get(seat) if seat is not None else None
-        cards, text = discard_pile_answer(own, views[0].names if views else {}, who.lang)
+        cards, text = await pile_answer(self.service, who.user, table_id, who.lang)
         picture = await asyncio.to_thread(discard_pile_picture, cards, who.lang) if cards else None
         return text, picture, cards is not None
 
@@ -139,11 +144,7 @@ class Flows(LobbyFlows):
         if outcome.ok:
             await answer.done()  # the table update that follows shows the move to everyone
             return
-        views = await self.service.views(outcome.table, seats=()) if outcome.table else None
-        view = views[0] if views is not None else None
-        lang = await self.lang_of(view.chat_key) if view is not None else who.lang
-        await answer.tell(refusal_text(outcome, lang, view.game if view else None, view.ruleset if view else "",
-                                       view.names if view else {}))
+        await answer.tell(await refused_text(self.service, outcome, who.lang, chat_lang=self.lang_of))
 
     # -- the chat's settings and results ---------------------------------------------------------
 
@@ -192,17 +193,18 @@ class Flows(LobbyFlows):
         text += f"\n{extra}" if extra else ""
         sent = await answer.reply(text, [Button(t(who.lang, "tg.btn.sign_up"), f"s:{sid}", -1)])
         if sent is not None:
-            await self.remember_signup(f"s{sid}", self.tables.m.chat_place(who.chat), sent)
+            await self.remember_signup(f"s{sid}", self.tables.messenger.chat_place(who.chat), sent)
         return sid
 
     async def remember_signup(self, what: str, place, message_id: int) -> None:
-        await signups.remember(self.service, self.p, what, f"{self.tables.m.key(place, 0)[0]}:{message_id}")
+        where = self.tables.messenger.key(place, 0)[0]
+        await signups.remember(self.service, self.prefix, what, f"{where}:{message_id}")
 
     async def close_signup(self, what: str) -> None:
         """The sign-up messages of a match (``s<id>``) or tournament (``T<id>``) lose their buttons."""
-        for ref in await signups.take(self.service, self.p, what):
+        for ref in await signups.take(self.service, self.prefix, what):
             where, message = ref.rsplit(":", 1)
-            await self.tables.m.strip(int(where), int(message))
+            await self.tables.messenger.strip(int(where), int(message))
 
     async def sign_up(self, who: Who, schedule_id: int, answer: Answer) -> None:
         chat = await self.service.schedules.chat_of(schedule_id)
@@ -218,7 +220,8 @@ class Flows(LobbyFlows):
         """A table of this platform changed: shown in its own chat, wherever the press came from."""
         lang = await self.lang_of(update.chat_key)
         if update.kind == "damaged":
-            await self.tables.post(self.tables.m.chat_place(update.chat_key), Text(damaged_text(update, lang)), [])
+            place = self.tables.messenger.chat_place(update.chat_key)
+            await self.tables.post(place, Text(damaged_text(update, lang)), [])
             return
         await self.tables.show(update, lang)
 
@@ -226,10 +229,10 @@ class Flows(LobbyFlows):
         """What the clocks did outside a table, in the chat it belongs to: sign-up closed, a match
         announced or called off, a tournament's news. False when it is not this platform's."""
         chat = (outcome.params or {}).get("chat")
-        if not chat or not chat.startswith(f"{self.p}:"):
+        if not chat or not chat.startswith(f"{self.prefix}:"):
             return False
         lang = await self.lang_of(chat)
-        place = self.tables.m.chat_place(chat)
+        place = self.tables.messenger.chat_place(chat)
         closed = signups.of_outcome(outcome)
         if closed is not None:  # sign-up is over: its messages lose the button
             await self.close_signup(closed)

@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from enum import StrEnum
 
 SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "t:", "v:")  # button data other than moves: signed by the service
+NEW_GAME = "n:"  # the unsigned "choose a game" button of a bare /newgame (``n:<game>``)
 NAME_LIMIT = 32
 MAX_ID = 2**31 - 1  # ids are database integers
 _DIGITS = re.compile(r"[0-9]{1,10}")
@@ -47,11 +49,25 @@ def number(text: str | None, low: int = 0, high: int = MAX_ID) -> int | None:
     return value if low <= value <= high else None
 
 
+class PressKind(StrEnum):
+    """What a button other than a move is for: the letter its data starts with."""
+
+    LOBBY = "l"  # join, leave, AI seats, a rule option, start, cancel
+    OWN = "h"  # my hand, my options (a player's own screen)
+    SEAT_BACK = "b"  # take my seat back from the AI
+    PILE = "p"  # the Deal discard pile (D-18)
+    TRADE = "t"  # the trade builder (B-15)
+    TRADE_MENU = "v"  # a select menu of the trade builder (Discord)
+    END = "e"  # the answer to /endgame's question
+    SIGN_UP = "s"  # sign up for a scheduled match
+    TOURNAMENT = "T"  # a tournament's sign-up and team buttons
+
+
 @dataclass(frozen=True)
 class Press:
     """A button's data, parsed: its kind (the letter before the colon) and its fields."""
 
-    kind: str
+    kind: PressKind
     fields: dict
 
     def id(self, name: str) -> int | None:
@@ -68,7 +84,7 @@ def parse_press(data: str) -> Press | None:
     fields = {k: v for k, v in match.groupdict().items() if v is not None}
     if any(number(v) is None for k, v in fields.items() if k in ("table", "schedule", "tournament", "team")):
         return None
-    return Press(data[0], fields)
+    return Press(PressKind(data[0]), fields)
 
 
 def clean_name(name: str | None, fallback: str = "?") -> str:

@@ -35,8 +35,8 @@ class LobbyFlows:
         self.seed = seed  # tests fix the deal; in play every game gets a fresh random seed
 
     @property
-    def p(self) -> str:
-        return self.tables.p
+    def prefix(self) -> str:
+        return self.tables.prefix
 
     # -- the lobby ---------------------------------------------------------------------------------
 
@@ -46,7 +46,7 @@ class LobbyFlows:
         text = t(lang, key, game=game_name(view.game, lang), ruleset=ruleset_name(view.ruleset, lang), seats=seats)
         lines = [text, option_screens.on_line(view, lang)]  # what the group chose stays in view after the start
         if view.status == "lobby" and view.own_from_start:  # hands come privately: how to get them
-            lines.append(self.tables.m.private_note(view.table, lang) or "")
+            lines.append(self.tables.messenger.private_note(view.table, lang) or "")
         return "\n".join(line for line in lines if line)
 
     def lobby_buttons(self, view: PublicView, lang: str) -> list[Button]:
@@ -58,14 +58,13 @@ class LobbyFlows:
 
     async def show_lobby(self, table_id: int, lang: str, text: str | None = None) -> None:
         """The lobby's one message, edited as it changes; posted again only when it cannot be edited."""
-        views = await self.service.views(table_id, seats=())
-        if views is None:
+        view = await self.service.public_view(table_id)
+        if view is None:
             return
-        view = views[0]
-        place = self.tables.m.table_place(view)
+        place = self.tables.messenger.table_place(view)
         body = Text(text if text is not None else self.lobby_text(view, lang))
         buttons = [] if text is not None else self.lobby_buttons(view, lang)
-        key = f"{self.p}_lobby"
+        key = f"{self.prefix}_lobby"
         message = view.messages.get(key)
         if message is not None and await self.tables.edit(place, message, body, buttons, None):
             return
@@ -97,15 +96,16 @@ class LobbyFlows:
 
     async def post_lobby(self, table_id: int, lang: str, answer: Answer) -> None:
         """The lobby's message as the answer to the one who opened it, remembered to be edited."""
-        views = await self.service.views(table_id, seats=())
-        body, buttons = Text(self.lobby_text(views[0], lang)), self.lobby_buttons(views[0], lang)
+        view = await self.service.public_view(table_id)
+        body, buttons = Text(self.lobby_text(view, lang)), self.lobby_buttons(view, lang)
         sent = await answer.reply(body.body, buttons)
-        await self._keep_one_lobby(table_id, self.tables.m.table_place(views[0]), f"{self.p}_lobby", None, sent,
+        place = self.tables.messenger.table_place(view)
+        await self._keep_one_lobby(table_id, place, f"{self.prefix}_lobby", None, sent,
                                    body, buttons)
 
     async def lobby_press(self, who: Who, table_id: int, op: str, answer: Answer) -> None:
-        views = await self.service.views(table_id, seats=())
-        if views is not None and views[0].status != "lobby":  # a lobby message from before the start
+        view = await self.service.public_view(table_id)
+        if view is not None and view.status != "lobby":  # a lobby message from before the start
             await answer.tell(t(who.lang, "tg.lobby_closed"))
             await self.show_lobby(table_id, who.lang)
             return
@@ -115,6 +115,6 @@ class LobbyFlows:
             await answer.tell(t(who.lang, out.key, **out.params))
             return
         await answer.done()
-        after = await self.service.views(table_id, seats=())
-        cancelled = after is None or after[0].status == "cancelled"
+        after = await self.service.public_view(table_id)
+        cancelled = after is None or after.status == "cancelled"
         await self.show_lobby(table_id, who.lang, t(who.lang, "tg.cancelled") if cancelled else None)

@@ -1,10 +1,13 @@
 """Small things every front end shows the same way: the Deal discard pile (D-18) as a private
-answer, and the start of a match typed by an admin.
+answer, the words of a refused press, and the start of a match typed by an admin.
 Screens of a table are drawn from its views (``bot/chat/screens.py``)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from bot.chat.inputs import number
+from bot.chat.screens import refusal_text
 from engine.core.errors import RuleError
 from engine.service.views import PrivateView
 from render import deal as render_deal
@@ -54,3 +57,21 @@ def start_time(text: str, now: float) -> float | None:
     local = (now + offset) % day
     target = h * 3600 + m * 60
     return now + (target - local) % day or now + day
+
+
+async def pile_answer(service, user: str, table_id: int, lang: str) -> tuple[list[int] | None, str]:
+    """D-18, for every front end: (the discard pile and it as text) for a player the rules let look
+    through it now, else (None, why not)."""
+    seen = await service.seat_view(table_id, user)
+    return discard_pile_answer(seen[1] if seen else None, seen[0].names if seen else {}, lang)
+
+
+async def refused_text(service, outcome, lang: str, say: Callable[..., str] = t,
+                       chat_lang: Callable[[str], Awaitable[str]] | None = None) -> str:
+    """The words of a refused press, for every front end: in the table's own words (its game, rule
+    set and players' names); ``chat_lang`` (a chat's) picks the language from the table's chat."""
+    view = await service.public_view(outcome.table) if outcome.table else None
+    if chat_lang is not None and view is not None:
+        lang = await chat_lang(view.chat_key)
+    return refusal_text(outcome, lang, view.game if view else None, view.ruleset if view else "",
+                        view.names if view else {}, say)

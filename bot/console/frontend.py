@@ -195,7 +195,7 @@ async def _play(s: _Setup, input_fn, output, db: str, stopper: _Interrupt, kept:
     saved = t(lang, "ui.saved", db=db) if kept else t(lang, "console.stopped")
     try:
         table_id, resumed = await _open_table(service, s, seat_names(s.players, s.ai, lang))
-        view = (await service.views(table_id, seats=()))[0]
+        view = await service.public_view(table_id)
         names = {i: _seat_name(seat.user, lang) for i, seat in enumerate(view.seats)}
         humans = {i for i, seat in enumerate(view.seats) if not seat.ai}
         # one person at a table of hands: the log is worded for their eyes (their own draws)
@@ -218,7 +218,7 @@ async def _play(s: _Setup, input_fn, output, db: str, stopper: _Interrupt, kept:
         if not finished:
             output(saved)
             return 0
-        view = (await service.views(table_id, seats=()))[0]
+        view = await service.public_view(table_id)
         output(f"== {t(lang, ctx.kit.game_over)} ==")
         output(WORDS[view.game].winners(view.winners, lang, names))
         return 0
@@ -348,7 +348,7 @@ async def _loop(ctx: _Context) -> bool:
     while True:
         if not await _settle(ctx, updates) or ctx.stopper.pending:
             return False
-        view = (await service.views(table_id, seats=()))[0]
+        view = await service.public_view(table_id)
         if view.status != "running":
             return True
         if await match_over(ctx):

@@ -6,6 +6,8 @@ mention (``md``)."""
 
 from __future__ import annotations
 
+import logging
+
 import discord
 
 from bot.chat.asker import Who
@@ -13,7 +15,10 @@ from bot.chat.inputs import clean_name
 from bot.chat.screens import Button
 from bot.discord_app.items import view_of
 from bot.discord_app.messenger import TEXT, md
+from engine.service.tournaments import base_chat
 from words.i18n import normalise_lang, t
+
+log = logging.getLogger(__name__)
 
 
 def chat_key(interaction: discord.Interaction) -> str:
@@ -50,6 +55,20 @@ def who_of(interaction: discord.Interaction, lang: str, key: str | None = None) 
         return can_manage(interaction)
 
     return Who(user, name, key or chat_key(interaction), lang, manages)
+
+
+async def who(ctx, interaction: discord.Interaction, key: str | None = None) -> Who:
+    """Who asks, in the channel's language (its server's when the channel never chose one)."""
+    key = base_chat(key or chat_key(interaction))
+    ctx.flows.learnt[key] = lang_of(interaction, ctx.lang)
+    return who_of(interaction, await ctx.flows.lang_of(key), key)
+
+
+async def refuse(ctx, interaction: discord.Interaction) -> None:
+    """A press or form this bot cannot read: "this button is not valid", to the presser alone."""
+    log.info("Discord component with an unknown id refused (channel %s): %.100s", interaction.channel_id,
+             (interaction.data or {}).get("custom_id"))
+    await say(interaction, t(lang_of(interaction, ctx.lang), "service.bad_token"))
 
 
 async def say(interaction: discord.Interaction, text: str, ephemeral: bool = True, **kwargs) -> int | None:
@@ -89,6 +108,12 @@ class InteractionAnswer:
             await self.interaction.edit_original_response(content=md(text)[:TEXT], view=None)
         else:
             await self.interaction.response.edit_message(content=md(text)[:TEXT], view=None)
+
+    async def defer(self) -> None:
+        """Discord wants an answer within 3 s: the interaction is deferred (the table's message,
+        edited, is the answer)."""
+        if not self.interaction.response.is_done():
+            await self.interaction.response.defer()
 
     async def done(self) -> None:
         """A press: acknowledged without a word (the messages it changes say it); a slash command

@@ -66,7 +66,7 @@ class TycoonBot(commands.AutoShardedBot):
                          allowed_mentions=discord.AllowedMentions.none(), shard_count=shard_count,
                          shard_ids=shard_ids)
         self.front = Front(service, lang, seed, client=self)
-        self.tournaments = TournamentFront(self.front)
+        self.tournaments = self.front.tournaments = TournamentFront(self.front.ctx)  # a round's news shown
         self.sync_commands = sync_commands  # the real process syncs at start; tests read the payload
         self._set_up = False
         self.http.request = _counted(self.http.request)

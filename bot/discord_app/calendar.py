@@ -7,17 +7,14 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 
+from bot.chat.context import PlatformContext
 from bot.chat.presenter import start_time
 from bot.discord_app.answers import can_manage
 from engine.service.storage import keyvalue
 from words.i18n import game_name, t
-
-if TYPE_CHECKING:
-    from bot.discord_app.frontend import Front
 
 log = logging.getLogger(__name__)
 
@@ -40,15 +37,15 @@ def _key(schedule_id: int) -> str:
     return f"dc.event.{schedule_id}"
 
 
-async def add_event(front: Front, interaction: discord.Interaction, lang: str, game: str, at: float, minutes: int,
-                    schedule_id: int) -> bool:
+async def add_event(ctx: PlatformContext, interaction: discord.Interaction, lang: str, game: str, at: float,
+                    minutes: int, schedule_id: int) -> bool:
     """The match's event in the server's calendar; False when the bot may not make one."""
     if not interaction.guild_id or not (interaction.app_permissions.manage_events
                                         or interaction.app_permissions.administrator):
         return False
     start = dt.datetime.fromtimestamp(at, dt.UTC)
     try:  # by id: the guild need not be in the cache (the bot asks for no guild intents)
-        event = await front.client.http.create_guild_scheduled_event(
+        event = await ctx.client.http.create_guild_scheduled_event(
             interaction.guild_id, name=t(lang, "dc.event_name", game=game_name(game, lang))[:100],
             privacy_level=discord.PrivacyLevel.guild_only.value, entity_type=discord.EntityType.external.value,
             scheduled_start_time=start.isoformat(),
@@ -59,17 +56,17 @@ async def add_event(front: Front, interaction: discord.Interaction, lang: str, g
         log.info("no scheduled event in guild %s: %s", interaction.guild_id, e)
         return False
     # remembered so that a match the clock calls off takes its calendar entry with it
-    await keyvalue.set_value(front.service.db, _key(schedule_id), f"{interaction.guild_id}:{event['id']}")
+    await keyvalue.set_value(ctx.service.db, _key(schedule_id), f"{interaction.guild_id}:{event['id']}")
     return True
 
 
-async def drop_event(front: Front, schedule_id: int) -> None:
-    stored = await keyvalue.get_value(front.service.db, _key(schedule_id))
+async def drop_event(ctx: PlatformContext, schedule_id: int) -> None:
+    stored = await keyvalue.get_value(ctx.service.db, _key(schedule_id))
     if stored is None:
         return
     guild, event = stored.split(":")
     try:
-        await front.client.http.delete_scheduled_event(int(guild), int(event))
+        await ctx.client.http.delete_scheduled_event(int(guild), int(event))
     except discord.HTTPException as e:  # deleted by hand already, or the right was taken away
         log.info("scheduled event %s not deleted: %s", event, e)
-    await keyvalue.delete_value(front.service.db, _key(schedule_id))
+    await keyvalue.delete_value(ctx.service.db, _key(schedule_id))

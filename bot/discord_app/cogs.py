@@ -9,7 +9,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app.answers import say
 from bot.discord_app.frontend import Front
 from bot.discord_app.tournaments import TournamentFront
 from engine.games import GAMES
@@ -55,39 +54,39 @@ def table_commands(front: Front) -> commands.Cog:
         async def newgame(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                           ruleset: app_commands.Choice[str] | None = None, thread: bool = False,
                           options: app_commands.Range[str, 1, 200] | None = None) -> None:
-            await self.front.newgame(interaction, game.value, ruleset.value if ruleset else None, thread, options)
+            await self.front.commands.newgame(interaction, game.value, ruleset.value if ruleset else None, thread,
+                                              options)
 
         @app_commands.command(name=_("dc.cmd.join"), description=_("dc.cmd.join.desc"))
         async def join(self, interaction: discord.Interaction) -> None:
-            await self.front.command(interaction, "join")
+            await self.front.commands.command(interaction, "join")
 
         @app_commands.command(name=_("dc.cmd.leave"), description=_("dc.cmd.leave.desc"))
         async def leave(self, interaction: discord.Interaction) -> None:
-            await self.front.command(interaction, "leave")
+            await self.front.commands.command(interaction, "leave")
 
         @app_commands.command(name=_("dc.cmd.endgame"), description=_("dc.cmd.endgame.desc"))
         async def endgame(self, interaction: discord.Interaction) -> None:
-            await self.front.command(interaction, "cancel")  # the service refuses all but creator and admins
+            await self.front.commands.command(interaction, "cancel")  # the service refuses all but creator and admins
 
         @app_commands.command(name=_("dc.cmd.hand"), description=_("dc.cmd.hand.desc"))
         async def hand(self, interaction: discord.Interaction) -> None:
-            await self.front.hand_here(interaction)  # in a table's own thread too
+            await self.front.commands.hand(interaction)  # in a table's own thread too
 
         @app_commands.command(name=_("dc.cmd.rules"), description=_("dc.cmd.rules.desc"))
         async def rules(self, interaction: discord.Interaction) -> None:
-            asker = await self.front.who(interaction)
-            await say(interaction, await self.front.flows.rules(asker, await self.front.table_here(interaction)))
+            await self.front.commands.rules(interaction)
 
         @app_commands.command(name=_("dc.cmd.lang"), description=_("dc.cmd.lang.desc"))
         @named("language")
         @app_commands.describe(language=_("dc.opt.language"))
         @app_commands.choices(language=LANG_CHOICES)
         async def lang(self, interaction: discord.Interaction, language: app_commands.Choice[str]) -> None:
-            await self.front.set_lang(interaction, language.value)
+            await self.front.commands.set_lang(interaction, language.value)
 
         @app_commands.command(name=_("dc.cmd.stats"), description=_("dc.cmd.stats.desc"))
         async def stats(self, interaction: discord.Interaction) -> None:
-            await say(interaction, await self.front.flows.stats(await self.front.who(interaction)))
+            await self.front.commands.stats(interaction)
 
         @app_commands.command(name=_("dc.cmd.schedule"), description=_("dc.cmd.schedule.desc"))
         @named("game", "start", "minutes", "ruleset", "ai")
@@ -97,11 +96,12 @@ def table_commands(front: Front) -> commands.Cog:
         async def schedule(self, interaction: discord.Interaction, game: app_commands.Choice[str], start: str,
                            minutes: app_commands.Range[int, 1, 1440], ruleset: app_commands.Choice[str] | None = None,
                            ai: app_commands.Range[int, 0, 8] = 0) -> None:
-            await self.front.schedule(interaction, game.value, start, minutes, ruleset.value if ruleset else None, ai)
+            await self.front.commands.schedule(interaction, game.value, start, minutes,
+                                               ruleset.value if ruleset else None, ai)
 
         @app_commands.command(name=_("dc.cmd.help"), description=_("dc.cmd.help.desc"))
         async def help_(self, interaction: discord.Interaction) -> None:
-            await say(interaction, t(await self.front.chat_lang(interaction), "dc.help"))
+            await self.front.commands.help(interaction)
 
     return TableCommands()
 

@@ -41,7 +41,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<tok
         return cls(match["token"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, interaction.client.front.move(interaction, self.token))
+        await guarded(interaction, interaction.client.front.press(interaction, self.token))
 
 
 class ServiceButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -65,7 +65,7 @@ class ServiceButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(match.group(0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, interaction.client.front.service_press(interaction, self.data))
+        await guarded(interaction, interaction.client.front.press(interaction, self.data))
 
 
 class TradeSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"v:[0-9]{1,10}:[pmy]\.[0-9a-f]{8}"):

@@ -30,7 +30,7 @@ from engine.service.views import PublicView, Seat
 from words.i18n import t
 
 if TYPE_CHECKING:
-    from bot.discord_app.frontend import Front
+    from engine.service.tables import GameService
 
 log = logging.getLogger(__name__)
 PAGE = 25  # Discord: 5 rows of 5 buttons in one message
@@ -72,16 +72,12 @@ class DiscordMessenger:
     name = "dc"
     page = PAGE
 
-    def __init__(self, front: Front) -> None:
-        self.front = front
-        self.service = front.service
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.client: discord.Client | None = None  # the bot, set by the front end
         self.web_url = (os.environ.get("TYCOON_WEB_URL") or "").rstrip("/") or None
         self._replies: dict[tuple[int, int], Reply] = {}
         self._asked: set[tuple[int, int]] = set()  # (table, seat) whose noted reply was read already
-
-    @property
-    def client(self) -> discord.Client:
-        return self.front.client
 
     def _channel(self, place: int):
         return self.client.get_partial_messageable(int(place))

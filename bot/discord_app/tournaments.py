@@ -11,21 +11,19 @@ by a ``DynamicItem`` after a restart.
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot.chat import tournament_screens as tour_screens
+from bot.chat.context import PlatformContext
 from bot.chat.presenter import start_time
-from bot.discord_app.answers import can_manage, user_of
+from bot.discord_app import threads
+from bot.discord_app.answers import can_manage, user_of, who
 from bot.discord_app.items import ServiceButton
 from bot.discord_app.messenger import TEXT, md
 from engine.service.outcome import Outcome
 from engine.service.tournaments import Tournaments, base_chat
 from words.i18n import t
-
-if TYPE_CHECKING:
-    from bot.discord_app.frontend import Front
 
 
 def tour_key(interaction: discord.Interaction) -> str:
@@ -40,14 +38,13 @@ def tour_key(interaction: discord.Interaction) -> str:
 class TournamentFront:
     """The tournament part of the Discord front end (one per bot, next to ``Front``)."""
 
-    def __init__(self, front: Front) -> None:
-        self.front = front
-        self.service = front.service
-        self.tours = Tournaments.of(front.service)
-        front.tournaments = self  # the front end passes on the rounds' news (``on_notice``)
+    def __init__(self, ctx: PlatformContext) -> None:
+        self.ctx = ctx
+        self.service = ctx.service
+        self.tours = Tournaments.of(ctx.service)
 
     async def _lang(self, interaction: discord.Interaction) -> str:
-        return (await self.front.who(interaction, tour_key(interaction))).lang
+        return (await who(self.ctx, interaction, tour_key(interaction))).lang
 
     async def _say(self, interaction: discord.Interaction, text: str, ephemeral: bool = True, **kwargs) -> None:
         """An answer shown as it is: entrants' and teams' names never turn into markdown."""
@@ -58,7 +55,7 @@ class TournamentFront:
         when sign-up is over (``bot.chat.signups``)."""
         answer = await interaction.response.send_message(md(text)[:TEXT], view=self.signup_view(screen))
         if answer.message_id is not None:
-            await self.front.flows.remember_signup(f"T{tid}", interaction.channel_id, answer.message_id)
+            await self.ctx.flows.remember_signup(f"T{tid}", interaction.channel_id, answer.message_id)
 
     def signup_view(self, screen) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
@@ -108,7 +105,7 @@ class TournamentFront:
         out, text = await tour_screens.admin_command(self.tours, tour_key(interaction), user,
                                                      can_manage(interaction, events=True), args, lang, sub)
         if before is not None and (await self.tours.get(before.id)).status == "cancelled":
-            await self.front.flows.close_signup(f"T{before.id}")  # called off: its sign-up buttons go
+            await self.ctx.flows.close_signup(f"T{before.id}")  # called off: its sign-up buttons go
         # the tables it touched are shown again by their own updates (paused, resumed, a new seat)
         await self._say(interaction, text, ephemeral=out.ok is False)
 
@@ -176,20 +173,20 @@ class TournamentFront:
         """One announcement in the channel, then a thread for every table; when the bot may not
         make threads (Forbidden) every table is its own message in the channel instead."""
         chat = outcome.params["chat"]
-        lang = await self.front.flows.lang_of(chat)
+        lang = await self.ctx.flows.lang_of(chat)
         row = await self.tours.get(outcome.params["tournament"])
-        channel = self.front.channel(chat)
+        channel = threads.channel(self.ctx, chat)
         await channel.send(content=md(tour_screens.round_text(self.service, outcome, row, lang))[:TEXT])
         for n, table in enumerate(outcome.params["tables"], 1):
             if not (self.service.cache.row(table).messages or {}).get("dc_thread"):
                 title = tour_screens.topic_title(row, outcome.params["round"], n, lang)
-                if await self.front.open_thread(channel.id, table, title) is None:
+                if await threads.open_thread(self.ctx, channel.id, table, title) is None:
                     return
 
     async def round_over(self, outcome: Outcome) -> None:
         """The last table of a round ended: the standings, picture and lines, in the channel (once)."""
         chat = base_chat(outcome.params["chat"])
-        screen = await tour_screens.round_over_screen(self.tours, outcome, await self.front.flows.lang_of(chat))
+        screen = await tour_screens.round_over_screen(self.tours, outcome, await self.ctx.flows.lang_of(chat))
         if screen is not None:
-            await self.front.channel(chat).send(content=md(screen.text)[:TEXT],
+            await threads.channel(self.ctx, chat).send(content=md(screen.text)[:TEXT],
                                                 file=discord.File(io.BytesIO(screen.picture), "standings.png"))

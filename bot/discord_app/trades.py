@@ -5,32 +5,28 @@ the next press, a submitted form included."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 
 from bot.chat import trade_builder
+from bot.chat.context import PlatformContext
 from bot.chat.inputs import parse_press
-from bot.discord_app.answers import own_lang, say, user_of
+from bot.discord_app.answers import own_lang, refuse, say, user_of
 from bot.discord_app.items import ServiceButton, TradeSelect
 from bot.discord_app.messenger import md
 from words.i18n import t
 
-if TYPE_CHECKING:
-    from bot.discord_app.frontend import Front
-
 
 class DiscordTrades:
-    def __init__(self, front: Front) -> None:
-        self.front = front
-        self.service = front.service
+    def __init__(self, ctx: PlatformContext) -> None:
+        self.ctx = ctx
+        self.service = ctx.service
 
     async def press(self, interaction: discord.Interaction, table_id: int, op: str,
                     values: list[str] | None = None) -> None:
         """A press on "Propose a trade", "Counter", or the builder (its select menus carry
         ``values``): a new ephemeral builder for the first two, the builder edited in place for the
         rest, a form for typed amounts; a refusal is an ephemeral line and the draft stays."""
-        lang = own_lang(interaction, self.front.lang)
+        lang = own_lang(interaction, self.ctx.lang)
         user, _ = user_of(interaction)
         if op in ("xy", "xt"):  # a form answers at once (Discord allows no deferring before one)
             form = await trade_builder.form(self.service, table_id, user, lang)
@@ -61,7 +57,7 @@ class DiscordTrades:
         """A choice in one of the builder's select menus."""
         press = parse_press(self.service.unsign(custom_id) or "")
         if press is None or press.kind != "v":
-            await say(interaction, t(own_lang(interaction, self.front.lang), "service.bad_token"))
+            await say(interaction, t(own_lang(interaction, self.ctx.lang), "service.bad_token"))
             return
         await self.press(interaction, press.id("table"), f"v{press.fields['menu']}", values)
 
@@ -104,7 +100,7 @@ class DiscordTrades:
         data = interaction.data or {}
         press = parse_press(self.service.unsign(str(data.get("custom_id", ""))) or "")
         if press is None or press.kind != "t" or press.fields.get("op") != "xm":
-            await self.front.refuse(interaction)
+            await refuse(self.ctx, interaction)
             return
         values = {c.get("custom_id"): c.get("value", "") for row in data.get("components", [])
                   for c in row.get("components", [])}

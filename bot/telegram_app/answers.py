@@ -43,11 +43,17 @@ def who_of(update: Update, lang: str, key: str | None = None) -> Who:
     return Who(user, name, key or chat_key(update), lang, lambda: manages(update))
 
 
+async def who(ctx, update: Update, key: str | None = None) -> Who:
+    """Who typed or pressed, in the language of the chat (``key``, else the one it came from)."""
+    key = key or chat_key(update)
+    return who_of(update, await ctx.flows.lang_of(key), key)
+
+
 class CommandAnswer:
     """A command typed in a chat: answered there, under it."""
 
     def __init__(self, update: Update, messenger: TelegramMessenger) -> None:
-        self.update, self.m = update, messenger
+        self.update, self.messenger = update, messenger
 
     @property
     def place(self):
@@ -58,7 +64,7 @@ class CommandAnswer:
 
     async def reply(self, text: str, buttons: list[Button] | None = None) -> int | None:
         under = self.update.effective_message.message_id
-        return await self.m.post(self.place, Text(text), buttons or [], reply_to=under)
+        return await self.messenger.post(self.place, Text(text), buttons or [], reply_to=under)
 
     async def ask(self, text: str, buttons: list[Button]) -> None:
         await self.reply(text, buttons)
@@ -69,13 +75,16 @@ class CommandAnswer:
     async def done(self) -> None:
         return None
 
+    async def defer(self) -> None:
+        return None
+
 
 class PressAnswer:
     """A button pressed: the callback query is answered once (``finish`` answers it when nothing
     else did); a message in answer goes to the chat the button is in."""
 
     def __init__(self, update: Update, messenger: TelegramMessenger) -> None:
-        self.update, self.m = update, messenger
+        self.update, self.messenger = update, messenger
         self.query = update.callback_query
         self.answered = False
 
@@ -97,7 +106,7 @@ class PressAnswer:
 
     async def reply(self, text: str, buttons: list[Button] | None = None) -> int | None:
         await self._answer()
-        return await self.m.post(self.place, Text(text), buttons or [])
+        return await self.messenger.post(self.place, Text(text), buttons or [])
 
     async def ask(self, text: str, buttons: list[Button]) -> None:
         await self.reply(text, buttons)
@@ -105,10 +114,13 @@ class PressAnswer:
     async def update(self, text: str) -> None:
         await self._answer()
         if self.query.message is not None:
-            await self.m.edit(self.place, self.query.message.message_id, Text(text), [], None, False)
+            await self.messenger.edit(self.place, self.query.message.message_id, Text(text), [], None, False)
 
     async def done(self) -> None:
         await self._answer()
+
+    async def defer(self) -> None:  # the callback query is answered with the outcome, within its time
+        return None
 
     async def finish(self) -> None:
         await self._answer()

@@ -7,7 +7,6 @@ and topics onto them."""
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
 
 from telegram import Update
 from telegram.error import BadRequest, Forbidden
@@ -15,6 +14,7 @@ from telegram.ext import ContextTypes
 
 from bot.chat import tournament_screens as tour_screens
 from bot.chat.asker import Who
+from bot.chat.context import PlatformContext
 from bot.chat.presenter import start_time
 from bot.telegram_app.answers import PressAnswer, chat_key, manages, user_of
 from bot.telegram_app.messenger import CAPTION_LIMIT, where
@@ -22,18 +22,16 @@ from engine.service.outcome import Outcome
 from engine.service.tournaments import Tournaments
 from words.i18n import t
 
-if TYPE_CHECKING:
-    from bot.telegram_app.frontend import TelegramFrontEnd
-
 
 class TelegramTournaments:
-    def __init__(self, front: TelegramFrontEnd) -> None:
-        self.front = front
-        self.service = front.service
-        self.tours = Tournaments.of(front.service)
+    def __init__(self, ctx: PlatformContext) -> None:
+        self.ctx = ctx
+        self.service = ctx.service
+        self.tours = Tournaments.of(ctx.service)
+        self.bot = None  # the application's bot, set once it runs
 
     def markup(self, screen):
-        return self.front.messenger.markup([(b.label, b.token) for b in screen.buttons])
+        return self.ctx.messenger.markup([(b.label, b.token) for b in screen.buttons])
 
     async def _key(self, update: Update) -> str:
         """The chat a tournament command is about: a command typed in a table's forum topic is about
@@ -47,7 +45,7 @@ class TelegramTournaments:
         """The sign-up screen under the command, remembered so that it loses its buttons when
         sign-up is over (``bot.chat.signups``)."""
         sent = await update.effective_message.reply_text(screen.text, reply_markup=self.markup(screen))
-        await self.front.flows.remember_signup(f"T{tournament}", sent.chat_id, sent.message_id)
+        await self.ctx.flows.remember_signup(f"T{tournament}", sent.chat_id, sent.message_id)
 
     async def command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/tournament <deal|board> <solo|team> <rounds> <+minutes|HH:MM> [minutes] [rule set] [options]
@@ -55,7 +53,7 @@ class TelegramTournaments:
         args = context.args or []
         admin_op = bool(args) and args[0] in tour_screens.ADMIN_OPS
         key = await self._key(update) if admin_op else chat_key(update)
-        lang = await self.front.chat_lang(key)
+        lang = await self.ctx.flows.lang_of(key)
         user, _ = user_of(update)
         reply = update.effective_message.reply_text
         if admin_op:
@@ -68,7 +66,7 @@ class TelegramTournaments:
             out, text = await tour_screens.admin_command(self.tours, key, user, await manages(update), args, lang,
                                                          substitute)
             if before is not None and (await self.tours.get(before.id)).status == "cancelled":
-                await self.front.flows.close_signup(f"T{before.id}")  # called off: its sign-up buttons go
+                await self.ctx.flows.close_signup(f"T{before.id}")  # called off: its sign-up buttons go
             await reply(text)  # the tables it touched are shown again by their own updates
             return
         if not await manages(update):
@@ -86,7 +84,7 @@ class TelegramTournaments:
         screen = await tour_screens.signup_screen(self.tours, out.params["tournament"], lang, self.service.clock())
         await self._signup_reply(update, screen, out.params["tournament"])
 
-    async def press(self, update: Update, press, who: Who, answer: PressAnswer) -> None:
+    async def press(self, update: Update, who: Who, press, answer: PressAnswer) -> None:
         """A sign-up, withdraw or join-team button: whoever presses acts for themselves only."""
         data = ":".join(["T", press.fields["tournament"], press.fields["op"]] +
                         ([press.fields["team"]] if "team" in press.fields else []))
@@ -102,7 +100,7 @@ class TelegramTournaments:
     async def team(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/team <name>: a captain signs a team up."""
         key = await self._key(update)
-        lang = await self.front.chat_lang(key)
+        lang = await self.ctx.flows.lang_of(key)
         user, name = user_of(update)
         text = await tour_screens.team_command(self.tours, key, user, name, " ".join(context.args or []), lang)
         await update.effective_message.reply_text(text)
@@ -116,12 +114,12 @@ class TelegramTournaments:
         key = await self._key(update)
         user, _ = user_of(update)
         await update.effective_message.reply_text(await tour_screens.rep_command(
-            self.tours, key, user, context.args or [], await self.front.chat_lang(key)))
+            self.tours, key, user, context.args or [], await self.ctx.flows.lang_of(key)))
 
     async def standings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/standings: the chat's latest tournament as a picture, the lines as its caption."""
         key = await self._key(update)
-        lang = await self.front.chat_lang(key)
+        lang = await self.ctx.flows.lang_of(key)
         screen = await tour_screens.standings_screen(self.tours, key, lang)
         if screen is None:
             await update.effective_message.reply_text(t(lang, "tour.none"))
@@ -133,9 +131,9 @@ class TelegramTournaments:
     async def on_notice(self, outcome: Outcome) -> None:
         """A round of a tournament in one of this bot's chats started or ended (the rest of the
         clock's news is the shared flows')."""
-        bot = self.front.bot
+        bot = self.bot
         chat = outcome.params["chat"]
-        lang = await self.front.chat_lang(chat)
+        lang = await self.ctx.flows.lang_of(chat)
         chat_id, thread = where(chat)
         if outcome.key == "tour.round_started":
             row = await self.tours.get(outcome.params["tournament"])

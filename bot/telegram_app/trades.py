@@ -5,39 +5,36 @@ draft, edited as the player presses its buttons; "Propose a trade" and "Counter"
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from telegram import ForceReply, Update
 
 from bot.chat import trade_builder
+from bot.chat.context import PlatformContext
+from bot.chat.inputs import Press
 from bot.chat.messenger import Text
 from bot.chat.screens import Button
 from bot.telegram_app.answers import PressAnswer, user_of
 from words.i18n import normalise_lang, t
 
-if TYPE_CHECKING:
-    from bot.telegram_app.frontend import TelegramFrontEnd
-
 
 class TelegramTrades:
-    def __init__(self, front: TelegramFrontEnd) -> None:
-        self.front = front
-        self.service = front.service
+    def __init__(self, ctx: PlatformContext) -> None:
+        self.ctx = ctx
+        self.service = ctx.service
 
     async def _lang(self, table_id: int) -> str:
         """The builder speaks its table's language, as when it was opened."""
-        views = await self.service.views(table_id, seats=())
-        return await self.front.chat_lang(views[0].chat_key) if views is not None else self.front.lang
+        view = await self.service.public_view(table_id)
+        return await self.ctx.flows.lang_of(view.chat_key) if view is not None else self.ctx.lang
 
     def buttons(self, table_id: int, controls, lang: str) -> list[Button]:
         return [Button(label, f"t:{table_id}:{op}", -1) for row in trade_builder.button_rows(controls, lang)
                 for label, op in row]
 
-    async def press(self, update: Update, table_id: int, op: str, answer: PressAnswer) -> None:
+    async def press(self, update: Update, asker, press: Press, answer: PressAnswer) -> None:
         """A press on "Propose a trade", "Counter" or the builder itself: a new builder message for
         the first two, the builder edited for the rest; a refusal is a private alert and the draft
         stays as it was."""
-        user, _ = user_of(update)
+        table_id, op, user = press.id("table"), press.fields["op"], asker.user
         lang = await self._lang(table_id)
         before = await trade_builder.load(self.service, table_id, user)
         shown = await trade_builder.press(self.service, table_id, user, op, lang)
@@ -48,7 +45,7 @@ class TelegramTrades:
         if not shown.text:
             return
         chat_id = update.effective_chat.id
-        tables = self.front.tables
+        tables = self.ctx.channel
         buttons = [] if shown.closed or shown.controls is None else self.buttons(table_id, shown.controls, lang)
         if op == "n" or op[0] == "k":
             if before is not None and before.message:
@@ -60,7 +57,7 @@ class TelegramTrades:
         if shown.typing:
             await update.get_bot().send_message(chat_id, shown.prompt, reply_markup=ForceReply(selective=True))
 
-    async def typed(self, update: Update) -> None:
+    async def typed(self, update: Update, context=None) -> None:
         """Text in a private chat: the amount a builder asked for, else the help."""
         message = update.effective_message
         if message is None or update.effective_chat is None or update.effective_chat.type != "private":
@@ -79,7 +76,7 @@ class TelegramTrades:
             return
         text, buttons = Text(shown.text), self.buttons(table_id, shown.controls, lang)
         chat_id = update.effective_chat.id
-        tables = self.front.tables
+        tables = self.ctx.channel
         if not (shown.draft.message and await tables.edit(chat_id, shown.draft.message, text, buttons, None)):
             message = await tables.post(chat_id, text, buttons)
             await trade_builder.save_message(self.service, table_id, user, message)

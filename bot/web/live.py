@@ -29,8 +29,7 @@ import msgspec
 
 from bot.chat import trade_builder
 from bot.chat.inputs import clean_name
-from bot.chat.presenter import discard_pile_answer
-from bot.chat.screens import refusal_text
+from bot.chat.presenter import pile_answer, refused_text
 from bot.web.atlas import atlas
 from bot.web.auth import watch_path
 from bot.web.messages import lobby_message, own_part, parse_message, say, table_message
@@ -85,7 +84,7 @@ class Hub:
         self.seed = seed  # every game starts from this seed (tests); None: a fresh one each time
         self.clients: dict[int, set[Client]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        service.subscribe(self.on_update, private=True)
+        service.subscribe(self.on_update, private=True, tables=self.clients.__contains__)  # watched tables only
         service.notices.watch(self.on_elsewhere)
 
     # -- connections ---------------------------------------------------------------------------
@@ -127,10 +126,7 @@ class Hub:
             await self._send(client, {"type": "error", "message": t(client.lang, "service.error")})
             return
         if not outcome.ok:
-            views = await self.service.views(client.table, seats=())
-            view = views[0] if views else None
-            text = refusal_text(outcome, client.lang, view.game if view else None, view.ruleset if view else "",
-                                view.names if view else {}, say)
+            text = await refused_text(self.service, outcome, client.lang, say)
             await self._send(client, {"type": "error", "message": text})
         elif data["type"] == "lobby":
             await self.show(client.table)  # the service publishes no update for lobby changes
@@ -143,10 +139,7 @@ class Hub:
 
     async def _pile(self, client: Client) -> None:
         """D-18: the discard pile for a player the rules let look through it now (else why not)."""
-        views = await self.service.views(client.table, seats=())
-        seat = views[0].seat_of(client.user) if views is not None else None
-        own = (await self.service.views(client.table, seats=[seat]))[1].get(seat) if seat is not None else None
-        cards, text = discard_pile_answer(own, views[0].names if views else {}, client.lang)
+        cards, text = await pile_answer(self.service, client.user, client.table, client.lang)
         if cards is None:
             await self._send(client, {"type": "error", "message": text})
             return
@@ -180,8 +173,8 @@ class Hub:
             return await service.act(client.user, data["token"])
         if data["type"] == "back":
             return await service.lobby.back(table, client.user)
-        views = await service.views(table, seats=())
-        if views is not None and not views[0].chat_key.startswith("web:"):  # a chat's lobby is the chat's
+        view = await service.public_view(table)
+        if view is not None and not view.chat_key.startswith("web:"):  # a chat's lobby is the chat's
             return Outcome(False, "web.err.not_web_table")
         name = clean_name(data["name"], t(client.lang, "web.guest"))
         return await service.lobby.op(table, data["op"], client.user, name, seed=self.seed)

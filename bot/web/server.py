@@ -99,7 +99,7 @@ async def _missing(request: web.Request) -> web.Response:
 
 
 async def _exists(request: web.Request, table: int | None) -> bool:
-    return table is not None and await request.app[SERVICE].views(table, seats=()) is not None
+    return table is not None and await request.app[SERVICE].public_view(table) is not None
 
 
 async def table_page(request: web.Request) -> web.Response:
@@ -136,10 +136,10 @@ async def picture(request: web.Request) -> web.Response:
     service, table = request.app[SERVICE], id_in_path(request)
     if table is None or service.unsign(request.query.get("k", "")) != f"v:{table}":
         raise web.HTTPForbidden(text=t(lang_of(request), "web.err.watch_key"))
-    views = await service.views(table, seats=())
-    if views is None or views[0].status == "lobby":
+    view = await service.public_view(table)
+    if view is None or view.status == "lobby":
         raise web.HTTPNotFound(text=t(lang_of(request), "web.err.no_such_page"))
-    screen = await asyncio.to_thread(public_screen, views[0], lang_of(request), service.clock())
+    screen = await asyncio.to_thread(public_screen, view, lang_of(request), service.clock())
     return web.Response(body=screen.picture, content_type="image/png",
                         headers={"Content-Disposition": f'inline; filename="table-{table}.png"'})
 
@@ -167,10 +167,9 @@ async def table_socket(request: web.Request) -> web.StreamResponse:
     watch = key is not None
     if watch and service.unsign(key) != f"v:{table}":
         return refuse(403, lang, "web.err.watch_key")
-    views = await service.views(table, seats=())
-    if views is None:
+    view = await service.public_view(table)
+    if view is None:
         return refuse(404, lang, "service.no_table")
-    view = views[0]
     # a chat's table: only its own players see it here (a spectator needs the key the chat got)
     if not watch and not view.chat_key.startswith("web:") and (user is None or view.seat_of(user) is None):
         return refuse(403, lang, "web.err.not_yours")

@@ -1,8 +1,9 @@
 """Who the service tells what (the transport port): the front ends subscribed to table updates and
 to notices, each for the chats it serves.
 
-A subscriber names the chats it serves by their key's prefix (``tg:``, ``dc:``, ``web:``; none for
-every chat), and whether it shows each person their own view (``private``: a chat bot, the web
+A subscriber names the chats it serves by their key's prefix (``tg:``, ``dc:``; none for every
+chat), or the tables it shows now (the web: the tables a page is open on), and whether it shows
+each person their own view (``private``: a chat bot, the web
 table, the console). It gets only the updates of its chats, and private views only when it asked
 for them; nobody else gets a hand. The private views are made only when a subscriber of that
 chat wants them. A subscriber that fails is logged with the table and the others still get the
@@ -29,9 +30,10 @@ class Subscriber:
     on_notice: NoticeHandler | None
     private: bool
     chats: str  # the prefix of the chat keys it serves ("" for every chat)
+    tables: Callable[[int], bool] | None = None  # the tables it shows now (a page open on them), if not all
 
-    def serves(self, chat_key: str) -> bool:
-        return chat_key.startswith(self.chats)
+    def serves(self, chat_key: str, table: int | None = None) -> bool:
+        return chat_key.startswith(self.chats) and (table is None or self.tables is None or self.tables(table))
 
 
 class Subscribers:
@@ -39,15 +41,11 @@ class Subscribers:
         self._all: list[Subscriber] = []
 
     def add(self, on_update: UpdateHandler | None = None, on_notice: NoticeHandler | None = None,
-            private: bool = False, chats: str = "") -> None:
-        self._all.append(Subscriber(on_update, on_notice, private, chats))
+            private: bool = False, chats: str = "", tables: Callable[[int], bool] | None = None) -> None:
+        self._all.append(Subscriber(on_update, on_notice, private, chats, tables))
 
     def any(self) -> bool:
         return any(s.on_update is not None for s in self._all)
-
-    def want_private(self, chat_key: str) -> bool:
-        """Whether a subscriber of this chat shows people their own views (else none are made)."""
-        return any(s.on_update is not None and s.private and s.serves(chat_key) for s in self._all)
 
     async def publish(self, update: TableUpdate,
                       private: Callable[[], dict[int, PrivateView]] | None = None) -> None:
@@ -55,7 +53,7 @@ class Subscribers:
         for the subscribers that show them."""
         public = None
         for sub in list(self._all):
-            if sub.on_update is None or not sub.serves(update.chat_key):
+            if sub.on_update is None or not sub.serves(update.chat_key, update.table):
                 continue
             if sub.private and private is not None and not update.private:
                 update.private = private()

@@ -141,10 +141,12 @@ class GameService:
     async def idle(self) -> None:
         await self.loop.idle()
 
-    def subscribe(self, on_update=None, on_notice=None, private: bool = False, chats: str = "") -> None:
+    def subscribe(self, on_update=None, on_notice=None, private: bool = False, chats: str = "",
+                  tables=None) -> None:
         """Table updates and notices of the chats whose key starts with ``chats`` (every chat when
-        empty); with ``private`` each person's own view too (``subscribers.py``)."""
-        self.core.subscribers.add(on_update, on_notice, private, chats)
+        empty), of the ``tables(table)`` says it shows when given; with ``private`` each person's
+        own view too (``subscribers.py``)."""
+        self.core.subscribers.add(on_update, on_notice, private, chats, tables)
 
     # -- reading -----------------------------------------------------------------------------------
 

@@ -235,7 +235,6 @@ async def test_telegram_private_message_opens_the_mini_app_and_discord_links_the
     """With TYCOON_WEB_URL set: a Telegram player's private message gets the "Open table" Mini App
     button (web_app buttons exist only in private chats), the Discord table message a "Watch" link
     to the signed spectator page; without it, neither."""
-    import discord
 
     from bot.discord_app.messenger import DiscordMessenger
     from bot.telegram_app.messenger import TelegramMessenger
@@ -251,14 +250,7 @@ async def test_telegram_private_message_opens_the_mini_app_and_discord_links_the
         button = markup.inline_keyboard[-1][0]
         assert (button.text, button.web_app.url) == ("Open table", "https://play.example/tg/5")
 
-        class Front:  # the Discord front end's part that the messenger uses here
-            @staticmethod
-            def view_of(_buttons):
-                return discord.ui.View(timeout=None)
-
-        front = Front()
-        front.service = service
-        messenger = DiscordMessenger(front)
+        messenger = DiscordMessenger(service)  # the messenger needs only the service here
         made = await service.lobby.new_table("dc:1:2", "deal", None, "dc:9", "Di")
         watch = messenger.watch(made.table, "en")
         assert watch.label == "Watch"

@@ -1,0 +1,52 @@
+"""What only the presser sees on Discord, as ephemeral replies (no DM needed): their own screen
+at a table (in their own Discord language; a seat the AI kept is theirs again) and the Deal
+discard pile when the rules let them look through it (D-18)."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+
+from bot.chat.context import PlatformContext
+from bot.chat.messenger import pages
+from bot.discord_app.answers import own_lang, say, who_of
+from bot.discord_app.items import view_of
+from bot.discord_app.messenger import PAGE, TEXT, md
+from words.i18n import t
+
+
+async def own_screen(ctx: PlatformContext, interaction: discord.Interaction, table_id: int) -> None:
+    """The player's own screen, seen only by them; its first page is kept current while Discord
+    lets it be edited (later pages are not: they are rare)."""
+    lang = own_lang(interaction, ctx.lang)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    mine = await ctx.flows.own(who_of(interaction, lang), table_id)
+    if mine is None:
+        await say(interaction, t(lang, "service.not_a_player"))
+        return
+    notes = [t(lang, "service.welcome_back")] if mine.back else []
+    if mine.public.seats[mine.own.seat].dm is False:
+        notes.append(t(lang, "dc.dm_closed"))
+    note, screen = "\n".join(notes), mine.screen
+    text = md(screen.text[-(TEXT - len(note) - 100):]) + (f"\n\n{md(note)}" if note else "")
+    files = [discord.File(io.BytesIO(screen.picture), "hand.png")] if screen.picture else []
+    paged = pages(screen.buttons, PAGE)
+    sign = ctx.service.sign
+    sent = await interaction.followup.send(text, files=files, view=view_of(sign, paged[0]), ephemeral=True,
+                                           wait=True)
+    if len(paged) == 1:
+        await ctx.messenger.remember_reply(table_id, mine.own.seat, interaction.token, sent.id, screen)
+    for n, page in enumerate(paged[1:], 2):  # more choices than one message holds
+        await interaction.followup.send(f"({n}/{len(paged)})", view=view_of(sign, page), ephemeral=True)
+
+
+async def discard_pile(ctx: PlatformContext, interaction: discord.Interaction, table_id: int) -> None:
+    """D-18: the discard pile when the rules let the presser look through it; else the refusal."""
+    await interaction.response.defer(ephemeral=True)
+    text, picture, _ = await ctx.flows.pile(who_of(interaction, own_lang(interaction, ctx.lang)), table_id)
+    if picture is None:
+        await say(interaction, text)
+        return
+    await interaction.followup.send(md(text)[:TEXT], file=discord.File(io.BytesIO(picture), "discard.png"),
+                                    ephemeral=True)
