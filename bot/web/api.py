@@ -14,7 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.chat.inputs import clean_name
 from bot.web import auth
 from bot.web.context import SERVICE, SETTINGS, id_in_path, lang_of, origin_ok, refuse, user_of, watch_path
-from bot.web.live import RateLimit
+from bot.web.hub import RateLimit
 from engine.games import GAMES, LEVELS
 from engine.service.storage.rows import TableRow
 from words.i18n import normalise_lang, t

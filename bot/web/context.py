@@ -11,7 +11,7 @@ from aiohttp import web
 
 from bot.chat.inputs import number
 from bot.web import auth
-from bot.web.live import Hub
+from bot.web.hub import Hub
 from engine.service import metrics
 from engine.service.tables import GameService
 from words.i18n import normalise_lang, t

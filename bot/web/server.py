@@ -46,7 +46,7 @@ from bot.web.context import (
     refuse,
     user_of,
 )
-from bot.web.live import Client, Hub
+from bot.web.hub import Client, Hub
 from bot.web.messages import say
 from engine.games import GAMES
 from engine.service.tables import GameService

@@ -25,7 +25,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.core.contract import GameRules
 from engine.games import GAMES
-from engine.service.outcome import LIVE
+from engine.service.outcome import IN_PROGRESS
 from engine.service.storage import queries
 from engine.service.storage.rows import ClockInfo, TableRow
 
@@ -119,7 +119,7 @@ class TableCache:
         return live.rules.waiting_for(live.committed())
 
     def put(self, live: LiveTable) -> LiveTable:
-        if live.row.status in ("lobby", *LIVE):
+        if live.row.status in ("lobby", *IN_PROGRESS):
             self._finished.pop(live.row.id, None)
             self._live[live.row.id] = live
         else:
@@ -174,7 +174,7 @@ class TableCache:
             try:
                 state = await self._replay(row, rules)
             except Damaged as e:
-                if row.status not in LIVE:  # a finished game's record: shown as it is, never blocks
+                if row.status not in IN_PROGRESS:  # a finished game's record: shown as it is, never blocks
                     log.warning("table %s (%s): %s", row.id, row.status, e)
                     return None
                 return await self._quarantine(row, str(e))
@@ -199,7 +199,7 @@ class TableCache:
                 log.warning("table %s: the snapshot differs from the replay of its log at version %s; rewritten",
                             row.id, row.version)
                 self.replay_mismatches.append(row.id)
-            elif row.snapshot is None and row.status in LIVE:
+            elif row.snapshot is None and row.status in IN_PROGRESS:
                 log.warning("table %s: no snapshot was stored at version %s; rebuilt from its log and written",
                             row.id, row.version)
             async with AsyncSession(self.engine) as session:

@@ -64,7 +64,7 @@ class Clocks:
         the caller holds the table's lock). A copy another process has moved past is dropped
         instead: that process set the clocks of the newer state."""
         if live.row.status != "running":
-            live.clocks = await queries.live_clocks(self.core.db, live.row.id)
+            live.clocks = await queries.open_clocks(self.core.db, live.row.id)
             return
         clocks = await queries.reconcile(self.core.db, live.row.id, live.row.version,
                                        wanted_clocks(live, self.core.clock()))
@@ -78,7 +78,7 @@ class Clocks:
         live = self.core.cache.peek(table_id)
         if live is not None and live.clocks:
             return live.match_ends_at
-        rows = await queries.live_clocks(self.core.db, table_id)
+        rows = await queries.open_clocks(self.core.db, table_id)
         return next((r.due_at for r in rows if r.kind == "match" and r.status != "held"), None)
 
     async def sweep(self) -> list[Outcome]:

@@ -23,7 +23,7 @@ from engine.service.chats import Chats
 from engine.service.clock_rules import DEFAULT_CLOCKS, wanted_clocks
 from engine.service.clocks import Clocks
 from engine.service.core import Core
-from engine.service.outcome import ACTIVE, LIVE, Outcome, game_and_ruleset
+from engine.service.outcome import ACTIVE, IN_PROGRESS, Outcome, game_and_ruleset
 from engine.service.storage import queries
 from engine.service.storage.rows import DeadlineRow, TableRow
 
@@ -206,7 +206,7 @@ class Lobby:
         """In the lobby the seat goes; in a running game the AI takes it over (not the end)."""
         async with self.cache.lock(table_id):
             live = await self.cache.get(table_id)
-            if live is None or live.row.status not in ("lobby", *LIVE):
+            if live is None or live.row.status not in ("lobby", *IN_PROGRESS):
                 return Outcome(False, "service.no_table", table=table_id)
             seat = live.seat_of(user)
             if seat is None:
@@ -228,7 +228,7 @@ class Lobby:
         """A player whose seat the AI kept (they left, or missed three clocks) plays it again."""
         async with self.cache.lock(table_id):
             live = await self.cache.get(table_id)
-            if live is None or live.row.status not in LIVE:
+            if live is None or live.row.status not in IN_PROGRESS:
                 return Outcome(False, "service.not_running", table=table_id)
             if live.seat_of(user) is None:
                 return Outcome(False, "service.not_a_player", table=table_id)
@@ -305,7 +305,7 @@ class Lobby:
             for key, value in values.items():
                 setattr(live.row, key, value)
             live.state = state
-            live.clocks = await queries.live_clocks(self.db, table_id)
+            live.clocks = await queries.open_clocks(self.db, table_id)
             self.cache.put(live)
             if kick:
                 self.core.outbox.kick(table_id, kind="started")

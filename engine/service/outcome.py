@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from engine.games import GAMES
 
 ACTIVE = ("lobby", "running")  # a chat has at most one table in these
-LIVE = ("running", "paused")  # a game in progress; "paused": a tournament admin stopped its clocks
+IN_PROGRESS = ("running", "paused")  # a game in progress; "paused": a tournament admin stopped its clocks
 
 
 @dataclass

@@ -23,7 +23,7 @@ from engine.service.cache import LiveTable
 from engine.service.clocks import Clocks
 from engine.service.core import Core
 from engine.service.notices import Listener
-from engine.service.outcome import LIVE
+from engine.service.outcome import IN_PROGRESS
 from engine.service.storage import queries
 from engine.service.storage.rows import TableRow
 from engine.service.updates import TableUpdate
@@ -82,8 +82,8 @@ class Restorer:
                 if live is None:
                     async with AsyncSession(self.core.db) as session:
                         row = await session.get(TableRow, table_id)
-                    live = await self.core.cache.load(row, verify=True) if row is not None and row.status in LIVE \
-                        else None
+                    in_progress = row is not None and row.status in IN_PROGRESS
+                    live = await self.core.cache.load(row, verify=True) if in_progress else None
             if live is not None:
                 await self._reconcile(live)
             await asyncio.sleep(0)  # presses and clocks go first

@@ -41,7 +41,7 @@ from engine.service.core import Core
 from engine.service.lobby import Lobby, is_ai_user
 from engine.service.loop import TableLoop
 from engine.service.notices import Listener
-from engine.service.outcome import LIVE, Outcome
+from engine.service.outcome import IN_PROGRESS, Outcome
 from engine.service.restore import Restorer
 from engine.service.runner import supervise
 from engine.service.schedules import Schedules
@@ -95,7 +95,7 @@ class GameService:
             await migrate.upgrade(service.db)
             service.keys.secret = await database.secret(service.db)
             async with AsyncSession(service.db) as session:
-                live = select(TableRow).where(TableRow.status.in_(LIVE))
+                live = select(TableRow).where(TableRow.status.in_(IN_PROGRESS))
                 if lazy:
                     ids = (await session.exec(live.with_only_columns(TableRow.id))).all()
                 else:

@@ -54,7 +54,7 @@ from engine.service.loop import TableLoop
 from engine.service.outcome import Outcome, game_and_ruleset
 from engine.service.storage import queries
 from engine.service.storage.rows import (
-    LIVE_CLOCKS,
+    OPEN_CLOCKS,
     CorrectionRow,
     DeadlineRow,
     EntrantRow,
@@ -488,7 +488,7 @@ class Tournaments:
                 await queries.update_table(self.db, table_id, status=status)
             if live is not None:
                 live.row.status = status
-                live.clocks = await queries.live_clocks(self.db, table_id)
+                live.clocks = await queries.open_clocks(self.db, table_id)
         self.core.outbox.kick(table_id, kind=kind)
 
     def _clocks_of(self, tid: int, tables: list[int]):
@@ -506,7 +506,7 @@ class Tournaments:
         tables = await self._running_tables(tid)
         async with AsyncSession(self.db) as session:
             await session.exec(update(DeadlineRow).where(self._clocks_of(tid, tables),
-                                                               DeadlineRow.status.in_(LIVE_CLOCKS))
+                                                               DeadlineRow.status.in_(OPEN_CLOCKS))
                                .values(status="held", owner=None, lease_until=None))
             await session.exec(update(TournamentRow).where(TournamentRow.id == tid)
                                .values(status="paused", paused_at=self._now()))

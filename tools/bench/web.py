@@ -141,7 +141,7 @@ async def memory_growth(service, address: str, http: aiohttp.ClientSession, game
 
 
 def bench_web(games: int = 50, presses: int = 30) -> dict:
-    from bot.web.live import Hub
+    from bot.web.hub import Hub
     from bot.web.server import make_app, start_site
     from engine.service.tables import GameService
 

@@ -19,7 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.service.storage.database import tell_others
 from engine.service.storage.rows import (
-    LIVE_CLOCKS,
+    OPEN_CLOCKS,
     ActionRow,
     ClockInfo,
     DeadlineRow,
@@ -29,7 +29,7 @@ from engine.service.storage.rows import (
 
 
 def _retire_clocks(table_id: int, keep_match: bool):
-    query = delete(DeadlineRow).where(DeadlineRow.table_id == table_id, DeadlineRow.status.in_(LIVE_CLOCKS))
+    query = delete(DeadlineRow).where(DeadlineRow.table_id == table_id, DeadlineRow.status.in_(OPEN_CLOCKS))
     return query.where(DeadlineRow.kind != "match") if keep_match else query
 
 
@@ -117,7 +117,7 @@ async def reconcile(engine: AsyncEngine, table_id: int, version: int,
             await session.rollback()
             return None
         existing = list(await session.exec(select(DeadlineRow).where(
-            DeadlineRow.table_id == table_id, DeadlineRow.status.in_((*LIVE_CLOCKS, "held")))))
+            DeadlineRow.table_id == table_id, DeadlineRow.status.in_((*OPEN_CLOCKS, "held")))))
         remaining = list(zip(wanted_info, wanted, strict=True))
         out = []
         for row in existing:
@@ -137,10 +137,10 @@ async def reconcile(engine: AsyncEngine, table_id: int, version: int,
         return out
 
 
-async def live_clocks(engine: AsyncEngine, table_id: int) -> list[ClockInfo]:
+async def open_clocks(engine: AsyncEngine, table_id: int) -> list[ClockInfo]:
     async with AsyncSession(engine) as session:
         return [info(r) for r in await session.exec(select(DeadlineRow).where(
-            DeadlineRow.table_id == table_id, DeadlineRow.status.in_((*LIVE_CLOCKS, "held"))))]
+            DeadlineRow.table_id == table_id, DeadlineRow.status.in_((*OPEN_CLOCKS, "held"))))]
 
 
 async def purge(engine: AsyncEngine, before: float) -> int:
@@ -244,5 +244,5 @@ async def end_table(engine: AsyncEngine, table_id: int, status: str, notify: str
         await session.exec(update(TableRow).where(TableRow.id == table_id).values(status=status,
                                                                                  updated_at=time.time()))
         await session.exec(delete(DeadlineRow).where(DeadlineRow.table_id == table_id,
-                                                     DeadlineRow.status.in_((*LIVE_CLOCKS, "held"))))
+                                                     DeadlineRow.status.in_((*OPEN_CLOCKS, "held"))))
         await session.commit()

@@ -199,7 +199,7 @@ class SettingRow(SQLModel, table=True):
 
 
 # clocks that a move retires: whatever is set for the old version (the match clock stays)
-LIVE_CLOCKS = ("pending", "claimed")
+OPEN_CLOCKS = ("pending", "claimed")
 
 
 def clock_values(row: DeadlineRow | ClockInfo, table_id: int | None = None) -> dict:

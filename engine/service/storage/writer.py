@@ -42,7 +42,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from engine.service.storage.database import CHANNEL, payload
 from engine.service.storage.rows import (
-    LIVE_CLOCKS,
+    OPEN_CLOCKS,
     ActionRow,
     ClockInfo,
     DeadlineRow,
@@ -267,11 +267,11 @@ async def _statements(conn: AsyncConnection, batch: list[Move]) -> set[Move]:
     ended = [m.table_id for m in moved if m.status != "running"]
     if running:  # the old clocks are retired; the match clock stays while the game runs
         await conn.execute(delete(DeadlineRow).where(DeadlineRow.table_id.in_(running),
-                                                     DeadlineRow.status.in_(LIVE_CLOCKS),
+                                                     DeadlineRow.status.in_(OPEN_CLOCKS),
                                                      DeadlineRow.kind != "match"))
     if ended:
         await conn.execute(delete(DeadlineRow).where(DeadlineRow.table_id.in_(ended),
-                                                     DeadlineRow.status.in_(LIVE_CLOCKS)))
+                                                     DeadlineRow.status.in_(OPEN_CLOCKS)))
     clocks = [clock_values(row, m.table_id) for m in moved for row in m.clocks]
     if clocks:
         await conn.execute(insert(DeadlineRow), clocks)

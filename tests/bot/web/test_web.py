@@ -16,7 +16,7 @@ import pytest
 from bot.process import cli
 from bot.web import auth
 from bot.web.context import watch_path
-from bot.web.live import Hub, RateLimit
+from bot.web.hub import Hub, RateLimit
 from bot.web.messages import parse_message
 from bot.web.server import make_app, start_site
 from engine.games import GAMES

@@ -18,7 +18,7 @@ import pytest
 
 from bot.web.auth import sign_init_data
 from bot.web.context import watch_path
-from bot.web.live import Hub
+from bot.web.hub import Hub
 from bot.web.server import make_app, start_site
 from engine.board.data import board
 from engine.games import GAMES

@@ -9,7 +9,7 @@ import threading
 import aiohttp
 import pytest
 
-from bot.web.live import Hub
+from bot.web.hub import Hub
 from bot.web.server import make_app, start_site
 from engine.games import GAMES
 from engine.service.tables import GameService

@@ -18,18 +18,18 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.games import GAMES
 from engine.service.storage import queries, writer
-from engine.service.storage.rows import LIVE_CLOCKS, DeadlineRow
+from engine.service.storage.rows import OPEN_CLOCKS, DeadlineRow
 from engine.service.tables import GameService
 from tests.engine.service.test_service import FakeClock
 
 SEEDS = int(os.environ.get("TYCOON_RACE_SEEDS", "60"))
-YIELDING = ("due", "claim", "release", "append_move", "live_clocks")
+YIELDING = ("due", "claim", "release", "append_move", "open_clocks")
 
 
 async def _live_clocks(service: GameService, table: int) -> list[DeadlineRow]:
     async with AsyncSession(service.db) as session:
         rows = await session.exec(select(DeadlineRow).where(
-            DeadlineRow.table_id == table, DeadlineRow.status.in_(LIVE_CLOCKS),
+            DeadlineRow.table_id == table, DeadlineRow.status.in_(OPEN_CLOCKS),
             DeadlineRow.kind != "match"))
         return list(rows)
 

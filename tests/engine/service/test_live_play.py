@@ -30,7 +30,7 @@ from engine.games import GAMES
 from engine.service.cache import KEEP_FINISHED
 from engine.service.clock_rules import LEASE
 from engine.service.storage import database, queries
-from engine.service.storage.rows import LIVE_CLOCKS, ActionRow, DeadlineRow, TableRow
+from engine.service.storage.rows import OPEN_CLOCKS, ActionRow, DeadlineRow, TableRow
 from engine.service.tables import GameService
 from tests.engine.service.test_service import FakeClock, direct_run, lobby, step, tables_of_two
 from tests.paths import ROOT
@@ -101,7 +101,7 @@ async def _stuck(engine, now: float) -> str:
     async with AsyncSession(engine) as session:
         rows = (await session.exec(select(TableRow).where(TableRow.status != "over"))).all()
         clocks = (await session.exec(select(DeadlineRow).where(
-            DeadlineRow.status.in_(LIVE_CLOCKS)))).all()
+            DeadlineRow.status.in_(OPEN_CLOCKS)))).all()
     lines = []
     for row in rows[:5]:
         state = GAMES[row.game].rules.decode_state(row.snapshot)
@@ -151,7 +151,7 @@ async def test_two_processes_run_200_tables_every_clock_fires_once_and_every_tab
         assert len(fired) == len(set(fired)), "a clock was applied twice"
         done = {c.id: c for c in clocks if c.status == "done"}
         assert set(fired) == set(done), "every clock marked done made exactly one move, and only those"
-        left = [c for c in clocks if c.status in LIVE_CLOCKS]
+        left = [c for c in clocks if c.status in OPEN_CLOCKS]
         assert not left, f"finished tables keep no clock: {left[:3]}"
         held = [i for i, _ in frozen_worker.frozen if i in done]
         assert held, "clocks the frozen process had taken were fired after all"
@@ -343,7 +343,7 @@ async def test_finished_tables_leave_memory_and_spent_clocks_are_purged(tmp_path
         assert len(spent) == 3
         assert await queries.purge(service.db, clock.now - 3600) == 0  # an hour to look at them
         assert await queries.purge(service.db, clock.now + 1) == 3
-        pending = await queries.live_clocks(service.db, table)
+        pending = await queries.open_clocks(service.db, table)
         assert pending and all(c.status == "pending" for c in pending)  # live clocks are never purged
     finally:
         await service.close()
@@ -370,10 +370,10 @@ async def test_a_process_that_dies_inside_start_leaves_a_lobby_that_starts_later
         again = await GameService.open(db_url)
         try:
             assert (await again.cache.get(out.table)).row.status == "lobby"
-            assert await queries.live_clocks(again.db, out.table) == []
+            assert await queries.open_clocks(again.db, out.table) == []
             monkeypatch.setattr(queries, "start_table", real)
             assert (await again.lobby.start(out.table, "u0", seed=1)).ok
-            clocks = await queries.live_clocks(again.db, out.table)
+            clocks = await queries.open_clocks(again.db, out.table)
             assert [(c.seat, c.kind) for c in clocks] == [(d.seat, d.kind) for d in again.cache.waiting_for(out.table)]
         finally:
             await again.close()
@@ -385,7 +385,7 @@ async def _clock_rows(service, table: int) -> list:
     """A table's clocks that may still fire (not the match clock)."""
     async with AsyncSession(service.db) as session:
         rows = await session.exec(select(DeadlineRow).where(
-            DeadlineRow.table_id == table, DeadlineRow.status.in_(LIVE_CLOCKS),
+            DeadlineRow.table_id == table, DeadlineRow.status.in_(OPEN_CLOCKS),
             DeadlineRow.kind != "match"))
         return list(rows)
 
