@@ -51,7 +51,7 @@ WORDS: dict[str, GameWords] = {
                                                              for e in events],
         error=lambda err, lang, names, ruleset: deal_text.explain_error(err, lang, names),
         winners=deal_text.winners_line,
-        own_screen="tg.btn.my_hand", hand=_deal_hand, money=lambda amount, lang, ruleset: f"{amount}M",
+        own_screen="ch.btn.my_hand", hand=_deal_hand, money=lambda amount, lang, ruleset: f"{amount}M",
         prompt=lambda view, decision, lang, names, ruleset: deal_text.prompt_line(view, decision, lang, names)),
     "board": GameWords(
         table=lambda view, lang, names, ruleset: board_text.render_board(view, lang, names, ruleset),
@@ -63,7 +63,7 @@ WORDS: dict[str, GameWords] = {
                                                                                  viewer),
         error=lambda err, lang, names, ruleset: board_text.explain_error(err, lang, ruleset, names),
         winners=board_text.winners_line,
-        own_screen="tg.btn.my_options", hand=lambda view, seat, lang: None,
+        own_screen="ch.btn.my_options", hand=lambda view, seat, lang: None,
         money=lambda amount, lang, ruleset: board_text.money(ruleset, amount, lang), prompt=board_text.prompt_line,
         news=board_text.news_lines),
 }

@@ -159,7 +159,7 @@ class TableChannel:
             when = self.messenger.when(due, self.service.clock(), lang) if due else "–"
             after = sentence(lang, "ch.your_turn", [view.seats[screens.ping[0]]], when=when)
         elif screens.ping:
-            after = sentence(lang, "tg.result_players", [view.seats[s] for s in screens.ping])
+            after = sentence(lang, "ch.result_players", [view.seats[s] for s in screens.ping])
         text = Text(public.text, after)
         buttons = self.table_buttons(screens, lang)
         current = record.get(self.prefix)
@@ -181,8 +181,8 @@ class TableChannel:
         for prompt in record.get(f"{self.prefix}_prompts", []):
             still = [] if screens.ended else [a for a in prompt["asks"] if tuple(a) in waiting]
             if prompt.get("buttons") and not still:  # answered or expired: its buttons go
-                await self.edit(place, prompt["id"], Text(prompt["text"] + "\n" + t(lang, "tg.answered")), [], None)
-                prompt = {**prompt, "buttons": False, "text": prompt["text"] + "\n" + t(lang, "tg.answered")}
+                await self.edit(place, prompt["id"], Text(prompt["text"] + "\n" + t(lang, "ch.answered")), [], None)
+                prompt = {**prompt, "buttons": False, "text": prompt["text"] + "\n" + t(lang, "ch.answered")}
             if still or prompt.get("turn") == view.turn:  # this turn's prompts may take more players
                 kept.append(prompt)
         asked = {tuple(a) for prompt in kept for a in prompt["asks"]}

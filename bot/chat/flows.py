@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 def rules_text(view: PublicView | None, lang: str) -> str:
     """The games' rules in short (both outside a table); at a table its rule set and options."""
     games = [view.game] if view else list(GAMES)
-    text = "\n\n".join(t(lang, f"dc.rules.{g}") for g in games)
+    text = "\n\n".join(t(lang, f"ch.rules.{g}") for g in games)
     return f"{text}\n\n{option_screens.rules_text(view, lang)}" if view else text
 
 
@@ -54,7 +54,7 @@ class Flows(LobbyFlows):
     """The platform-neutral part of a chat front end (one per bot, beside its table channel)."""
 
     default_lang = "zh-Hans"  # the bot's language, for a chat that never chose one
-    admins_only = "tg.admins_only"  # the refusal for a setting only the chat's managers may change
+    admins_only = "ch.admins_only"  # the refusal for a setting only the chat's managers may change
 
     def __init__(self, service: GameService, tables: TableChannel, seed: int | None = None) -> None:
         super().__init__(service, tables, seed)
@@ -84,9 +84,9 @@ class Flows(LobbyFlows):
             if not allowed.ok:  # told now, not after answering "yes"
                 await answer.tell(t(who.lang, allowed.key, **allowed.params))
                 return
-            await answer.ask(t(who.lang, "dc.endgame_confirm"),
-                             [Button(t(who.lang, "tg.btn.endgame_yes"), f"e:{view.table}:y", -1),
-                              Button(t(who.lang, "tg.btn.endgame_no"), f"e:{view.table}:n", -1)])
+            await answer.ask(t(who.lang, "ch.endgame_confirm"),
+                             [Button(t(who.lang, "ch.btn.endgame_yes"), f"e:{view.table}:y", -1),
+                              Button(t(who.lang, "ch.btn.endgame_no"), f"e:{view.table}:n", -1)])
             return
         manages = op == "cancel" and await who.manages()
         out = await self.service.lobby.op(view.table, op, who.user, who.name, is_admin=manages)
@@ -96,8 +96,8 @@ class Flows(LobbyFlows):
         if out.key == "service.seat_back":
             await answer.tell(t(who.lang, "service.welcome_back"))
         elif op == "cancel" and view.status == "lobby":
-            await answer.reply(t(who.lang, "tg.cancelled"))
-            await self.show_lobby(view.table, who.lang, t(who.lang, "tg.cancelled"))
+            await answer.reply(t(who.lang, "ch.cancelled"))
+            await self.show_lobby(view.table, who.lang, t(who.lang, "ch.cancelled"))
         else:  # the lobby message shows who is in; in a running game the table's update says who left
             await answer.done()
             if view.status == "lobby":
@@ -106,7 +106,7 @@ class Flows(LobbyFlows):
     async def end_answer(self, who: Who, table_id: int, yes: bool, answer: Answer) -> None:
         """The answer to ``/endgame``'s question: only the game's creator or a chat manager ends it."""
         if not yes:
-            await answer.update(t(who.lang, "tg.game_goes_on"))
+            await answer.update(t(who.lang, "ch.game_goes_on"))
             return
         out = await self.service.lobby.cancel(table_id, who.user, is_admin=await who.manages(), name=who.name)
         if not out.ok:
@@ -164,7 +164,7 @@ class Flows(LobbyFlows):
             await answer.tell(t(who.lang, self.admins_only))
             return
         if not code:
-            await answer.tell(t(who.lang, "tg.lang_usage"))
+            await answer.tell(t(who.lang, "ch.lang_usage"))
             return
         lang = normalise_lang(code)
         await self.service.chats.set_settings(who.chat, lang=lang)
@@ -173,7 +173,7 @@ class Flows(LobbyFlows):
     async def stats(self, who: Who) -> str:
         table = await self.service.chats.standings(who.chat)
         lines = [f"{i + 1}. {e['name']}: {e['wins']}/{e['games']}" for i, e in enumerate(table[:20])]
-        return "\n".join([t(who.lang, "tg.standings"), *lines]) if lines else t(who.lang, "tg.no_results")
+        return "\n".join([t(who.lang, "ch.standings"), *lines]) if lines else t(who.lang, "ch.no_results")
 
     # -- scheduled matches -----------------------------------------------------------------------
 
@@ -188,10 +188,10 @@ class Flows(LobbyFlows):
             await answer.tell(t(who.lang, out.key, **out.params))
             return None
         sid = out.params["schedule"]
-        text = t(who.lang, "dc.scheduled", game=game_name(game, who.lang), when=when, length=minutes)
+        text = t(who.lang, "ch.scheduled", game=game_name(game, who.lang), when=when, length=minutes)
         extra = await note(sid) if note is not None else None
         text += f"\n{extra}" if extra else ""
-        sent = await answer.reply(text, [Button(t(who.lang, "tg.btn.sign_up"), f"s:{sid}", -1)])
+        sent = await answer.reply(text, [Button(t(who.lang, "ch.btn.sign_up"), f"s:{sid}", -1)])
         if sent is not None:
             await self.remember_signup(f"s{sid}", self.tables.messenger.chat_place(who.chat), sent)
         return sid
@@ -212,7 +212,7 @@ class Flows(LobbyFlows):
             await answer.tell(t(who.lang, "service.other_chat"))
             return
         out = await self.service.schedules.sign_up(schedule_id, who.user, who.name)
-        await answer.tell(t(who.lang, "tg.signed_up") if out.ok else t(who.lang, out.key, **out.params))
+        await answer.tell(t(who.lang, "ch.signed_up") if out.ok else t(who.lang, out.key, **out.params))
 
     # -- what the service says -------------------------------------------------------------------
 
@@ -239,7 +239,7 @@ class Flows(LobbyFlows):
         if outcome.key == "service.match_announced":
             sid = outcome.params["schedule"]
             sent = await self.tables.post(place, Text(t(lang, "service.match_announced")),
-                                          [Button(t(lang, "tg.btn.sign_up"), f"s:{sid}", -1)])
+                                          [Button(t(lang, "ch.btn.sign_up"), f"s:{sid}", -1)])
             await self.remember_signup(f"s{sid}", place, sent)
         elif outcome.key == "service.schedule_too_few" or ((outcome.key or "").startswith("tour.")
                                                            and outcome.key not in ("tour.round_started",

@@ -14,9 +14,9 @@ from engine.service.views import PublicView
 from words.i18n import game_name, ruleset_name, t
 
 # an AI seat of each level (``engine.games.LEVELS``), the default one without its level in the op
-LOBBY_OPS = [("join", "tg.btn.join"), ("leave", "tg.btn.leave"), ("ai:basic", "tg.btn.add_ai_basic"),
-             ("ai", "tg.btn.add_ai"), ("ai:strong", "tg.btn.add_ai_strong"), ("noai", "tg.btn.remove_ai"),
-             ("start", "tg.btn.start"), ("cancel", "tg.btn.cancel")]
+LOBBY_OPS = [("join", "ch.btn.join"), ("leave", "ch.btn.leave"), ("ai:basic", "ch.btn.add_ai_basic"),
+             ("ai", "ch.btn.add_ai"), ("ai:strong", "ch.btn.add_ai_strong"), ("noai", "ch.btn.remove_ai"),
+             ("start", "ch.btn.start"), ("cancel", "ch.btn.cancel")]
 
 
 def seat_line(seat, lang: str) -> str:
@@ -42,7 +42,7 @@ class LobbyFlows:
 
     def lobby_text(self, view: PublicView, lang: str) -> str:
         seats = "\n".join(f"{i + 1}. {seat_line(s, lang)}" for i, s in enumerate(view.seats))
-        key = "tg.lobby" if view.status == "lobby" else "tg.lobby_started"
+        key = "ch.lobby" if view.status == "lobby" else "ch.lobby_started"
         text = t(lang, key, game=game_name(view.game, lang), ruleset=ruleset_name(view.ruleset, lang), seats=seats)
         lines = [text, option_screens.on_line(view, lang)]  # what the group chose stays in view after the start
         if view.status == "lobby" and view.own_from_start:  # hands come privately: how to get them
@@ -106,7 +106,7 @@ class LobbyFlows:
     async def lobby_press(self, who: Who, table_id: int, op: str, answer: Answer) -> None:
         view = await self.service.public_view(table_id)
         if view is not None and view.status != "lobby":  # a lobby message from before the start
-            await answer.tell(t(who.lang, "tg.lobby_closed"))
+            await answer.tell(t(who.lang, "ch.lobby_closed"))
             await self.show_lobby(table_id, who.lang)
             return
         manages = op == "cancel" and await who.manages()
@@ -117,4 +117,4 @@ class LobbyFlows:
         await answer.done()
         after = await self.service.public_view(table_id)
         cancelled = after is None or after.status == "cancelled"
-        await self.show_lobby(table_id, who.lang, t(who.lang, "tg.cancelled") if cancelled else None)
+        await self.show_lobby(table_id, who.lang, t(who.lang, "ch.cancelled") if cancelled else None)

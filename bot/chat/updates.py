@@ -71,7 +71,7 @@ def damaged_text(update: TableUpdate, lang: str) -> str:
 def answer_buttons(table: int, seats: list[int], names: dict[int, str], lang: str) -> list[Button]:
     """One "answer…" button per player asked in a Just Say No window: each opens that player's own
     answers (the same for every target)."""
-    return [Button(t(lang, "tg.btn.answer", name=names.get(s, "?")), f"h:{table}:{s}", s) for s in seats]
+    return [Button(t(lang, "ch.btn.answer", name=names.get(s, "?")), f"h:{table}:{s}", s) for s in seats]
 
 
 def _first_due(asks: list[Ask]) -> float | None:

@@ -121,6 +121,6 @@ class InteractionAnswer:
         if self.interaction.response.is_done():
             return
         if self.interaction.type == discord.InteractionType.application_command:
-            await self.tell(t(self.lang, "tg.done"))
+            await self.tell(t(self.lang, "ch.done"))
         else:
             await self.interaction.response.defer()

@@ -121,7 +121,7 @@ class TournamentFront:
             return
         screen = await tour_screens.signup_screen(self.tours, int(data.split(":")[1]), lang, self.service.clock())
         await interaction.response.edit_message(content=md(screen.text)[:TEXT], view=self.signup_view(screen))
-        done = t(lang, "tour.signed_up") if data.split(":")[2] != "w" else t(lang, "tg.done")
+        done = t(lang, "tour.signed_up") if data.split(":")[2] != "w" else t(lang, "ch.done")
         await interaction.followup.send(done, ephemeral=True)
 
     async def team(self, interaction: discord.Interaction, team_name: str) -> None:

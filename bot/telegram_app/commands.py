@@ -69,7 +69,7 @@ class TelegramCommands:
         (chat admins only; HH:MM is Beijing time, UTC+8)."""
         asker, answer, args = await who(self.ctx, update), self._answer(update), context.args or []
         if not await manages(update):
-            await answer.tell(t(asker.lang, "tg.admins_only"))
+            await answer.tell(t(asker.lang, "ch.admins_only"))
             return
         now = self.service.clock()
         start = start_time(args[1], now) if len(args) >= 3 else None

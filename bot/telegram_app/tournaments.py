@@ -92,7 +92,7 @@ class TelegramTournaments:
         if not out.ok:
             await answer.tell(t(who.lang, out.key, **out.params))
             return
-        await answer.note(t(who.lang, "tour.signed_up") if press.fields["op"] != "w" else t(who.lang, "tg.done"))
+        await answer.note(t(who.lang, "tour.signed_up") if press.fields["op"] != "w" else t(who.lang, "ch.done"))
         screen = await tour_screens.signup_screen(self.tours, press.id("tournament"), who.lang, self.service.clock())
         with contextlib.suppress(BadRequest):  # "message is not modified"
             await update.callback_query.edit_message_text(screen.text, reply_markup=self.markup(screen))

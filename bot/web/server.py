@@ -56,8 +56,8 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 DEFAULT_PORT = 8080
 # the words a page needs besides its own (web.*): the lobby's buttons are the chat bots'
-_SHARED_WORDS = ("tg.btn.join", "tg.btn.leave", "tg.btn.add_ai", "tg.btn.add_ai_basic", "tg.btn.add_ai_strong",
-                 "tg.btn.remove_ai", "tg.btn.start", "tg.btn.cancel",
+_SHARED_WORDS = ("ch.btn.join", "ch.btn.leave", "ch.btn.add_ai", "ch.btn.add_ai_basic", "ch.btn.add_ai_strong",
+                 "ch.btn.remove_ai", "ch.btn.start", "ch.btn.cancel",
                  "ai.level.basic", "ai.level.ai", "ai.level.strong")
 
 def _words(lang: str) -> dict[str, str]:

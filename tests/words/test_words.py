@@ -180,7 +180,7 @@ def test_B11_D12_rules_of_both_games_on_one_screen_name_one_hotel_word(lang):
     from bot.chat.flows import rules_text
 
     screen = rules_text(None, lang)  # no table: both games
-    assert t(lang, "dc.rules.board") in screen and t(lang, "dc.rules.deal") in screen
+    assert t(lang, "ch.rules.board") in screen and t(lang, "ch.rules.deal") in screen
     assert not ("酒店" in screen and ("旅馆" in screen or "旅館" in screen))
 
 

@@ -238,11 +238,11 @@ async def test_endgame_only_for_its_creator_or_manage_server(tmp_path, monkeypat
         assert service.cache.row(table).status == "running"
         await dispatch(client, slash("endgame", 1))  # the creator is asked
         question = fake.last_reply()
-        assert question["flags"] == 64 and question["content"] == t("en", "dc.endgame_confirm")
+        assert question["flags"] == 64 and question["content"] == t("en", "ch.endgame_confirm")
         assert f"e:{table}:y" in fake.custom_ids([("", "", question)])
         await dispatch(client, slash("endgame", 1))  # the creator changes their mind
         await dispatch(client, click(f"e:{table}:n", 1))
-        assert fake.last_reply()["content"] == t("en", "tg.game_goes_on")
+        assert fake.last_reply()["content"] == t("en", "ch.game_goes_on")
         assert service.cache.row(table).status == "running"
         await dispatch(client, slash("endgame", 3, permissions=MANAGE_GUILD))  # a moderator
         await dispatch(client, click(f"e:{table}:y", 3, permissions=MANAGE_GUILD))
@@ -308,7 +308,7 @@ async def test_schedule_needs_manage_server_or_events_and_makes_a_calendar_event
 
         sign_up = next(c for c in fake.custom_ids() if c.startswith("s:"))
         await dispatch(client, click(sign_up, 1))
-        assert fake.last_reply()["content"] == t("en", "tg.signed_up")
+        assert fake.last_reply()["content"] == t("en", "ch.signed_up")
 
 
 async def test_closed_dms_fall_back_to_the_ephemeral_hand_and_are_not_retried(tmp_path, monkeypatch):
@@ -374,7 +374,7 @@ async def test_lang_changes_the_next_public_message(tmp_path, monkeypatch):
         lobby = fake.last_reply()
         assert "等待玩家" in lobby["content"] and "waiting for players" not in lobby["content"]
         labels = [c["label"] for row in lobby["components"] for c in row["components"]]
-        assert t("zh-Hans", "tg.btn.join") in labels
+        assert t("zh-Hans", "ch.btn.join") in labels
 
 
 async def test_command_names_and_descriptions_are_localised_in_the_synced_tree(tmp_path, monkeypatch):

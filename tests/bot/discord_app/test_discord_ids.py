@@ -91,7 +91,7 @@ async def test_stats_answers_only_the_one_who_asked(tmp_path, monkeypatch):
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         await dispatch(client, slash("stats", 1))
         reply = fake.last_reply()
-        assert reply["flags"] == 64 and reply["content"] == t("en", "tg.no_results")
+        assert reply["flags"] == 64 and reply["content"] == t("en", "ch.no_results")
         assert not fake.live(CHANNEL) and not [p for p in fake.public() if p.get("content")]
 
 

@@ -170,7 +170,7 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
             await dispatch(client, command("rules", uid, 0, thread_channel(homes[0])))
             rules = fake.last_reply()["content"]
             # that table's game only, then its rule set and options
-            assert rules.startswith(t("en", "dc.rules.deal")) and t("en", "dc.rules.board") not in rules
+            assert rules.startswith(t("en", "ch.rules.deal")) and t("en", "ch.rules.board") not in rules
             assert t("en", "opt.single_double_rent") in rules
             # and /standings typed there is about the channel's tournament
             await dispatch(client, command("standings", 3, 0, thread_channel(homes[0])))
@@ -341,7 +341,7 @@ async def test_a_game_in_a_thread_of_its_own(tmp_path, monkeypatch, threads):
         assert shown and all(f"/channels/{home or CHANNEL}/messages" in u for u in shown)
         if threads:  # the table's commands work in its thread; a second game in the channel is refused
             await dispatch(client, command("rules", 2, 0, thread_channel(home)))
-            assert fake.last_reply()["content"].startswith(t("en", "dc.rules.deal") + "\n\n" + t(
+            assert fake.last_reply()["content"].startswith(t("en", "ch.rules.deal") + "\n\n" + t(
                 "en", "opt.table_rules", ruleset="standard rules", code="standard"))
         await dispatch(client, command("newgame", 2, game="board"))
         assert fake.last_reply()["content"] == t("en", "service.table_exists", table=table, game="deal")

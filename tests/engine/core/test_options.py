@@ -187,7 +187,7 @@ async def test_B08_telegram_newgame_with_options_lobby_toggles_and_rules(tmp_pat
             await _send(app, press(f"l:{table}:o:tax", 1))  # an old lobby message after the start
             assert service.cache.state(table).options.income_tax_choice is True
             answers = [p for name, p in api.calls if name == "answerCallbackQuery"]
-            assert answers[-1]["text"] == t("en", "tg.lobby_closed")[:200]
+            assert answers[-1]["text"] == t("en", "ch.lobby_closed")[:200]
     finally:
         await service.close()
 
