@@ -28,7 +28,6 @@ from bot.discord_app.messenger import DiscordMessenger
 from bot.discord_app.trades import DiscordTrades
 from engine.service.outcome import Outcome
 from engine.service.tables import GameService
-from engine.service.updates import TableUpdate
 from words.i18n import normalise_lang
 
 log = logging.getLogger(__name__)
@@ -46,14 +45,14 @@ class Front:
         self.flows.default_lang = self.lang
         self.flows.admins_only = "dc.manage_only"
         self.ctx = PlatformContext(service, self.tables, self.flows, self.lang)
-        self.client = client
         self.commands = DiscordCommands(self.ctx)
         self.trades = DiscordTrades(self.ctx)
         self.tournaments = None  # the bot's TournamentFront, which shows a round's start and end
         self.router = PressRouter(self.ctx, {
             PressKind.OWN: self._own, PressKind.PILE: self._pile, PressKind.SEAT_BACK: self._seat_back,
             PressKind.TRADE: self._trade, PressKind.TOURNAMENT: self._tournament}, homes=threads.homes)
-        service.subscribe(self.on_update, self.on_notice, private=True, chats="dc:")
+        self._subscribed = False
+        self.client = client
 
     @property
     def client(self) -> discord.Client | None:
@@ -61,7 +60,12 @@ class Front:
 
     @client.setter
     def client(self, client: discord.Client | None) -> None:
+        """Once there is a client to send with, the Discord channels' updates come straight to the
+        shared flows (``Flows.on_update`` → the table channel → the messenger)."""
         self.ctx.client = self.messenger.client = client
+        if client is not None and not self._subscribed:
+            self._subscribed = True
+            self.service.subscribe(self.flows.on_update, self.on_notice, private=True, chats="dc:")
 
     async def press(self, interaction: discord.Interaction, data: str) -> None:
         """A component's id (a move's token, or signed data), through the press router."""
@@ -88,16 +92,10 @@ class Front:
     async def refuse(self, interaction: discord.Interaction) -> None:
         await refuse(self.ctx, interaction)
 
-    async def on_update(self, update: TableUpdate) -> None:
-        """A table of a Discord channel changed: shown in its own channel or thread, wherever the
-        press came from."""
-        if self.client is not None:
-            await self.flows.on_update(update)
-
     async def on_notice(self, outcome: Outcome) -> None:
         """What the clocks did outside a table: a scheduled match announced or called off (and its
         calendar entry with it), a tournament's rounds."""
-        if self.client is None or not await self.flows.on_notice(outcome):
+        if not await self.flows.on_notice(outcome):
             return
         if outcome.key == "service.schedule_too_few":
             await calendar.drop_event(self.ctx, outcome.params["schedule"])

@@ -34,7 +34,6 @@ from bot.telegram_app.tournaments import TelegramTournaments
 from bot.telegram_app.trades import TelegramTrades
 from engine.service.outcome import Outcome
 from engine.service.tables import GameService
-from engine.service.updates import TableUpdate
 from words.i18n import normalise_lang, t
 
 log = logging.getLogger(__name__)
@@ -54,7 +53,7 @@ class TelegramFrontEnd:
         self.router = PressRouter(self.ctx, {
             PressKind.OWN: self.own_screen, PressKind.PILE: self.discard_pile, PressKind.TRADE: self.trades.press,
             PressKind.TOURNAMENT: self.tours.press})
-        service.subscribe(self.on_update, self.on_notice, private=True, chats="tg:")
+        self._subscribed = False
 
     @property
     def bot(self):
@@ -62,7 +61,12 @@ class TelegramFrontEnd:
 
     @bot.setter
     def bot(self, bot) -> None:
-        self.messenger.bot = self.tours.bot = bot
+        """Once there is a bot to send with, the Telegram chats' updates come straight to the
+        shared flows (``Flows.on_update`` → the table channel → the messenger)."""
+        self.messenger.bot = self.tours.bot = self.ctx.client = bot
+        if bot is not None and not self._subscribed:
+            self._subscribed = True
+            self.service.subscribe(self.flows.on_update, self.on_notice, private=True, chats="tg:")
 
     async def button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A button press, through the press router; its callback query is answered once, whatever happens."""
@@ -109,14 +113,8 @@ class TelegramFrontEnd:
         else:
             await self.messenger.post(chat.id, Text(text), [], picture, picture_name="discard.png")
 
-    async def on_update(self, update: TableUpdate) -> None:
-        """A table of a Telegram chat changed: shown in its own chat (or forum topic), wherever the
-        press came from (a button pressed in a private chat with the bot must not post the table there)."""
-        if self.bot is not None:
-            await self.flows.on_update(update)
-
     async def on_notice(self, outcome: Outcome) -> None:
-        if self.bot is not None and await self.flows.on_notice(outcome):
+        if await self.flows.on_notice(outcome):
             await self.tours.on_notice(outcome)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
