@@ -12,7 +12,6 @@ import pytest
 from engine.board import BOARD
 from engine.board.invariants import violations
 from engine.board.model import HOTEL, BoardState
-from engine.board.rules import dice
 from engine.core.errors import RuleError
 
 
@@ -52,13 +51,14 @@ def place(s: BoardState, seat: int, square: int) -> None:
 
 
 class Dice:
-    """Forced rolls: ``Dice(monkeypatch, (3, 4), (6, 6))``; running out fails the test."""
+    """Forced rolls for one table: ``Dice(s, (3, 4), (6, 6))`` sets them on the state itself
+    (``engine.board.rules.dice``); running out fails the test."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, *rolls: tuple[int, int]) -> None:
+    def __init__(self, s: BoardState, *rolls: tuple[int, int]) -> None:
         self.rolls = list(rolls)
-        monkeypatch.setattr(dice, "roll", self._next)
+        s.forced_rolls = self
 
-    def _next(self, state: BoardState) -> tuple[int, int]:
+    def __next__(self) -> tuple[int, int]:
         assert self.rolls, "the test ran out of forced dice"
         return self.rolls.pop(0)
 

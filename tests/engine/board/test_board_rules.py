@@ -73,32 +73,32 @@ def test_B01_classic_starts_with_1500_and_options_override():
 # -- B-02 a turn ----------------------------------------------------------------------------------
 
 
-def test_B02_roll_and_move_then_the_turn_passes(monkeypatch):
+def test_B02_roll_and_move_then_the_turn_passes():
     s = table(2)
-    Dice(monkeypatch, (3, 4))
+    Dice(s, (3, 4))
     act(s, 0, m.Roll())  # 7: Chance
     s2 = table(2)
-    Dice(monkeypatch, (2, 3))
+    Dice(s2, (2, 3))
     act(s2, 0, m.Roll())  # 5: a station -> buy decision
     assert s2.players[0].position == 5 and s2.stage == "buy"
     act(s2, 0, m.Buy())
     assert current_seat(s2) == 1 and s2.stage == "roll"
 
 
-def test_B02_doubles_roll_again(monkeypatch):
+def test_B02_doubles_roll_again():
     s = table(2)
     own(s, 1, 6)  # light blue: seat 0 pays rent, nothing to decide
-    Dice(monkeypatch, (3, 3), (1, 2))
+    Dice(s, (3, 3), (1, 2))
     act(s, 0, m.Roll())
     assert current_seat(s) == 0 and s.stage == "roll" and not s.rolled
     act(s, 0, m.Roll())
     assert s.players[0].position == 9 and s.stage == "buy"
 
 
-def test_B02_third_doubles_go_to_jail_without_moving(monkeypatch):
+def test_B02_third_doubles_go_to_jail_without_moving():
     s = table(2)
     own(s, 1, 6, 12)  # nothing to buy on the way
-    Dice(monkeypatch, (3, 3), (3, 3), (5, 5))
+    Dice(s, (3, 3), (3, 3), (5, 5))
     act(s, 0, m.Roll())
     act(s, 0, m.Roll())
     events = act(s, 0, m.Roll())
@@ -111,31 +111,31 @@ def test_B02_third_doubles_go_to_jail_without_moving(monkeypatch):
 # -- B-03 salary ----------------------------------------------------------------------------------
 
 
-def test_B03_passing_go_pays_2000(monkeypatch):
+def test_B03_passing_go_pays_2000():
     s = table(2)
     own(s, 1, 3)
     place(s, 0, 38)
-    Dice(monkeypatch, (2, 3))
+    Dice(s, (2, 3))
     act(s, 0, m.Roll())
     assert s.players[0].position == 3
     assert cash(s, 0) == 15000 + 2000 - 40  # salary, then the rent of 40 for Liwan
 
 
-def test_B03_advance_to_go_after_passing_pays_twice(monkeypatch):
+def test_B03_advance_to_go_after_passing_pays_twice():
     s = table(2)
     s.chest.insert(0, s.chest.pop(s.chest.index(CHEST["advance_go"])))
     place(s, 0, 39)
-    Dice(monkeypatch, (1, 2))  # 39 -> 2 (Community Chest), passing GO
+    Dice(s, (1, 2))  # 39 -> 2 (Community Chest), passing GO
     act(s, 0, m.Roll())
     assert s.players[0].position == 0
     assert cash(s, 0) == 15000 + 2 * 2000
 
 
-def test_B03_going_to_jail_never_pays(monkeypatch):
+def test_B03_going_to_jail_never_pays():
     s = table(2)
     place(s, 0, 25)
     own(s, 1, 25)
-    Dice(monkeypatch, (2, 3))
+    Dice(s, (2, 3))
     act(s, 0, m.Roll())  # 30: go to jail, "passing" nothing
     assert s.players[0].in_jail and cash(s, 0) == 15000
 
@@ -143,18 +143,18 @@ def test_B03_going_to_jail_never_pays(monkeypatch):
 # -- B-04 buying and auctions ---------------------------------------------------------------------
 
 
-def test_B04_buy_at_the_printed_price(monkeypatch):
+def test_B04_buy_at_the_printed_price():
     s = table(2)
-    Dice(monkeypatch, (1, 2))
+    Dice(s, (1, 2))
     act(s, 0, m.Roll())
     assert s.stage == "buy" and waiting_for(s)[0].timeout == m.DeclineToBuy()
     act(s, 0, m.Buy())
     assert s.owner[3] == 0 and cash(s, 0) == 15000 - 600
 
 
-def test_B04_declined_property_is_auctioned_to_everyone_the_decliner_too(monkeypatch):
+def test_B04_declined_property_is_auctioned_to_everyone_the_decliner_too():
     s = table(3)
-    Dice(monkeypatch, (1, 2))
+    Dice(s, (1, 2))
     act(s, 0, m.Roll())
     act(s, 0, m.DeclineToBuy())
     assert s.stage == "auction" and sorted(s.auction.bidders) == [0, 1, 2]
@@ -169,9 +169,9 @@ def test_B04_declined_property_is_auctioned_to_everyone_the_decliner_too(monkeyp
     assert s.owner[3] == 0 and cash(s, 0) == 15000 - 300 and s.auction is None
 
 
-def test_B04_nobody_bids_it_stays_with_the_bank(monkeypatch):
+def test_B04_nobody_bids_it_stays_with_the_bank():
     s = table(2)
-    Dice(monkeypatch, (1, 2))
+    Dice(s, (1, 2))
     act(s, 0, m.Roll())
     act(s, 0, m.DeclineToBuy())
     for seat in (0, 1):
@@ -182,10 +182,10 @@ def test_B04_nobody_bids_it_stays_with_the_bank(monkeypatch):
 # -- B-05 a winner who cannot pay -----------------------------------------------------------------
 
 
-def test_B05_winner_who_cannot_pay_voids_and_the_auction_restarts_without_them(monkeypatch):
+def test_B05_winner_who_cannot_pay_voids_and_the_auction_restarts_without_them():
     s = table(3)
     set_cash(s, 2, 100)
-    Dice(monkeypatch, (1, 2))
+    Dice(s, (1, 2))
     act(s, 0, m.Roll())
     act(s, 0, m.DeclineToBuy())
     act(s, 2, m.Bid(amount=5000))
@@ -201,59 +201,59 @@ def test_B05_winner_who_cannot_pay_voids_and_the_auction_restarts_without_them(m
 # -- B-06 rent ------------------------------------------------------------------------------------
 
 
-def _land_on(monkeypatch, s, square, dice=(1, 2)):
+def _land_on(s, square, dice=(1, 2)):
     place(s, 0, (square - sum(dice)) % 40)
-    Dice(monkeypatch, dice)
+    Dice(s, dice)
     return act(s, 0, m.Roll())
 
 
-def test_B06_rent_base_and_double_for_a_full_group_even_with_one_mortgaged(monkeypatch):
+def test_B06_rent_base_and_double_for_a_full_group_even_with_one_mortgaged():
     s = table(2)
     own(s, 1, 1)
-    _land_on(monkeypatch, s, 1)
+    _land_on(s, 1)
     assert cash(s, 1) == 15000 + 20
     s = table(2)
     own(s, 1, 1)
     own(s, 1, 3, mortgaged=True)
-    _land_on(monkeypatch, s, 1)
+    _land_on(s, 1)
     assert cash(s, 1) == 15000 + 40
 
 
-def test_B06_houses_and_hotel_rent(monkeypatch):
+def test_B06_houses_and_hotel_rent():
     s = table(2)
     own(s, 1, *BROWN)
     build(s, 1, 3)
     build(s, 3, 3)
-    _land_on(monkeypatch, s, 1)
+    _land_on(s, 1)
     assert cash(s, 1) == 15000 + 900
     s = table(2)
     own(s, 1, *BROWN)
     build(s, 1, 5)
     build(s, 3, 5)
-    _land_on(monkeypatch, s, 3)
+    _land_on(s, 3)
     assert cash(s, 1) == 15000 + 4500
 
 
 @pytest.mark.parametrize("owned,rent", [(1, 250), (2, 500), (3, 1000), (4, 2000)])
-def test_B06_stations(monkeypatch, owned, rent):
+def test_B06_stations(owned, rent):
     s = table(2)
     own(s, 1, *(5, 15, 25, 35)[:owned])
-    _land_on(monkeypatch, s, 5)
+    _land_on(s, 5)
     assert cash(s, 1) == 15000 + rent
 
 
 @pytest.mark.parametrize("owned,factor", [(1, 40), (2, 100)])
-def test_B06_utilities_by_the_dice(monkeypatch, owned, factor):
+def test_B06_utilities_by_the_dice(owned, factor):
     s = table(2)
     own(s, 1, *(12, 28)[:owned])
-    _land_on(monkeypatch, s, 12, dice=(2, 3))
+    _land_on(s, 12, dice=(2, 3))
     assert cash(s, 1) == 15000 + factor * 5
 
 
-def test_B06_mortgaged_no_rent(monkeypatch):
+def test_B06_mortgaged_no_rent():
     s = table(2)
     own(s, 1, 5, mortgaged=True)
-    _land_on(monkeypatch, s, 5)
+    _land_on(s, 5)
     assert cash(s, 1) == 15000 and cash(s, 0) == 15000
 
 
@@ -266,17 +266,17 @@ def _top(s, deck, index):
     pile.insert(0, index)
 
 
-def test_B07_top_card_then_to_the_bottom(monkeypatch):
+def test_B07_top_card_then_to_the_bottom():
     s = table(2)
     _top(s, "chance", CHANCE["dividend"])
-    _land_on(monkeypatch, s, 7)
+    _land_on(s, 7)
     assert s.chance[-1] == CHANCE["dividend"] and cash(s, 0) == 15000 + 500
 
 
-def test_B07_jail_card_is_kept_then_returns_under_the_deck(monkeypatch):
+def test_B07_jail_card_is_kept_then_returns_under_the_deck():
     s = table(2)
     _top(s, "chance", CHANCE["jail_free"])
-    _land_on(monkeypatch, s, 7)
+    _land_on(s, 7)
     assert s.players[0].jail_cards == ["chance"] and CHANCE["jail_free"] not in s.chance
     s.players[0].in_jail = True
     s.players[0].position = 10
@@ -287,44 +287,44 @@ def test_B07_jail_card_is_kept_then_returns_under_the_deck(monkeypatch):
     assert not s.players[0].in_jail and s.chance[-1] == CHANCE["jail_free"]
 
 
-def test_B07_nearest_station_pays_twice_the_rent(monkeypatch):
+def test_B07_nearest_station_pays_twice_the_rent():
     s = table(2)
     own(s, 1, 25, 35)
     _top(s, "chance", CHANCE["nearest_station_1"])
-    _land_on(monkeypatch, s, 22)
+    _land_on(s, 22)
     assert s.players[0].position == 25 and cash(s, 1) == 15000 + 2 * 500
 
 
-def test_B07_nearest_utility_charges_100x_a_fresh_roll_in_china(monkeypatch):
+def test_B07_nearest_utility_charges_100x_a_fresh_roll_in_china():
     s = table(2)
     own(s, 1, 28)
     _top(s, "chance", CHANCE["nearest_utility"])
     place(s, 0, 19)
-    dice = Dice(monkeypatch, (1, 2))
+    dice = Dice(s, (1, 2))
     dice.add((4, 5))  # the card's fresh roll
     act(s, 0, m.Roll())
     assert s.players[0].position == 28 and cash(s, 1) == 15000 + 100 * 9
 
 
-def test_B07_back_three_from_chance_36_draws_community_chest(monkeypatch):
+def test_B07_back_three_from_chance_36_draws_community_chest():
     s = table(2)
     _top(s, "chance", CHANCE["back_3"])
     _top(s, "chest", CHEST["bank_error"])
-    _land_on(monkeypatch, s, 36)
+    _land_on(s, 36)
     assert s.players[0].position == 33 and cash(s, 0) == 15000 + 2000
 
 
-def test_B07_repairs_and_pay_each_and_collect_each(monkeypatch):
+def test_B07_repairs_and_pay_each_and_collect_each():
     s = table(3)
     own(s, 0, *BROWN)
     build(s, 1, 4)
     build(s, 3, 5)
     _top(s, "chance", CHANCE["repairs"])
-    _land_on(monkeypatch, s, 7)
+    _land_on(s, 7)
     assert cash(s, 0) == 15000 - 4 * 250 - 1000
     s = table(3)
     _top(s, "chest", CHEST["birthday"])
-    _land_on(monkeypatch, s, 17)
+    _land_on(s, 17)
     assert cash(s, 0) == 15000 + 2 * 100 and cash(s, 1) == cash(s, 2) == 15000 - 100
 
 
@@ -341,19 +341,19 @@ def test_B07_jail_card_sells_for_at_most_500():
 # -- B-08 taxes -----------------------------------------------------------------------------------
 
 
-def test_B08_income_tax_2000_and_luxury_tax_1000(monkeypatch):
+def test_B08_income_tax_2000_and_luxury_tax_1000():
     s = table(2)
-    _land_on(monkeypatch, s, 4)
+    _land_on(s, 4)
     assert cash(s, 0) == 13000
     s = table(2)
-    _land_on(monkeypatch, s, 38)
+    _land_on(s, 38)
     assert cash(s, 0) == 14000
 
 
-def test_B08_income_tax_choice_counts_assets_after_the_choice(monkeypatch):
+def test_B08_income_tax_choice_counts_assets_after_the_choice():
     s = table(2, {"ruleset": "china", "income_tax_choice": True})
     own(s, 0, 39)  # price 4,000 -> assets 15,000 + 4,000 = 19,000 -> 1,900
-    _land_on(monkeypatch, s, 4)
+    _land_on(s, 4)
     assert s.stage == "tax"
     act(s, 0, m.PayTax(choice="percent"))
     assert cash(s, 0) == 15000 - 1900
@@ -368,87 +368,87 @@ def _jailed(s, seat=0):
     return p
 
 
-def test_B09_pay_500_before_rolling(monkeypatch):
+def test_B09_pay_500_before_rolling():
     s = table(2)
     p = _jailed(s)
     act(s, 0, m.PayJailFine())
     assert not p.in_jail and cash(s, 0) == 14500
-    Dice(monkeypatch, (2, 3))
+    Dice(s, (2, 3))
     act(s, 0, m.Roll())
     assert p.position == 15
 
 
-def test_B09_doubles_leave_and_move_without_an_extra_roll(monkeypatch):
+def test_B09_doubles_leave_and_move_without_an_extra_roll():
     s = table(2)
     own(s, 1, 14)
     p = _jailed(s)
-    Dice(monkeypatch, (2, 2))
+    Dice(s, (2, 2))
     act(s, 0, m.Roll())
     assert not p.in_jail and p.position == 14 and current_seat(s) == 1
 
 
-def test_B09_third_failed_roll_pays_and_moves(monkeypatch):
+def test_B09_third_failed_roll_pays_and_moves():
     s = table(2)
     own(s, 1, 15, 13)
     p = _jailed(s)
     for k in (1, 2):
         s.turn_index, s.rolled, s.stage = 0, False, "roll"
-        Dice(monkeypatch, (1, 3))
+        Dice(s, (1, 3))
         act(s, 0, m.Roll())
         assert p.in_jail and p.jail_turns == k
     s.turn_index, s.rolled, s.stage = 0, False, "roll"
-    Dice(monkeypatch, (1, 4))
+    Dice(s, (1, 4))
     act(s, 0, m.Roll())
     assert not p.in_jail and p.position == 15 and cash(s, 0) == 15000 - 500 - 250
 
 
-def test_B09_in_jail_still_collects_rent(monkeypatch):
+def test_B09_in_jail_still_collects_rent():
     s = table(2)
     _jailed(s, 1)
     own(s, 1, 3)
-    _land_on(monkeypatch, s, 3)
+    _land_on(s, 3)
     assert cash(s, 1) == 15040
 
 
-def test_B09_landing_on_jail_is_just_visiting(monkeypatch):
+def test_B09_landing_on_jail_is_just_visiting():
     s = table(2)
-    _land_on(monkeypatch, s, 10)
+    _land_on(s, 10)
     assert not s.players[0].in_jail and s.players[0].position == 10
 
 
 # -- B-10 free parking ----------------------------------------------------------------------------
 
 
-def test_B10_free_parking_does_nothing(monkeypatch):
+def test_B10_free_parking_does_nothing():
     s = table(2)
-    events = _land_on(monkeypatch, s, 20)
+    events = _land_on(s, 20)
     assert cash(s, 0) == 15000 and "Paid" not in kinds(events)
 
 
-def test_B10_free_parking_pot_collects_taxes_and_fines_and_pays_whoever_stops_there(monkeypatch):
+def test_B10_free_parking_pot_collects_taxes_and_fines_and_pays_whoever_stops_there():
     s = table(2, {"ruleset": "china", "free_parking_pot": True})
-    _land_on(monkeypatch, s, 4)  # income tax 2,000 into the pot, not just to the bank
+    _land_on(s, 4)  # income tax 2,000 into the pot, not just to the bank
     assert cash(s, 0) == 13000 and s.parking_pot == 2000
     s.turn_index, s.rolled, s.doubles, s.extra_roll = 0, False, 0, False
-    _land_on(monkeypatch, s, 38, dice=(2, 3))  # luxury tax 1,000 more
+    _land_on(s, 38, dice=(2, 3))  # luxury tax 1,000 more
     assert s.parking_pot == 3000
     assert violations(s) == []  # the pot is money the bank took in: cash stays accounted for
     view = BOARD.view(s, None)
     assert view["parking_pot"] == 3000
     s.turn_index, s.rolled, s.doubles, s.extra_roll = 0, False, 0, False
-    events = _land_on(monkeypatch, s, 20, dice=(2, 4))
+    events = _land_on(s, 20, dice=(2, 4))
     assert s.parking_pot == 0 and cash(s, 0) == 12000 + 3000
     paid = [e for e in events if type(e).__name__ == "Paid" and e.reason == "free_parking"]
     assert [(p.payee, p.amount) for p in paid] == [(0, 3000)]
     assert violations(s) == []
 
 
-def test_B10_without_the_pot_option_taxes_go_to_the_bank_and_nothing_waits_on_free_parking(monkeypatch):
+def test_B10_without_the_pot_option_taxes_go_to_the_bank_and_nothing_waits_on_free_parking():
     s = table(2)
-    _land_on(monkeypatch, s, 4)
+    _land_on(s, 4)
     assert s.parking_pot == 0 and BOARD.view(s, None)["parking_pot"] is None
     s.turn_index, s.rolled, s.doubles, s.extra_roll = 0, False, 0, False
-    _land_on(monkeypatch, s, 20)
+    _land_on(s, 20)
     assert cash(s, 0) == 13000 and s.parking_pot == 0
 
 
@@ -505,11 +505,11 @@ def test_B11_B13_building_evenly_is_the_default_in_both_rule_sets():
         assert m.BuildHouse(square=1) not in legal_actions(s, 0)
 
 
-def test_B11_any_player_between_rolls_not_during_an_auction(monkeypatch):
+def test_B11_any_player_between_rolls_not_during_an_auction():
     s = table(3)
     own(s, 2, *BROWN)
     act(s, 2, m.BuildHouse(square=1))  # not seat 2's turn: still allowed between rolls
-    Dice(monkeypatch, (3, 3))
+    Dice(s, (3, 3))
     act(s, 0, m.Roll())  # 6: light blue, for sale
     act(s, 0, m.DeclineToBuy())
     rejects(s, 2, m.BuildHouse(square=3), "B-11")
@@ -667,7 +667,7 @@ def test_B13_sell_at_half_cost_evenly():
 # -- B-14 mortgages -------------------------------------------------------------------------------
 
 
-def test_B14_mortgage_for_half_price_and_lift_with_10_percent(monkeypatch):
+def test_B14_mortgage_for_half_price_and_lift_with_10_percent():
     s = table(2)
     own(s, 0, 39)
     act(s, 0, m.Mortgage(square=39))
@@ -683,11 +683,11 @@ def test_B14_no_mortgage_while_the_group_has_buildings():
     rejects(s, 0, m.Mortgage(square=3), "B-14")
 
 
-def test_B14_the_rest_of_the_group_still_collects(monkeypatch):
+def test_B14_the_rest_of_the_group_still_collects():
     s = table(2)
     own(s, 1, 6, 8)
     own(s, 1, 9, mortgaged=True)
-    _land_on(monkeypatch, s, 6)
+    _land_on(s, 6)
     assert cash(s, 1) == 15000 + 2 * 60
 
 
@@ -706,7 +706,7 @@ def test_B15_trade_properties_cash_and_the_mortgage_interest():
     assert cash(s, 0) == 15000 - 130 - 300
 
 
-def test_B15_lifting_later_costs_the_interest_again(monkeypatch):
+def test_B15_lifting_later_costs_the_interest_again():
     s = table(2)
     own(s, 1, 3, mortgaged=True)
     own(s, 0, 1)
@@ -714,7 +714,7 @@ def test_B15_lifting_later_costs_the_interest_again(monkeypatch):
     act(s, 1, m.AcceptTrade(trade=s.trades[0].id))
     own(s, 1, 14)
     place(s, 0, 10)
-    Dice(monkeypatch, (1, 3))
+    Dice(s, (1, 3))
     act(s, 0, m.Roll())  # 14: rent 120; the window closes
     act(s, 0, m.LiftMortgage(square=3))
     assert cash(s, 0) == 15000 - 30 - 120 - (300 + 30)
@@ -734,7 +734,7 @@ def test_B15_no_trading_groups_with_buildings_or_lending_or_in_a_no_trading_roun
     assert not any(isinstance(a, m.ProposeTrade) for a in legal_actions(s2, 0))
 
 
-def test_B15_offers_are_answered_by_the_target_only_and_lapse_at_the_roll(monkeypatch):
+def test_B15_offers_are_answered_by_the_target_only_and_lapse_at_the_roll():
     s = table(3)
     own(s, 0, 1)
     own(s, 1, 39)
@@ -744,7 +744,7 @@ def test_B15_offers_are_answered_by_the_target_only_and_lapse_at_the_roll(monkey
     rejects(s, 0, m.ProposeTrade(target=1, give=(1,), get=(39,)), "B-15")  # one offer per window
     assert waiting_for(s)[0].seat == 1 and timeout_action(s, 1) == m.RejectTrade(trade=t)
     own(s, 2, 4 + 2)
-    Dice(monkeypatch, (3, 3), (1, 2))
+    Dice(s, (3, 3), (1, 2))
     events = act(s, 0, m.Roll())
     assert s.trades == [] and "TradeClosed" in kinds(events)
 
@@ -752,7 +752,7 @@ def test_B15_offers_are_answered_by_the_target_only_and_lapse_at_the_roll(monkey
 # -- B-16 debt and bankruptcy ---------------------------------------------------------------------
 
 
-def test_B16_a_debt_over_cash_must_be_raised(monkeypatch):
+def test_B16_a_debt_over_cash_must_be_raised():
     s = table(2)
     own(s, 1, *GREEN)
     build(s, 31, 1)
@@ -760,7 +760,7 @@ def test_B16_a_debt_over_cash_must_be_raised(monkeypatch):
     build(s, 34, 1)
     own(s, 0, 39, 37)
     set_cash(s, 0, 500)
-    _land_on(monkeypatch, s, 31)  # rent 1,300
+    _land_on(s, 31)  # rent 1,300
     assert s.stage == "debt" and s.debts[0].amount == 1300
     rejects(s, 0, m.PayDebt(), "B-16")
     rejects(s, 0, m.DeclareBankruptcy(), "B-16")  # mortgaging would cover it
@@ -769,7 +769,7 @@ def test_B16_a_debt_over_cash_must_be_raised(monkeypatch):
     assert cash(s, 0) == 500 + 1750 - 1300 and s.stage != "debt"
 
 
-def test_B16_bankrupt_to_a_player_who_pays_interest_on_mortgaged_property(monkeypatch):
+def test_B16_bankrupt_to_a_player_who_pays_interest_on_mortgaged_property():
     s = table(3)
     own(s, 1, *GREEN)
     for sq in GREEN:
@@ -779,7 +779,7 @@ def test_B16_bankrupt_to_a_player_who_pays_interest_on_mortgaged_property(monkey
     build(s, 3, 1)
     own(s, 0, 39, mortgaged=True)
     set_cash(s, 0, 100)
-    _land_on(monkeypatch, s, 31)  # rent 12,750
+    _land_on(s, 31)  # rent 12,750
     assert max_raisable(s, 0) < 12750
     before = cash(s, 1)
     act(s, 0, m.DeclareBankruptcy())
@@ -790,14 +790,14 @@ def test_B16_bankrupt_to_a_player_who_pays_interest_on_mortgaged_property(monkey
     assert current_seat(s) == 1
 
 
-def test_B16_bankrupt_to_the_bank_everything_is_auctioned(monkeypatch):
+def test_B16_bankrupt_to_the_bank_everything_is_auctioned():
     s = table(3)
     own(s, 0, 1, 39)
     own(s, 0, 5, mortgaged=True)
     set_cash(s, 0, 100)
     s.players[0].jail_cards = ["chest"]
     s.chest.remove(CHEST["jail_free"])
-    _land_on(monkeypatch, s, 38)  # luxury tax 1,000
+    _land_on(s, 38)  # luxury tax 1,000
     act(s, 0, m.RaiseMoney())  # mortgaging 1 and 39 raises 2,300: the tax is paid
     assert not s.players[0].bankrupt
     s2 = table(3)
@@ -805,19 +805,19 @@ def test_B16_bankrupt_to_the_bank_everything_is_auctioned(monkeypatch):
     set_cash(s2, 0, 100)
     s2.players[0].jail_cards = ["chest"]
     s2.chest.remove(CHEST["jail_free"])
-    _land_on(monkeypatch, s2, 38)
+    _land_on(s2, 38)
     act(s2, 0, m.DeclareBankruptcy())
     assert s2.players[0].bankrupt and s2.stage == "auction" and s2.auction.square == 1
     assert not s2.mortgaged[1] and CHEST["jail_free"] in s2.chest
     assert sorted(s2.auction.bidders) == [1, 2]
 
 
-def test_B16_timeout_raises_money_automatically(monkeypatch):
+def test_B16_timeout_raises_money_automatically():
     s = table(2)
     own(s, 1, 39)
     own(s, 0, 5, 37, 1)
     set_cash(s, 0, 0)
-    _land_on(monkeypatch, s, 39)
+    _land_on(s, 39)
     assert timeout_action(s, 0) == m.RaiseMoney()
     act(s, 0, m.RaiseMoney())
     assert not s.players[0].bankrupt and s.stage != "debt"
@@ -827,13 +827,13 @@ def test_B16_timeout_raises_money_automatically(monkeypatch):
 # -- B-17 the end ---------------------------------------------------------------------------------
 
 
-def test_B17_last_player_wins(monkeypatch):
+def test_B17_last_player_wins():
     s = table(2)
     own(s, 1, *GREEN)
     for sq in GREEN:
         build(s, sq, 5)
     set_cash(s, 0, 0)
-    _land_on(monkeypatch, s, 31)
+    _land_on(s, 31)
     act(s, 0, m.DeclareBankruptcy())
     assert s.stage == "over" and s.winners == [1] and s.end_reason == "last_player"
     assert waiting_for(s) == [] and BOARD.result(s).winners == [1]
@@ -874,12 +874,12 @@ def test_B18_rounding_to_10_halves_up_and_classic_rounds_up():
 # -- B-19 the bank ----------------------------------------------------------------------------------
 
 
-def test_B19_the_bank_never_runs_out(monkeypatch):
+def test_B19_the_bank_never_runs_out():
     s = table(2)
     set_cash(s, 1, 10**9)  # the bank has paid out a fortune already
     place(s, 0, 38)
     own(s, 1, 3)
-    Dice(monkeypatch, (2, 3))
+    Dice(s, (2, 3))
     act(s, 0, m.Roll())
     assert cash(s, 0) == 15000 + 2000 - 40 and s.bank_net > 10**9 - 10**5
 

@@ -36,7 +36,7 @@ def of_type(actions, kind):
 # -- B-02 the doubles lock ------------------------------------------------------------------------
 
 
-def _doubles_then_wait(monkeypatch, ruleset):
+def _doubles_then_wait(ruleset):
     """Seat 0 owns brown (and a mortgaged station), seat 1 a mortgaged street; seat 0 rolls doubles
     from 8 to just visiting (10) and the table waits for the extra roll."""
     s = table(2, ruleset)
@@ -45,14 +45,14 @@ def _doubles_then_wait(monkeypatch, ruleset):
     own(s, 1, 13, mortgaged=True)
     own(s, 1, 39)
     place(s, 0, 8)
-    dice = Dice(monkeypatch, (1, 1))
+    dice = Dice(s, (1, 1))
     act(s, 0, m.Roll())
     assert s.stage == "roll" and not s.rolled and s.players[0].position == 10
     return s, dice
 
 
-def test_B02_no_building_between_doubles_and_extra_roll(monkeypatch):
-    s, dice = _doubles_then_wait(monkeypatch, "china")
+def test_B02_no_building_between_doubles_and_extra_roll():
+    s, dice = _doubles_then_wait("china")
     mine, theirs = legal_actions(s, 0), legal_actions(s, 1)
     assert m.Roll() in mine
     assert not of_type(mine, (m.BuildHouse, m.BuildRound, m.LiftMortgage))
@@ -76,11 +76,11 @@ def test_B02_no_building_between_doubles_and_extra_roll(monkeypatch):
     assert s.houses[1] == 1 and not s.mortgaged[13]
 
 
-def test_B02_the_window_covers_the_doubles_roll_being_resolved(monkeypatch):
+def test_B02_the_window_covers_the_doubles_roll_being_resolved():
     s = table(2, "china")
     own(s, 0, *BROWN)
     place(s, 0, 8)
-    Dice(monkeypatch, (2, 2))  # 8 -> 12, an unowned utility: the purchase decision
+    Dice(s, (2, 2))  # 8 -> 12, an unowned utility: the purchase decision
     act(s, 0, m.Roll())
     assert s.stage == "buy"
     act(s, 0, m.DeclineToBuy())
@@ -90,8 +90,8 @@ def test_B02_the_window_covers_the_doubles_roll_being_resolved(monkeypatch):
     rejects(s, 0, m.BuildHouse(square=1), "B-02")
 
 
-def test_B02_classic_builds_between_doubles_and_extra_roll(monkeypatch):
-    s, _ = _doubles_then_wait(monkeypatch, "classic")
+def test_B02_classic_builds_between_doubles_and_extra_roll():
+    s, _ = _doubles_then_wait("classic")
     assert m.BuildHouse(square=1) in legal_actions(s, 0)
     assert m.LiftMortgage(square=13) in legal_actions(s, 1)
     act(s, 0, m.BuildHouse(square=1))
@@ -99,12 +99,12 @@ def test_B02_classic_builds_between_doubles_and_extra_roll(monkeypatch):
     assert s.houses[1] == 1 and not s.mortgaged[13]
 
 
-def test_B02_doubles_out_of_jail_open_no_window(monkeypatch):
+def test_B02_doubles_out_of_jail_open_no_window():
     s = table(2, "china")
     own(s, 0, *BROWN)
     place(s, 0, 10)
     s.players[0].in_jail = True
-    Dice(monkeypatch, (3, 3))  # out on doubles to 16 (unowned): no extra roll follows
+    Dice(s, (3, 3))  # out on doubles to 16 (unowned): no extra roll follows
     act(s, 0, m.Roll())
     act(s, 0, m.DeclineToBuy())
     act(s, 1, m.PassAuction())
@@ -123,10 +123,10 @@ def test_B02_doubles_lock_is_the_china_default_and_an_option():
                                                                     rent_claim=True, received_mortgage_rulings=True)
 
 
-def test_B02_old_snapshots_decode_without_the_new_fields(monkeypatch):
+def test_B02_old_snapshots_decode_without_the_new_fields():
     """A state stored before these options existed decodes, and plays as it did (no lock)."""
     s = table(3, "china")
-    Dice(monkeypatch, (1, 2))
+    Dice(s, (1, 2))
     act(s, 0, m.Roll())
     act(s, 0, m.DeclineToBuy())
     doc = msgspec.json.decode(BOARD.encode_state(s))
@@ -150,9 +150,9 @@ def test_B02_B06_options_have_toggle_labels(lang, name):
 # -- B-05 a short auction winner raises money ----------------------------------------------------
 
 
-def _auction_on_3(monkeypatch, ruleset, players=3):
+def _auction_on_3(ruleset, players=3):
     s = table(players, ruleset)
-    Dice(monkeypatch, (1, 2))
+    Dice(s, (1, 2))
     act(s, 0, m.Roll())
     act(s, 0, m.DeclineToBuy())
     assert s.stage == "auction"
@@ -160,8 +160,8 @@ def _auction_on_3(monkeypatch, ruleset, players=3):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B05_auction_winner_may_raise_money(monkeypatch, ruleset):
-    s = _auction_on_3(monkeypatch, ruleset)
+def test_B05_auction_winner_may_raise_money(ruleset):
+    s = _auction_on_3(ruleset)
     b = board(ruleset)
     set_cash(s, 2, 0)
     own(s, 2, 5)  # a station: its mortgage covers the bid
@@ -181,8 +181,8 @@ def test_B05_auction_winner_may_raise_money(monkeypatch, ruleset):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B05_auction_winner_raises_money_automatically(monkeypatch, ruleset):
-    s = _auction_on_3(monkeypatch, ruleset)
+def test_B05_auction_winner_raises_money_automatically(ruleset):
+    s = _auction_on_3(ruleset)
     b = board(ruleset)
     set_cash(s, 2, 10)
     own(s, 2, 5)
@@ -195,8 +195,8 @@ def test_B05_auction_winner_raises_money_automatically(monkeypatch, ruleset):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B05_auction_void_only_when_even_raising_cannot_cover(monkeypatch, ruleset):
-    s = _auction_on_3(monkeypatch, ruleset)
+def test_B05_auction_void_only_when_even_raising_cannot_cover(ruleset):
+    s = _auction_on_3(ruleset)
     b = board(ruleset)
     set_cash(s, 2, 0)
     own(s, 2, 5)
@@ -209,8 +209,8 @@ def test_B05_auction_void_only_when_even_raising_cannot_cover(monkeypatch, rules
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B05_bids_beyond_reach_carry_a_warning(monkeypatch, ruleset):
-    s = _auction_on_3(monkeypatch, ruleset)
+def test_B05_bids_beyond_reach_carry_a_warning(ruleset):
+    s = _auction_on_3(ruleset)
     b = board(ruleset)
     set_cash(s, 2, 0)
     own(s, 2, 5)
@@ -229,8 +229,8 @@ def test_B05_bids_beyond_reach_carry_a_warning(monkeypatch, ruleset):
     assert s.auction.high_bidder == 2
 
 
-def test_B05_bid_steps_reach_what_a_property_can_raise(monkeypatch):
-    s = _auction_on_3(monkeypatch, "china")
+def test_B05_bid_steps_reach_what_a_property_can_raise():
+    s = _auction_on_3("china")
     set_cash(s, 2, 0)
     own(s, 2, 39)  # mortgage 2,000
     amounts = [x.amount for x in of_type(legal_actions(s, 2), m.Bid)]
@@ -240,18 +240,18 @@ def test_B05_bid_steps_reach_what_a_property_can_raise(monkeypatch):
 # -- B-06 rent by claim (seed 000) ----------------------------------------------------------------
 
 
-def _land_on_claim(monkeypatch, ruleset, players=3, dice=(1, 2)):
+def _land_on_claim(ruleset, players=3, dice=(1, 2)):
     """Seat 1 owns brown; seat 0 lands on 3 with rent by claim on."""
     s = table(players, {"ruleset": ruleset, "rent_claim": True})
     own(s, 1, *BROWN)
-    d = Dice(monkeypatch, dice)
+    d = Dice(s, dice)
     events = act(s, 0, m.Roll())
     return s, d, events
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B06_rent_claim_owner_collects(monkeypatch, ruleset):
-    s, _, events = _land_on_claim(monkeypatch, ruleset)
+def test_B06_rent_claim_owner_collects(ruleset):
+    s, _, events = _land_on_claim(ruleset)
     rent = board(ruleset).rent[3][0] * 2
     assert "Paid" not in kinds(events) and "RentDue" in kinds(events)
     assert s.rent_claims == [m.RentClaim(owner=1, payer=0, square=3, amount=rent)]
@@ -266,8 +266,8 @@ def test_B06_rent_claim_owner_collects(monkeypatch, ruleset):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B06_rent_claim_lapses_when_next_player_rolls(monkeypatch, ruleset):
-    s, dice, _ = _land_on_claim(monkeypatch, ruleset)
+def test_B06_rent_claim_lapses_when_next_player_rolls(ruleset):
+    s, dice, _ = _land_on_claim(ruleset)
     assert s.order[s.turn_index] == 1  # seat 0's turn is over, the claim still open
     dice.add((2, 3))
     events = act(s, 1, m.Roll())
@@ -278,11 +278,11 @@ def test_B06_rent_claim_lapses_when_next_player_rolls(monkeypatch, ruleset):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B06_rent_claim_survives_the_payers_extra_roll(monkeypatch, ruleset):
+def test_B06_rent_claim_survives_the_payers_extra_roll(ruleset):
     s = table(3, {"ruleset": ruleset, "rent_claim": True})
     own(s, 1, *BROWN)
     place(s, 0, 1)
-    Dice(monkeypatch, (1, 1), (3, 4))  # 1 -> 3 on doubles: rent due; the extra roll 3 -> 10
+    Dice(s, (1, 1), (3, 4))  # 1 -> 3 on doubles: rent due; the extra roll 3 -> 10
     act(s, 0, m.Roll())
     assert len(s.rent_claims) == 1 and s.order[s.turn_index] == 0
     act(s, 0, m.Roll())
@@ -292,8 +292,8 @@ def test_B06_rent_claim_survives_the_payers_extra_roll(monkeypatch, ruleset):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B06_rent_claim_forgone_by_the_owner_or_its_clock(monkeypatch, ruleset):
-    s, _, _ = _land_on_claim(monkeypatch, ruleset)
+def test_B06_rent_claim_forgone_by_the_owner_or_its_clock(ruleset):
+    s, _, _ = _land_on_claim(ruleset)
     assert BOARD.timeout_action(s, 1) == m.ForgoRent(square=3)
     before = cash(s, 0)
     events = act(s, 1, m.ForgoRent(square=3))
@@ -301,24 +301,24 @@ def test_B06_rent_claim_forgone_by_the_owner_or_its_clock(monkeypatch, ruleset):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B06_ai_owner_claims_at_once(monkeypatch, ruleset):
-    s, _, _ = _land_on_claim(monkeypatch, ruleset)
+def test_B06_ai_owner_claims_at_once(ruleset):
+    s, _, _ = _land_on_claim(ruleset)
     assert ai.choose(s, 1) == m.CollectRent(square=3)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B06_rent_claimed_from_a_short_payer_opens_a_debt(monkeypatch, ruleset):
-    s, _, _ = _land_on_claim(monkeypatch, ruleset)
+def test_B06_rent_claimed_from_a_short_payer_opens_a_debt(ruleset):
+    s, _, _ = _land_on_claim(ruleset)
     set_cash(s, 0, 0)
     own(s, 0, 39)
     act(s, 1, m.CollectRent(square=3))
     assert s.stage == "debt" and s.debts[0].debtor == 0 and s.debts[0].creditor == 1
 
 
-def test_B06_rent_is_charged_at_once_without_the_option(monkeypatch):
+def test_B06_rent_is_charged_at_once_without_the_option():
     s = table(2, "china")
     own(s, 1, *BROWN)
-    Dice(monkeypatch, (1, 2))
+    Dice(s, (1, 2))
     events = act(s, 0, m.Roll())
     assert "Paid" in kinds(events) and not s.rent_claims and "RentDue" not in kinds(events)
 
@@ -327,16 +327,16 @@ def test_B06_rent_is_charged_at_once_without_the_option(monkeypatch):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B08_income_tax_on_landing_not_on_passing(monkeypatch, ruleset):
+def test_B08_income_tax_on_landing_not_on_passing(ruleset):
     s = table(2, ruleset)
     place(s, 0, 3)
-    Dice(monkeypatch, (1, 1), (1, 2))  # 3 -> 5 passes the tax square (4); then 5 -> 8
+    Dice(s, (1, 1), (1, 2))  # 3 -> 5 passes the tax square (4); then 5 -> 8
     start = cash(s, 0)
     act(s, 0, m.Roll())
     assert cash(s, 0) == start and s.stage == "buy"
     s2 = table(2, ruleset)
     place(s2, 0, 2)
-    Dice(monkeypatch, (1, 1))  # 2 -> 4: landing
+    Dice(s2, (1, 1))  # 2 -> 4: landing
     act(s2, 0, m.Roll())
     assert cash(s2, 0) == start - money(ruleset)["income_tax"]
 
@@ -344,7 +344,7 @@ def test_B08_income_tax_on_landing_not_on_passing(monkeypatch, ruleset):
 # -- B-17 what a time-out resolves first ---------------------------------------------------------
 
 
-def _rent_debt(monkeypatch, ruleset, players=2):
+def _rent_debt(ruleset, players=2):
     """Seat 1 owns green whole (double rent); seat 0, with 220 (classic 22) cash and a street to
     mortgage, lands on 31 and owes more than its cash (the case scored 220 / 1,900)."""
     s = table(players, ruleset)
@@ -352,15 +352,15 @@ def _rent_debt(monkeypatch, ruleset, players=2):
     set_cash(s, 0, money(ruleset)["start"] // 68)  # 220 in china
     own(s, 0, 39)
     place(s, 0, 28)
-    Dice(monkeypatch, (1, 2))
+    Dice(s, (1, 2))
     act(s, 0, m.Roll())
     assert s.stage == "debt"
     return s
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B17_rent_debt_settled_before_valuation(monkeypatch, ruleset):
-    s = _rent_debt(monkeypatch, ruleset, players=3)
+def test_B17_rent_debt_settled_before_valuation(ruleset):
+    s = _rent_debt(ruleset, players=3)
     rent = s.debts[0].amount
     creditor_before = cash(s, 1)
     events = act(s, SYSTEM, m.EndMatch())
@@ -372,8 +372,8 @@ def test_B17_rent_debt_settled_before_valuation(monkeypatch, ruleset):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B17_unpayable_debt_bankrupts_to_the_creditor_before_valuation(monkeypatch, ruleset):
-    s = _rent_debt(monkeypatch, ruleset, players=3)
+def test_B17_unpayable_debt_bankrupts_to_the_creditor_before_valuation(ruleset):
+    s = _rent_debt(ruleset, players=3)
     s.owner[39] = m.BANK  # nothing left to raise money with
     left = cash(s, 0)
     creditor_before = cash(s, 1)
@@ -383,16 +383,16 @@ def test_B17_unpayable_debt_bankrupts_to_the_creditor_before_valuation(monkeypat
     assert 0 not in s.winners and set(valuation(s)) == {1, 2}
 
 
-def test_B17_last_debt_leaving_one_player_ends_by_last_player(monkeypatch):
-    s = _rent_debt(monkeypatch, "china", players=2)
+def test_B17_last_debt_leaving_one_player_ends_by_last_player():
+    s = _rent_debt("china", players=2)
     s.owner[39] = m.BANK
     act(s, SYSTEM, m.EndMatch())
     assert s.end_reason == "last_player" and s.winners == [1]
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B17_running_auction_decided_with_the_standing_bid(monkeypatch, ruleset):
-    s = _auction_on_3(monkeypatch, ruleset)
+def test_B17_running_auction_decided_with_the_standing_bid(ruleset):
+    s = _auction_on_3(ruleset)
     bid = 10 * money(ruleset)["min_bid_step"]
     act(s, 1, m.Bid(amount=bid))  # seats 0 and 2 are still in when time runs out
     before = cash(s, 1)
@@ -403,8 +403,8 @@ def test_B17_running_auction_decided_with_the_standing_bid(monkeypatch, ruleset)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B17_auction_high_bidder_raises_money_at_time_out(monkeypatch, ruleset):
-    s = _auction_on_3(monkeypatch, ruleset)
+def test_B17_auction_high_bidder_raises_money_at_time_out(ruleset):
+    s = _auction_on_3(ruleset)
     set_cash(s, 1, 0)
     own(s, 1, 5)
     act(s, 1, m.Bid(amount=board(ruleset).mortgage[5]))
@@ -413,8 +413,8 @@ def test_B17_auction_high_bidder_raises_money_at_time_out(monkeypatch, ruleset):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B17_auction_nobody_can_pay_leaves_the_lot_with_the_bank(monkeypatch, ruleset):
-    s = _auction_on_3(monkeypatch, ruleset)
+def test_B17_auction_nobody_can_pay_leaves_the_lot_with_the_bank(ruleset):
+    s = _auction_on_3(ruleset)
     set_cash(s, 1, 0)
     act(s, 1, m.Bid(amount=money(ruleset)["min_bid_step"] * 5))
     events = act(s, SYSTEM, m.EndMatch())
@@ -423,8 +423,8 @@ def test_B17_auction_nobody_can_pay_leaves_the_lot_with_the_bank(monkeypatch, ru
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B17_auction_winner_settling_at_time_out_pays_or_gives_up(monkeypatch, ruleset):
-    s = _auction_on_3(monkeypatch, ruleset)
+def test_B17_auction_winner_settling_at_time_out_pays_or_gives_up(ruleset):
+    s = _auction_on_3(ruleset)
     set_cash(s, 2, 0)
     own(s, 2, 5)
     act(s, 2, m.Bid(amount=board(ruleset).mortgage[5]))
@@ -436,18 +436,18 @@ def test_B17_auction_winner_settling_at_time_out_pays_or_gives_up(monkeypatch, r
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B17_unclaimed_rent_lapses_at_time_out(monkeypatch, ruleset):
-    s, _, _ = _land_on_claim(monkeypatch, ruleset)
+def test_B17_unclaimed_rent_lapses_at_time_out(ruleset):
+    s, _, _ = _land_on_claim(ruleset)
     before = cash(s, 0)
     events = act(s, SYSTEM, m.EndMatch())
     assert "RentLapsed" in kinds(events) and cash(s, 0) == before and not s.rent_claims
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B17_income_tax_awaiting_the_choice_is_charged_flat(monkeypatch, ruleset):
+def test_B17_income_tax_awaiting_the_choice_is_charged_flat(ruleset):
     s = table(2, {"ruleset": ruleset, "income_tax_choice": True})
     place(s, 0, 2)
-    Dice(monkeypatch, (1, 1))
+    Dice(s, (1, 1))
     act(s, 0, m.Roll())
     assert s.stage == "tax"
     before = cash(s, 0)

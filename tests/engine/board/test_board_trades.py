@@ -145,7 +145,7 @@ def test_B15_offers_are_settled_in_the_order_made():
     assert s.owner[39] == 0
 
 
-def test_B15_an_offer_expires_on_its_clock_as_a_decline_and_lapses_at_the_roll(monkeypatch):
+def test_B15_an_offer_expires_on_its_clock_as_a_decline_and_lapses_at_the_roll():
     s = table(3)
     own(s, 0, 1)
     own(s, 1, 39)
@@ -157,7 +157,7 @@ def test_B15_an_offer_expires_on_its_clock_as_a_decline_and_lapses_at_the_roll(m
     act(s, 1, timeout_action(s, 1))  # what the service applies when the clock runs out
     assert s.trades == []
     act(s, 1, m.ProposeTrade(target=0, give=(39,), get=(1,)))
-    Dice(monkeypatch, (1, 2))
+    Dice(s, (1, 2))
     events = act(s, 0, m.Roll())
     assert s.trades == []
     assert any(isinstance(e, m.TradeClosed) and (e.trade, e.outcome) == (t + 1, "expired") for e in events)
@@ -187,15 +187,14 @@ def test_B15_refused_offers_are_remembered_until_the_holdings_change():
     assert not was_refused(s, 0, offer)
 
 
-def test_B15_B02_a_mortgaged_deed_received_in_the_doubles_window_is_lifted_at_its_principal_after_the_extra_roll(
-        monkeypatch):
+def test_B15_B02_a_mortgaged_deed_received_in_the_doubles_window_is_lifted_at_its_principal_after_the_extra_roll():
     """Ruling: nobody lifts a mortgage between doubles and the extra roll (B-02's lock), so a deed
     received then keeps its principal-only price (B-15) until the first roll after a window in
     which it could be lifted: the 10 % is never paid twice for want of a chance to lift."""
     s = table(2)
     own(s, 0, 6, 9)  # the doubles and the extra roll land on seat 0's own streets
     own(s, 1, 39, mortgaged=True)  # mortgage 2000: interest 200
-    Dice(monkeypatch, (3, 3), (1, 2), (1, 1))
+    Dice(s, (3, 3), (1, 2), (1, 1))
     act(s, 0, m.Roll())  # doubles: the window of the extra roll
     act(s, 0, m.ProposeTrade(target=1, give_cash=1000, get=(39,)))
     act(s, 1, m.AcceptTrade(trade=s.trades[0].id))
@@ -207,11 +206,11 @@ def test_B15_B02_a_mortgaged_deed_received_in_the_doubles_window_is_lifted_at_it
     assert cash(s, 0) == 15000 - 1000 - 200 - 2000 and not s.mortgaged[39]
 
 
-def test_B15_B02_the_principal_price_still_ends_with_the_first_roll_after_an_open_window(monkeypatch):
+def test_B15_B02_the_principal_price_still_ends_with_the_first_roll_after_an_open_window():
     s = table(2)
     own(s, 0, 6, 9)
     own(s, 1, 39, 37, mortgaged=True)
-    Dice(monkeypatch, (3, 3), (1, 2), (1, 2))
+    Dice(s, (3, 3), (1, 2), (1, 2))
     act(s, 0, m.Roll())
     act(s, 0, m.ProposeTrade(target=1, give_cash=1000, get=(39, 37)))
     act(s, 1, m.AcceptTrade(trade=s.trades[0].id))
