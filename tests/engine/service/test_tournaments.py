@@ -385,8 +385,9 @@ def test_tournament_words_exist_in_all_three_languages():
     import re
 
     from tests.paths import ROOT as root
-    source = "".join((root / f).read_text(encoding="utf-8") for f in ("engine/service/tournaments.py",
-                                                                      "bot/chat/tournament_screens.py"))
+    files = [*sorted((root / "engine/service/tournaments").glob("*.py")), root / "bot/chat/tournament_screens.py"]
+    assert len(files) > 2  # the package's parts
+    source = "".join(f.read_text(encoding="utf-8") for f in files)
     used = set(re.findall(r'"(tour\.[a-z_.]+)"', source)) - {"tour.round", "tour.remind"}  # the clocks' kinds
     assert used <= keys["en"], used - keys["en"]
 
