@@ -15,6 +15,9 @@ from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 HERE = Path(__file__).resolve().parent / "migrations"
+# the PostgreSQL advisory lock that makes processes starting together on one database migrate one
+# after the other (the others then find the schema at head): any fixed 64-bit number of our own
+MIGRATION_LOCK = 0x7479636F6F6E  # "tycoon"
 
 
 def config(url: str | None = None) -> Config:
@@ -26,7 +29,8 @@ def config(url: str | None = None) -> Config:
 
 
 async def upgrade(engine: AsyncEngine) -> None:
-    """Bring the database to the newest schema, on the service's own (async) engine."""
+    """Bring the database to the newest schema, on the service's own (async) engine; processes
+    that start together on one PostgreSQL take turns (``MIGRATION_LOCK``)."""
 
     def run(connection) -> None:
         cfg = config()
@@ -34,6 +38,8 @@ async def upgrade(engine: AsyncEngine) -> None:
         command.upgrade(cfg, "head")
 
     async with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":  # held until this transaction ends (SQLite has one writer)
+            await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         await conn.run_sync(run)
 
 

@@ -3,7 +3,10 @@ brought to head; the games in it then replay exactly as they were played."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import sys
 import time
 
 import pytest
@@ -15,6 +18,8 @@ from engine.deal import DEAL
 from engine.deal.ai import choose
 from engine.service.storage import database, migrate
 from engine.service.tables import GameService
+from tests.conftest import drop_everything
+from tests.paths import ROOT
 
 SEATS = [{"user": f"u{i}", "name": f"P{i}", "ai": False, "dm": None} for i in range(3)]
 # the standard rules before 0006 (D-14 payment order and banked buildings, D-06 End turn)
@@ -312,5 +317,35 @@ async def _upgrade_down(url: str, revision: str) -> None:
     try:
         async with engine.begin() as conn:
             await conn.run_sync(run)
+    finally:
+        await engine.dispose()
+
+
+
+@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"), reason="processes sharing one database need PostgreSQL")
+async def test_processes_starting_together_on_one_database_migrate_it_one_after_the_other():
+    """Three processes opening an empty PostgreSQL database at once (a deploy, a compose file
+    starting its replicas): each would create Alembic's table and ours at the same moment and all
+    but one fail (``UniqueViolationError``); they take turns instead and every one opens it."""
+    url = os.environ["TEST_DATABASE_URL"]
+    await drop_everything(url)
+    script = ("import asyncio, sys\n"
+              "from engine.service.storage import database, migrate\n"
+              "async def main():\n"
+              "    db = database.make_db(sys.argv[1])\n"
+              "    try:\n"
+              "        await migrate.upgrade(db)\n"
+              "    finally:\n"
+              "        await db.dispose()\n"
+              "asyncio.run(main())\n")
+    procs = [await asyncio.create_subprocess_exec(sys.executable, "-c", script, url, cwd=ROOT,
+                                                  stderr=asyncio.subprocess.PIPE) for _ in range(3)]
+    results = [(await p.wait(), (await p.stderr.read()).decode()) for p in procs]
+    assert [(code, err[-500:]) for code, err in results if code != 0] == []
+    engine = database.make_db(url)
+    try:
+        async with engine.connect() as conn:
+            heads = (await conn.exec_driver_sql("SELECT version_num FROM alembic_version")).scalars().all()
+        assert len(heads) == 1  # one head, written once
     finally:
         await engine.dispose()
