@@ -13,7 +13,7 @@ import asyncio
 import os
 from dataclasses import dataclass, field
 
-from bot.chat.inputs import number, parse_press
+from bot.chat.inputs import PressKind, number, parse_press
 from bot.chat.screens import Button, Screen
 from bot.web.auth import tournament_path
 from engine import options as table_options
@@ -119,7 +119,7 @@ async def press(tours: Tournaments, data: str, user: str, name: str, chat: str |
     """A tournament button (its data checked and unsigned by the adapter): players only ever act
     for themselves here, and only in the chat the tournament belongs to (``chat``)."""
     parsed = parse_press(data)
-    if parsed is None or parsed.kind != "T":
+    if parsed is None or parsed.kind is not PressKind.TOURNAMENT:
         return Outcome(False, "service.bad_token")
     tid, op = parsed.id("tournament"), parsed.fields["op"]
     if chat is not None:
