@@ -1,7 +1,7 @@
 """What every service call answers (``Outcome``), and the few names all parts of the service share.
 
-Kept apart from the service's classes so that each part (lobby, clocks, schedules, tournaments)
-imports only this and the store, never another part: the parts meet in ``GameService``.
+A leaf: every part of the service (lobby, clocks, schedules, tournaments…) imports it, and it
+imports none of them.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 edit is printed, once. A new message is printed whole; an edit prints only the lines it adds at the
 end (a table's newest events), so a terminal reads like the chat's log; buttons are listed by their
 labels (the terminal's own keys choose among them: ``bot/console/keys.py``); a mention is a name.
-Nothing to strip or delete: what is printed stays printed.
+Nothing to strip or delete: what is printed stays printed. A test double (the terminal itself,
+``bot/console``, prints the views directly): it lets the chat tests run the table channel with no
+platform at all.
 """
 
 from __future__ import annotations
