@@ -42,8 +42,9 @@ NOBODY = discord.AllowedMentions.none()
 
 def md(text: str) -> str:
     """Text shown as it is: names and words never turn into Discord markdown (bold, spoilers, …)
-    nor into a mention of a user, role or channel (``<@…>`` and ``<#…>`` are broken up)."""
-    escaped = discord.utils.escape_markdown(text)
+    nor into a mention of a user, role or channel, nor read as ``@everyone`` or ``@here`` (each is
+    broken up by a zero-width space; nobody would be pinged anyway: ``allowed_mentions``)."""
+    escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
     return escaped.replace("<@", "<\u200b@").replace("<#", "<\u200b#")
 
 
