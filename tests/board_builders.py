@@ -2,7 +2,8 @@
 
 ``table(3)`` gives a fresh china game on seat 0's turn; ``own``, ``set_cash`` and ``build``
 arrange it while keeping the money and building counts consistent; ``Dice`` replaces the one
-source of dice in the rules for as many rolls as a test needs.
+source of dice in the rules for as many rolls as a test needs; ``tables_start_at`` has the service
+start board tables late in a game (for chat tests that need only its end).
 """
 
 from __future__ import annotations
@@ -98,3 +99,29 @@ def ai_decisions(seed: int, games: int, turns: int, rulesets=("china", "classic"
                 seat = BOARD.waiting_for(s)[0].seat
                 yield ruleset, s, seat
                 BOARD.apply(s, seat, choose(s, seat))
+
+
+def tables_start_at(monkeypatch: pytest.MonkeyPatch, turn: int) -> None:
+    """Board tables started from now on in this test (Start in a chat, ``lobby.start``) begin at
+    ``turn``: dealt by the rules' ``new_game``, then every seat played as the chat tests' people play
+    (the AI's pick among the buttons, ``choose_listed``), in the rules alone (no service, no chat)
+    until that turn begins. A chat test then plays the rest of the game through the chat from the
+    table message Start posts; the game's log replays (its replay deals through the same
+    ``new_game``). Played so, a board game runs to the service's turn cap (1,000 turns): from turn
+    940, some sixty turns are left."""
+    from dataclasses import replace
+
+    from engine.games import GAMES
+
+    game = GAMES["board"]
+    rules, plug = game.rules, game
+
+    def new_game(seats, options, seed):
+        state = rules.new_game(seats, options, seed)
+        while state.turn_number < turn and rules.waiting_for(state):
+            seat = rules.waiting_for(state)[0].seat
+            rules.apply(state, seat, plug.choose_listed(state, seat))
+        return state
+
+    monkeypatch.setitem(GAMES, "board", replace(game, rules=replace(rules, new_game=new_game,
+                                                                    new_game_with_events=None)))

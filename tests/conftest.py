@@ -1,5 +1,7 @@
 """Fixtures the service's tests share: ``db_url`` runs a test on SQLite and, when
-``TEST_DATABASE_URL`` is set (CI sets it), on PostgreSQL too, emptied first."""
+``TEST_DATABASE_URL`` is set (CI sets it), on PostgreSQL too, emptied first; ``pg_url`` runs a test
+of what only PostgreSQL does on PostgreSQL alone. What CI does differently (``ci_only`` tests, a
+skip fails the run) is ``tests/ci_rules.py``."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from sqlmodel import SQLModel
 from engine.service.storage import database
 
 PRIVATE_PREFIX = "tycoon_test_"
+pytest_plugins = ["tests.ci_rules"]
 
 
 def _admin_dsn(url: str) -> str:
@@ -104,3 +107,14 @@ async def db_url(request, tmp_path):
     url = os.environ["TEST_DATABASE_URL"]
     await drop_everything(url)
     yield url
+
+
+@pytest.fixture
+async def pg_url():
+    """The PostgreSQL database alone, emptied first. Skips without ``TEST_DATABASE_URL``: never in
+    CI, which sets it (and where a skip fails the run)."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url:
+        pytest.skip("needs TEST_DATABASE_URL (PostgreSQL)")
+    await drop_everything(url)
+    return url

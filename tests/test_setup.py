@@ -1,6 +1,10 @@
 """A fresh clone sets up with plain Python: ``scripts/test.sh`` (what ``make test`` and CI run) says
 its plan first, creates the virtual environment, installs wheels only and compiles nothing; the
-engine has no compiled path and importing it does nothing but import it."""
+engine has no compiled path and importing it does nothing but import it.
+
+The set-up itself runs in CI only (``ci_only``: a minute of pip on a small machine, and CI is where
+a fresh clone is set up); it writes under its ``tmp_path`` only (the clone, pip's cache, temporary
+files) and installs no system package (``scripts/test.sh`` never does: ``.ci/run`` installs Chromium)."""
 
 from __future__ import annotations
 
@@ -29,6 +33,7 @@ def _clone(into: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.ci_only
 def test_the_test_script_sets_up_a_fresh_clone_without_compiling_and_says_its_plan_first(tmp_path):
     clone, spies, seen = tmp_path / "clone", tmp_path / "bin", tmp_path / "compiler-called"
     _clone(clone)
@@ -38,7 +43,9 @@ def test_the_test_script_sets_up_a_fresh_clone_without_compiling_and_says_its_pl
         spy.write_text(f"#!/bin/sh\necho {name} >> {seen}\nexit 1\n")
         spy.chmod(0o755)
     base = getattr(sys, "_base_executable", sys.executable)  # not this venv's: a new one, as on a fresh machine
-    env = {**os.environ, "PATH": f"{spies}:{os.environ['PATH']}", "PYTHON": base}
+    (tmp_path / "tmp").mkdir()
+    env = {**os.environ, "PATH": f"{spies}:{os.environ['PATH']}", "PYTHON": base, "TMPDIR": str(tmp_path / "tmp"),
+           "PIP_CACHE_DIR": str(tmp_path / "pip-cache"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env.pop("VIRTUAL_ENV", None)
     done = subprocess.run([str(clone / "scripts" / "test.sh"), "--setup-only"], cwd=clone, env=env,
                           capture_output=True, text=True, timeout=900)

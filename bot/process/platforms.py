@@ -5,6 +5,11 @@ never a traceback, while the other platform (and the web table, and the clocks) 
 task of its own. A token the platform refuses is not tried again: ``TokenRefused`` ends the process
 with one line naming the variable to fix. A Discord gateway that drops is connected again the same
 way.
+
+The first retry comes after ``FIRST_RETRY`` seconds (1 s), each next one after twice as long, up to
+``MAX_RETRY``. ``TYCOON_FIRST_RETRY`` (seconds) changes the first one when the process starts: it is
+for tests, which watch a process try again several times without waiting seconds for it (it is no
+operator's setting, and not in the README's table).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -20,7 +26,19 @@ from urllib.parse import urlsplit
 from engine.service.runner import describe
 
 log = logging.getLogger("bot.process.run")  # the start-up log lines of ``tycoon run``, one logger for all
-FIRST_RETRY, MAX_RETRY = 1.0, 60.0
+MAX_RETRY = 60.0
+
+
+def _first_retry(environ) -> float:
+    """``TYCOON_FIRST_RETRY`` when it is a number of seconds above zero (tests), else 1 s."""
+    try:
+        seconds = float(environ.get("TYCOON_FIRST_RETRY") or 1.0)
+    except ValueError:
+        return 1.0
+    return seconds if 0 < seconds <= MAX_RETRY else 1.0
+
+
+FIRST_RETRY = _first_retry(os.environ)
 
 
 class TokenRefused(Exception):

@@ -131,7 +131,7 @@ class GameService:
     async def run(self, stop: asyncio.Event | None = None, every: float = 1.0, heartbeat: str | None = None,
                   give_up: float = 15 * 60) -> None:
         """The process's supervised clock task (``runner.supervise``)."""
-        await supervise(self.core, self.startup, self.clocks.sweep, stop or asyncio.Event(), every=every,
+        await supervise(self.core, self.startup, lambda: self.sweep(), stop or asyncio.Event(), every=every,
                         heartbeat=heartbeat, give_up=give_up)
 
     async def sweep(self) -> list[Outcome]:

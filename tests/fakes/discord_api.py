@@ -133,6 +133,7 @@ class DiscordAPI:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, dict]] = []
+        self._shown: tuple[set[str], int, object] = (set(), 0, None)  # ``has_shown``: ids, calls read, the last
         self.refusals: list[tuple[str, str, int, dict]] = []
         self.messages: dict[tuple[int, int], dict] = {}
         self.identical: list[tuple[str, dict]] = []
@@ -475,6 +476,18 @@ class DiscordAPI:
         for _, _, payload in reversed(self.calls if calls is None else calls):
             walk(payload)
         return out
+
+    def has_shown(self, custom_id: str) -> bool:
+        """``custom_id in custom_ids()``, without walking every call again: the ids of the calls read
+        before are kept (a whole game makes thousands of calls, and asks this after each press)."""
+        ids, read, last = self._shown
+        if read > len(self.calls) or (read and self.calls[read - 1] is not last):  # the calls were cleared
+            ids, read = set(), 0
+        if read < len(self.calls):
+            ids.update(self.custom_ids(self.calls[read:]))
+            read, last = len(self.calls), self.calls[-1]
+        self._shown = (ids, read, last)
+        return custom_id in ids
 
     def public(self, channel: int = CHANNEL) -> list[dict]:
         """Messages the whole channel sees: posts and edits in it, and non-ephemeral interaction replies."""

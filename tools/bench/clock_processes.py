@@ -10,6 +10,7 @@ time against its clock's due time), and how many each process fired.
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import signal
 import subprocess
@@ -93,7 +94,7 @@ def bench_clock_processes(url: str | None, tables: int = 200, seconds: float = 3
         finally:
             await service.close()
         return dict(zip(names, (round(late[len(late) // 2], 3) if late else None,
-                                round(late[max(0, int(len(late) * 0.99) - 1)], 3) if late else None,
+                                round(late[math.ceil(len(late) * 0.99) - 1], 3) if late else None,
                                 len(late), len(owners), overdue), strict=True))
 
     return asyncio.run(run())

@@ -4,6 +4,7 @@ PostgreSQL), and two processes pressing the same tables on one PostgreSQL. Impor
 
 from __future__ import annotations
 
+import math
 import time
 
 from engine.games import GAMES
@@ -109,7 +110,7 @@ def bench_two_processes(url: str | None, pressers: int = 32, seconds: float = 10
     return {
         "two_process_moves_per_second": round(moves / elapsed, 1) if elapsed else None,
         "two_process_press_p50_ms": round(latencies[len(latencies) // 2], 2) if latencies else None,
-        "two_process_press_p99_ms": round(latencies[max(0, int(len(latencies) * 0.99) - 1)], 2) if latencies else None,
+        "two_process_press_p99_ms": round(latencies[math.ceil(len(latencies) * 0.99) - 1], 2) if latencies else None,
         "two_process_refused_current": sum(r["refused_current"] for r in reports),
         "two_process_pressers": pressers,
         "two_process_moves": moves,
@@ -196,7 +197,7 @@ def bench_crowd(url: str | None = None, pressers: int = 32, seconds: float = 4.0
         return {
             "moves_per_second": round(counted["moves"] / elapsed, 1),
             "press_p50_ms": round(latencies[len(latencies) // 2] / 1e6, 2) if latencies else None,
-            "press_p99_ms": round(latencies[max(0, int(len(latencies) * 0.99) - 1)] / 1e6, 2) if latencies else None,
+            "press_p99_ms": round(latencies[math.ceil(len(latencies) * 0.99) - 1] / 1e6, 2) if latencies else None,
             # this process's CPU (all its threads; not the database server's) per stored move, the
             # pressers' own choices included: steadier than the rates on a shared machine
             "cpu_us_per_move": round(cpu / counted["moves"] * 1e6) if counted["moves"] else None,

@@ -1,7 +1,8 @@
 """``tycoon run`` with both tokens, one platform unreachable: the other plays, the unreachable one
 is tried again with one plain line per attempt, and nothing prints a traceback. Real processes,
 real HTTP: the reachable platform is a fake on 127.0.0.1 (``tests/fakes``), the unreachable one a
-port where nothing listens.
+port where nothing listens. The processes try again after 0.05 s, then 0.1 s… (``TYCOON_FIRST_RETRY``,
+``bot/process/platforms.py``): the tests wait until two tries are logged, not for seconds.
 """
 
 from __future__ import annotations
@@ -32,18 +33,35 @@ def _closed_port() -> int:
         return s.getsockname()[1]
 
 
-async def _start(tmp_path: Path, **env: str) -> asyncio.subprocess.Process:
+class Running:
+    """A ``tycoon run`` process and what it has printed so far (read as it comes)."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc, self.lines = proc, []
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        while line := await self.proc.stdout.readline():
+            self.lines.append(line.decode(errors="replace"))
+
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
+
+
+async def _start(tmp_path: Path, **env: str) -> Running:
     full = {**os.environ, "TELEGRAM_TOKEN": BOT_TOKEN, "DISCORD_TOKEN": DISCORD_TOKEN, "TYCOON_LANG": "en",
             "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}", "TYCOON_HEARTBEAT": str(tmp_path / "beat"),
-            "TELEGRAM_FLOOD_LIMITS": "off", "PYTHONUNBUFFERED": "1", **env}
+            "TELEGRAM_FLOOD_LIMITS": "off", "PYTHONUNBUFFERED": "1", "TYCOON_FIRST_RETRY": "0.05", **env}
     full.pop("TYCOON_WEB_URL", None)
     script = Path(sys.executable).with_name("tycoon")
     command = [str(script)] if script.exists() else [sys.executable, "-c", "import bot.process.entry as e; e.main()"]
-    return await asyncio.create_subprocess_exec(*command, "run", cwd=ROOT, env=full, stdout=subprocess.PIPE,
-                                                stderr=subprocess.STDOUT)
+    return Running(await asyncio.create_subprocess_exec(*command, "run", cwd=ROOT, env=full, stdout=subprocess.PIPE,
+                                                        stderr=subprocess.STDOUT))
 
 
-async def _stop(proc: asyncio.subprocess.Process) -> tuple[int, str]:
+async def _stop(running: Running) -> tuple[int, str]:
+    proc = running.proc
     if proc.returncode is None:
         proc.send_signal(signal.SIGINT)
     try:
@@ -51,7 +69,8 @@ async def _stop(proc: asyncio.subprocess.Process) -> tuple[int, str]:
     except TimeoutError:
         proc.kill()
         status = await proc.wait()
-    return status, (await proc.stdout.read()).decode()
+    await running.reader
+    return status, running.output
 
 
 async def _until(condition, seconds: float = 60.0) -> bool:
@@ -77,7 +96,7 @@ async def test_discord_plays_while_telegram_cannot_be_reached(tmp_path):
         payload = command_payload("newgame", 1, game="deal")
         await server.deliver(payload)
         assert await _until(lambda: server.api.live(CHANNEL)), "the lobby is posted on Discord"
-        await asyncio.sleep(3.5)  # Telegram's first retries: after 1 s, then 2 s
+        assert await _until(lambda: len(_tried_again(proc.output, "Telegram")) >= 2), "Telegram is tried again"
     finally:
         status, output = await _stop(proc)
         await server.stop()
@@ -98,7 +117,7 @@ async def test_telegram_plays_while_discord_cannot_be_reached(tmp_path):
                               "from": {"id": 1, "is_bot": False, "first_name": "Ann"}, "text": "/newgame deal",
                               "entities": [{"type": "bot_command", "offset": 0, "length": 8}]}})
         assert await _until(lambda: api.live(GROUP)), "the lobby is posted on Telegram"
-        await asyncio.sleep(3.5)  # Discord's first retries
+        assert await _until(lambda: len(_tried_again(proc.output, "Discord")) >= 2), "Discord is tried again"
     finally:
         status, output = await _stop(proc)
         await api.stop()

@@ -22,6 +22,7 @@ from bot.web.server import make_app, start_site
 from engine.games import GAMES
 from engine.service.core import Keys
 from engine.service.tables import GameService
+from tests.bot.web.pace import paced
 from tools.bench.web import update_sizes
 from words.i18n import t
 
@@ -355,10 +356,12 @@ async def test_B08_web_lobby_shows_the_rule_options_and_only_the_creator_toggles
 
 
 @pytest.mark.parametrize("game", ["deal", "board"])
-async def test_the_page_gets_the_table_as_data_a_few_kilobytes_an_update(site, game):
+async def test_the_page_gets_the_table_as_data_a_few_kilobytes_an_update(site, game, monkeypatch):
     """Issue 31: no picture travels; the game's fixed parts come once (``atlas``), then each update
-    carries the views as JSON: at most 5 KB an update at the median, a whole game long."""
+    carries the views as JSON: at most 5 KB an update at the median, a whole game long. The player
+    presses at a person's pace (``paced``: never refused as too fast, never waited for)."""
     service, address, http = site
+    paced(monkeypatch, step=0.25)
     sizes, kinds, tables = await update_sizes(service, address, http, game)
     assert kinds.count("atlas") == 1 and kinds.index("atlas") < kinds.index("table")
     assert not [raw for raw in tables if "data:image" in raw or json.loads(raw)["own"] is None]

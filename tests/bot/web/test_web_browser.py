@@ -1,7 +1,8 @@
 """The web table in a real headless Chromium (tools/headless.py): two people in two browser
 contexts play a whole Deal game against each other and an AI seat while a spectator follows, a
 forged Telegram ``initData`` is refused and a real one shows its player's seat, and screenshots at
-phone and desktop width are saved under tests/artifacts/.
+phone and desktop width are saved: under this run's temporary directory, or under the directory
+``TYCOON_TEST_ARTIFACTS`` names when it is set (to look at them).
 
 Skipped, with the reason, when Debian's chromium is not installed (``.ci/run`` installs it)."""
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from functools import partial
 from pathlib import Path
@@ -23,6 +25,7 @@ from bot.web.server import make_app, start_site
 from engine.board.data import board
 from engine.games import GAMES
 from engine.service.tables import GameService
+from tests.bot.web.pace import Pace, paced
 from tools.headless import PRESS, Browser, find_chromium
 from words import board_text, deal_text
 from words.i18n import t
@@ -30,8 +33,24 @@ from words.i18n import t
 CHROMIUM = find_chromium()
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed "
                                                          "(apt-get install chromium; .ci/run does it)")
-ARTIFACTS = Path(__file__).parent / "artifacts"
 BOT_TOKEN = "123456:web-test-token"
+
+
+@pytest.fixture(scope="session")
+def artifacts(tmp_path_factory) -> Path:
+    """Where the screenshots go: ``TYCOON_TEST_ARTIFACTS`` when set, else a directory of this run's own."""
+    named = os.environ.get("TYCOON_TEST_ARTIFACTS")
+    if not named:
+        return tmp_path_factory.mktemp("artifacts")
+    folder = Path(named).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def pace(monkeypatch) -> Pace:
+    """Every rate limit made during the test (one per page's socket) reads the ``Pace`` clock."""
+    return paced(monkeypatch)
 
 
 @pytest.fixture
@@ -152,7 +171,7 @@ def _hands(service, table) -> set[int]:
 
 
 @pytest.mark.slow
-async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spectator_follows(web):
+async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spectator_follows(web, artifacts):
     """Issue 31 on a phone: two people tap their cards and buttons through a whole Deal game (every
     move about a card is reached by tapping the card), with a countdown that runs, a spectator who
     never sees a card of a hand and a late spectator whose log is the whole game; the end names the
@@ -204,11 +223,11 @@ async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spect
         most_buttons = max(most_buttons, len(ranks))
         assert ranks == sorted(ranks), ranks  # the expected answer first, the quiet ones last
         if presses == 8:
-            await alice.screenshot(ARTIFACTS / "web-table-phone.png", 390, 844, mobile=True)
-            await alice.screenshot(ARTIFACTS / "web-table-desktop.png", 1280, 900)
+            await alice.screenshot(artifacts / "web-table-phone.png", 390, 844, mobile=True)
+            await alice.screenshot(artifacts / "web-table-desktop.png", 1280, 900)
             await _readable(alice, "desktop")
             await alice.resize(390, 844, mobile=True)
-            await spectator.screenshot(ARTIFACTS / "web-spectator-phone.png", 390, 844, mobile=True)
+            await spectator.screenshot(artifacts / "web-spectator-phone.png", 390, 844, mobile=True)
         if presses % 10 == 3:
             await _readable(page, f"press {presses}")
         version = service.cache.row(table).version
@@ -256,10 +275,10 @@ async def test_two_browsers_play_a_whole_deal_game_with_an_ai_seat_while_a_spect
     assert presses > 20 and checked >= 2
     assert {"button", "card"} <= ways, ways  # cards were tapped for their moves
     assert most_buttons <= 6, most_buttons  # never a wall of buttons
-    assert (ARTIFACTS / "web-table-phone.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (artifacts / "web-table-phone.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-async def test_forged_init_data_is_refused_and_a_real_one_shows_the_players_seat(web):
+async def test_forged_init_data_is_refused_and_a_real_one_shows_the_players_seat(web, artifacts):
     service, address, browser = web
     created = await service.lobby.new_table("tg:-100777", "deal", None, "tg:4242", "Tom")
     await service.lobby.add_ai(created.table, "tg:4242")
@@ -285,11 +304,11 @@ async def test_forged_init_data_is_refused_and_a_real_one_shows_the_players_seat
     assert sorted(shown) == sorted(hand)  # the hand as cards to tap, each named on its face
     names = await page.eval("[...document.querySelectorAll('#hand .name')].map(e => e.textContent)")
     assert sorted(names) == sorted(deal_text.card_name(c, "en") for c in hand)
-    await page.screenshot(ARTIFACTS / "web-mini-app-phone.png", 390, 844, mobile=True)
+    await page.screenshot(artifacts / "web-mini-app-phone.png", 390, 844, mobile=True)
     await _readable(page, "mini app")
 
 
-async def test_tournament_page_shows_live_standings_and_the_rounds_tables(tmp_path):
+async def test_tournament_page_shows_live_standings_and_the_rounds_tables(tmp_path, artifacts):
     """A screen at the venue: the standings and the round's tables, each with its spectator link;
     the page needs the signed link the chat's /standings gives."""
     from bot.web.auth import tournament_path
@@ -319,7 +338,7 @@ async def test_tournament_page_shows_live_standings_and_the_rounds_tables(tmp_pa
         links = await page.eval("[...document.querySelectorAll('#tables a')].map(a => a.getAttribute('href'))")
         matches = await tours.matches(tid, 1)
         assert links == [watch_path(service, m.table_id) for m in matches]
-        await page.screenshot(ARTIFACTS / "web-tournament-desktop.png", 1280, 800)
+        await page.screenshot(artifacts / "web-tournament-desktop.png", 1280, 800)
     finally:
         await browser.close()
         await runner.cleanup()
@@ -327,7 +346,7 @@ async def test_tournament_page_shows_live_standings_and_the_rounds_tables(tmp_pa
         await service.close()
 
 
-async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web):
+async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web, artifacts, pace):
     """B-15 on the web: a player plays the board game against an AI seat by clicking, builds an
     offer in the page's trade builder (a deed ticked, cash typed), sends it, and the AI accepts;
     the log shows the one line of the trade made; the game goes on by clicks."""
@@ -350,7 +369,7 @@ async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web
                     board(state.options.ruleset).group[sq]])]
         ai_cash = state.players[1 - seat].cash
         if traded is None and state.stage == "roll" and mine and not state.trades and ai_cash > 1000:
-            await asyncio.sleep(3)  # a person's pace: the page takes 4 presses a second (12 at once)
+            pace.pause(3)  # a person's pace: the page takes 4 presses a second (12 at once)
             await click("#extras button[data-extra=trade]")  # "Propose a trade", beside the moves
             await alice.wait("!document.getElementById('trade').hidden && document.body.dataset.trade === 'open'")
             sq = mine[0]
@@ -361,7 +380,7 @@ async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web
             await alice.eval(f"document.getElementById('trade-them').value = '{asked}';"
                              "document.getElementById('trade-cash').click()")
             await alice.wait(f"document.getElementById('trade-text').textContent.includes('{asked:,}')")
-            await alice.screenshot(ARTIFACTS / "web-trade-builder-phone.png", 390, 844, mobile=True)
+            await alice.screenshot(artifacts / "web-trade-builder-phone.png", 390, 844, mobile=True)
             await _readable(alice, "board, phone")
             await alice.resize(1280, 900)
             await click("#trade-finish button[data-op=s]")
@@ -410,10 +429,10 @@ async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web
     assert "Offer #" not in log and "offers" not in log  # the log is the group's: no haggling
     # the pictures show the table, not this test's pace: a press refused as too fast says so for 6 s
     await alice.wait("!document.getElementById('error').textContent", timeout=15)
-    await alice.screenshot(ARTIFACTS / "web-board-desktop.png", 1280, 900)
+    await alice.screenshot(artifacts / "web-board-desktop.png", 1280, 900)
     await _readable(alice, "board, desktop")
     for width in (920, 1024, 1440):  # narrow laptops: squares too small for names draw as on a phone
-        await alice.screenshot(ARTIFACTS / f"web-board-{width}.png", width, 800)
+        await alice.screenshot(artifacts / f"web-board-{width}.png", width, 800)
         await _readable(alice, f"board, {width} px")
         assert await alice.eval("document.querySelectorAll('.sq .owner').length") > 0
         assert await alice.eval(MARKS) == [], width  # owners' marks stand on the colour bands
@@ -426,7 +445,7 @@ async def test_a_board_game_in_the_browser_through_a_trade_built_on_the_page(web
         await alice.eval(f"document.querySelector('.sq[data-square=\"{square}\"]').click()")
         await alice.wait(f"document.getElementById('sheet-text').textContent.includes({json.dumps(line)})", timeout=5)
         await alice.eval("document.getElementById('sheet').hidden = true")
-    await alice.screenshot(ARTIFACTS / "web-board-phone.png", 390, 844, mobile=True)
+    await alice.screenshot(artifacts / "web-board-phone.png", 390, 844, mobile=True)
 
 
 async def test_B10_the_creator_switches_a_rule_option_in_the_web_lobby_and_the_game_plays_it(web):

@@ -15,6 +15,7 @@ from engine.deal.ai import choose
 from engine.deal.rules import new_game
 from engine.games import GAMES
 from engine.play.simulation import game_seeds, play_one, simulate
+from tests.bot.web.pace import paced
 from tools.bench import (
     bench_board,
     bench_clocks,
@@ -176,7 +177,8 @@ def test_simulate_command_explains_bad_input(argv, message, capsys):
 
 
 @pytest.mark.slow
-def test_bench_reports_the_named_figures():
+def test_bench_reports_the_named_figures(monkeypatch):
+    paced(monkeypatch, step=0.25)  # the web figures' player presses at a person's pace, never waiting it out
     figures = {**bench_deal(games=4), **bench_board(games=2, landing_rolls=2000)}
     for key in ("deal_apply_median_us", "deal_games_per_second_4p", "deal_player_turns_per_second",
                 "board_apply_median_us", "board_games_per_second_4p", "board_player_turns_per_second",
@@ -188,7 +190,7 @@ def test_bench_reports_the_named_figures():
     service = bench_service(moves=20, tables=10)
     assert service["service_move_p50_ms"] > 0 and service["service_moves_measured"] == 20
     assert service["memory_1000_tables_mb"] > 0
-    clocks = bench_clocks(tables=4, seconds=8, clock_seconds=2)
+    clocks = bench_clocks(tables=4, seconds=4, clock_seconds=1)
     assert clocks["clocks_fired"] > 4 and clocks["clock_lateness_p99_s"] >= clocks["clock_lateness_p50_s"] >= 0
     memory = bench_finished_memory(games=6, checkpoint=3)
     assert memory["memory_after_6_finished_games_mb"] > 0 and memory["memory_after_3_finished_games_mb"] > 0

@@ -395,13 +395,15 @@ async def test_the_table_loop_retries_a_database_error_while_the_ai_seats_answer
 
 # -- a full disk ------------------------------------------------------------------------------------
 
-async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartbeat_stale(tmp_path, caplog):
+async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartbeat_stale(tmp_path, caplog,
+                                                                                         monkeypatch):
     """Issue 32: SQLite whose file may not grow (``max_page_count``: "database or disk is full"),
     six tables whose clocks keep running out: the moves fill what room the file has left, then
     every try of the sweep is one warning line without a traceback, the tries back off, the
     heartbeat is no longer touched, the metrics count the failures; once the disk has room again
     the clocks fire, each once."""
     caplog.set_level(logging.INFO, logger="engine.service")
+    monkeypatch.setattr(runner, "MAX_BACKOFF", 0.8)  # the sweep's tries back off up to 0.8 s (not 30 s)
     clock = FakeClock()
     service = await GameService.open(f"sqlite:///{tmp_path / 'full.db'}", clock)
     beat = tmp_path / "beat"
@@ -411,6 +413,14 @@ async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartb
             pages = (await conn.exec_driver_sql("PRAGMA page_count")).scalar()
             await conn.exec_driver_sql(f"PRAGMA max_page_count = {pages}")
         counted = {kind: metrics.DATABASE_ERRORS.labels(kind)._value.get() for kind in ("move", "settle", "sweep")}
+        sweeps = []  # the clock task's sweeps (each that works would touch the heartbeat, were moves stored)
+        real_sweep = service.sweep
+
+        async def sweep():
+            sweeps.append(None)
+            return await real_sweep()
+
+        service.sweep = sweep
         stop = asyncio.Event()
         task = asyncio.create_task(service.run(stop, every=0.05, heartbeat=str(beat)))
 
@@ -425,8 +435,9 @@ async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartb
             health = service.health
             await eventually(lambda: health.writes_failing() and time.monotonic() - health.stored_at > 1.0,
                              "no move has been stored for a second")
-            beaten, told = beat.stat().st_mtime_ns, len(unavailable(caplog))
-            await asyncio.sleep(1.5)
+            beaten, told, swept = beat.stat().st_mtime_ns, len(unavailable(caplog)), len(sweeps)
+            # a whole sweep after this one (the clock task's tries back off: 0.8 s apart at most here)
+            await eventually(lambda: len(sweeps) >= swept + 2, "two more sweeps")
             assert service.health.writes_failing() and beat.stat().st_mtime_ns == beaten, "the heartbeat is stale"
             assert len(unavailable(caplog)) - told <= 4, "a line per kind now and then, not one per table and try"
             async with service.db.connect() as conn:  # room again

@@ -6,7 +6,6 @@ Runs on SQLite always and on PostgreSQL when ``TEST_DATABASE_URL`` is set (CI se
 from __future__ import annotations
 
 import asyncio
-import os
 
 import pytest
 from sqlmodel import SQLModel
@@ -625,12 +624,9 @@ async def test_a_press_that_loses_the_race_to_another_player_is_applied_on_the_f
         await second.close()
 
 
-@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"), reason="LISTEN/NOTIFY needs PostgreSQL")
-async def test_on_postgresql_the_other_process_hears_which_table_moved(db_url):
-    if not db_url.startswith("postgresql"):
-        pytest.skip("PostgreSQL only")
-    first = await GameService.open(db_url)
-    second = await GameService.open(db_url)
+async def test_on_postgresql_the_other_process_hears_which_table_moved(pg_url):  # LISTEN/NOTIFY
+    first = await GameService.open(pg_url)
+    second = await GameService.open(pg_url)
     try:
         table = await lobby(first, "deal", humans=2, ais=0, seed=9)
         await second.cache.get(table)

@@ -13,7 +13,7 @@ the member's messages (the group's or their private one; "My hand" / "My options
 when it is not) and presses it through the next process in turn. One member of one game (whose
 chat has 5-second clocks) never presses: their clocks fire, three misses hand their seat to the AI.
 Each played game's lobby (/newgame, joins, Start) goes to one process: a lobby whose updates
-alternate would lose joins without care (a fourth group checks that it does not). The board game gets a turn cap of 120
+alternate would lose joins without care (a fourth group checks that it does not). The board game gets a turn cap of 60
 (written to its row before the first move) so that it ends within the test's time.
 
 Everything is played once (a module fixture, 20-30 seconds) and the tests below each check one
@@ -61,7 +61,7 @@ GAMES_PLAYED = [
     (-1003, "deal", (31, 32, 33), (33,), True),
 ]
 LOBBY_GROUP, LOBBY_MEMBERS = -1004, (41, 42, 43)  # a lobby whose every update alternates
-BOARD_TURN_CAP = 120  # a board game between two AI-minded people may run past 400 turns: ended by valuation here
+BOARD_TURN_CAP = 60  # a board game between two AI-minded people runs to 1,000 turns: ended by valuation here
 
 
 def _free_port() -> int:
