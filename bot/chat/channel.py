@@ -13,6 +13,14 @@
   when it cannot be edited or when the player is asked something there (which notifies them).
 
 An edit that would change nothing is not sent, and an unchanged picture is not uploaded again.
+
+**A chat that is behind** (the platform makes the bot wait: a flood wait, a spent budget; the
+messenger raises ``Behind``) holds up no one else: the other chats of the update (the players'
+private chats) are still written to, and the table is shown again when the chat's lane opens, in
+its newest state (every update that came meanwhile ``merged`` into one: one edit per message,
+never a stale state first). Meanwhile the clocks of the decisions owed run their full time from
+when the table can be seen (``clocks.hold_until_seen``): nobody is timed out on a prompt they were
+not shown. After a wait of more than ``TOLD_AFTER`` seconds the table message says so, once.
 Which messages exist, and what each shows, is stored with the table (``messages``: ``<p>`` the table
 message, ``<p>_prompts``, ``<p>_dm``, ``<p>_shown``, ``<p>_v``, ``<p>_turn``, where ``<p>`` is the
 messenger's name), so a restarted bot, or another process of several, goes on editing them;
@@ -21,13 +29,25 @@ showing an update holds the table's record (engine/service/storage/records.py).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
-from bot.chat.messenger import Mention, Messenger, Text, Unreachable, pages
+from bot.chat.messenger import Behind, Mention, Messenger, Text, Unreachable, deferrable, pages
 from bot.chat.screens import Button, Screen
-from bot.chat.updates import MessageRecord, UpdateScreens, answer_buttons, note_shown, older_than_shown, plan
+from bot.chat.updates import (
+    MessageRecord,
+    UpdateScreens,
+    answer_buttons,
+    merged,
+    note_shown,
+    older_than_shown,
+    plan,
+    with_dues,
+)
 from engine.service.tables import GameService
 from engine.service.updates import TableUpdate
 from engine.service.views import Seat
@@ -35,6 +55,17 @@ from words.games import WORDS
 from words.i18n import t
 
 log = logging.getLogger(__name__)
+TOLD_AFTER = 5.0  # seconds a table waited for its chat before its message says it was held back
+
+
+@dataclass
+class _Late:
+    """A table its chat could not show: the update to show (everything since, merged) and when."""
+
+    update: TableUpdate | None
+    lang: str
+    until: float  # time.monotonic() when the chat's lane opens
+    since: float  # time.monotonic() when the table first could not be shown
 
 
 def sentence(lang: str, key: str, seats: list[Seat], **params) -> tuple:
@@ -60,6 +91,8 @@ class TableChannel:
         self.service = service
         self.messenger = messenger
         self.shown = MessageRecord()
+        self._late: dict[int, _Late] = {}  # tables whose chat is behind, by id
+        self._catching_up: set[asyncio.Task] = set()
 
     @property
     def prefix(self) -> str:
@@ -118,24 +151,97 @@ class TableChannel:
     # -- a table update --------------------------------------------------------------------------
 
     async def show(self, update: TableUpdate, lang: str) -> None:
-        """Everything one update changes: the table message, the private messages, the prompts."""
-        view = update.public
-        if view is None:
+        """Everything one update changes: the table message, the private messages, the prompts.
+        While the table's chat is behind, the update waits, merged with the others, and its newest
+        state is shown when the chat's lane opens (see the module's docstring)."""
+        if update.public is None:
             return
+        late = self._late.get(update.table)
+        if late is not None:
+            late.update = update if late.update is None else merged(late.update, update)
+            late.lang = lang
+            return
+        try:
+            await self._show(update, lang)
+        except Behind as behind:
+            self._fall_behind(update, lang, behind.until)
+
+    def behind(self, table: int) -> bool:
+        """Whether the table waits for its chat's lane to open (tests, benches)."""
+        return table in self._late
+
+    async def caught_up(self) -> None:
+        """Wait until no table waits for its chat (tests, benches, shutdown)."""
+        while self._catching_up:
+            await asyncio.gather(*list(self._catching_up), return_exceptions=True)
+
+    def _fall_behind(self, update: TableUpdate, lang: str, until: float) -> None:
+        self._late[update.table] = _Late(update, lang, until, time.monotonic())
+        task = asyncio.get_running_loop().create_task(self._catch_up(update.table), name=f"catch-up-{update.table}")
+        self._catching_up.add(task)
+        task.add_done_callback(self._catching_up.discard)
+
+    async def _hold_clocks(self, table: int, until: float) -> dict[tuple[int, str], float]:
+        """The table's decisions run their full time from ``until`` (monotonic) at least."""
+        seen_at = self.service.clock() + max(0.0, until - time.monotonic())
+        try:
+            return await self.service.clocks.hold_until_seen(table, seen_at)
+        except Exception:  # the database blinked: the clocks run as they were set
+            log.exception("table %s: its clocks could not be held while its chat is behind", table)
+            return {}
+
+    async def _catch_up(self, table: int) -> None:
+        """Show the table's newest state each time its chat's lane opens, until it is shown."""
+        late = self._late[table]
+        try:
+            while late.update is not None:
+                await self._hold_clocks(table, late.until)
+                await asyncio.sleep(max(0.0, late.until - time.monotonic()))
+                update, late.update = late.update, None
+                update = with_dues(update, await self._hold_clocks(table, time.monotonic()))
+                waited = time.monotonic() - late.since
+                try:
+                    await self._show(update, late.lang, waited=waited)
+                except Behind as behind:
+                    late.update = update if late.update is None else merged(update, late.update)
+                    late.until = behind.until
+                except Exception:
+                    log.exception("table %s: showing its %s update failed", table, update.kind)
+        finally:
+            self._late.pop(table, None)
+
+    async def _show(self, update: TableUpdate, lang: str, waited: float = 0.0) -> None:
+        """``show`` now: the chats that can be written to are; ``Behind`` is raised at the end
+        when some could not (nothing is sent twice when the update is shown again then)."""
+        view = update.public
         place = self.messenger.table_place(view)
-        async with self.held(update.table, view.messages, place) as record:
-            if older_than_shown(update, record, self.prefix):
-                return
-            now = self.service.clock()
-            screens = await plan(update, lang, now, shown_turn=record.get(f"{self.prefix}_turn"),
-                                 when=lambda due: self.messenger.when(due, now, lang))
-            await self._table_message(place, screens, lang, record)
-            note_shown(update, record, self.prefix)
-            await self._privates(screens, record, lang)
-            for seat in sorted(await self._prompts(place, screens, lang, record)):  # told privately
-                if seat in screens.private:
-                    await self.private(update.table, seat, view.seats[seat], screens.private[seat], lang, record,
-                                       anew=True)
+        later: list[Behind] = []
+        with deferrable():
+            async with self.held(update.table, view.messages, place) as record:
+                if older_than_shown(update, record, self.prefix):
+                    return
+                now = self.service.clock()
+                screens = await plan(update, lang, now, shown_turn=record.get(f"{self.prefix}_turn"),
+                                     when=lambda due: self.messenger.when(due, now, lang))
+                try:
+                    await self._table_message(place, screens, lang, record, waited)
+                    note_shown(update, record, self.prefix)
+                except Behind as behind:  # the group is behind: its prompts too
+                    later.append(behind)
+                group_behind = bool(later)
+                await self._privates(screens, record, lang, later)
+                if not group_behind:
+                    try:
+                        notify = await self._prompts(place, screens, lang, record)
+                    except Behind as behind:
+                        later.append(behind)
+                        notify = set()
+                    for seat in sorted(notify):  # told privately
+                        if seat in screens.private:
+                            await self.private(update.table, seat, view.seats[seat], screens.private[seat], lang,
+                                               record, anew=True, later=later)
+        if later:
+            raise max(later, key=lambda b: b.until)
 
     def table_buttons(self, screens: UpdateScreens, lang: str) -> list[Button]:
         """The buttons under the table: the public answers, or one button per player asked when
@@ -151,7 +257,8 @@ class TableChannel:
         own = Button(t(lang, WORDS[view.game].own_screen), f"h:{view.table}", -1)
         return public[:room] + [own] + ([watch] if watch is not None else [])
 
-    async def _table_message(self, place, screens: UpdateScreens, lang: str, record: dict) -> None:
+    async def _table_message(self, place, screens: UpdateScreens, lang: str, record: dict,
+                             waited: float = 0.0) -> None:
         update, public, view = screens.update, screens.public, screens.update.public
         after: tuple = ()
         if screens.ping and not update.over:
@@ -160,7 +267,10 @@ class TableChannel:
             after = sentence(lang, "ch.your_turn", [view.seats[screens.ping[0]]], when=when)
         elif screens.ping:
             after = sentence(lang, "ch.result_players", [view.seats[s] for s in screens.ping])
-        text = Text(public.text, after)
+        body = public.text
+        if waited > TOLD_AFTER and not screens.ended:  # told once: the next update's text has no such line
+            body += "\n" + t(lang, "ch.held_back", seconds=round(waited))
+        text = Text(body, after)
         buttons = self.table_buttons(screens, lang)
         current = record.get(self.prefix)
         if current and not screens.new_message and await self.edit(place, current, text, buttons, public.picture):
@@ -177,14 +287,28 @@ class TableChannel:
         Answered, a prompt loses its buttons. The seats to tell privately are returned."""
         view = screens.update.public
         waiting = {(a.seat, a.kind) for a in view.asks}
-        kept = []
-        for prompt in record.get(f"{self.prefix}_prompts", []):
+        kept: list[dict] = []
+        stored = record.get(f"{self.prefix}_prompts", [])
+        for n, prompt in enumerate(stored):
             still = [] if screens.ended else [a for a in prompt["asks"] if tuple(a) in waiting]
             if prompt.get("buttons") and not still:  # answered or expired: its buttons go
-                await self.edit(place, prompt["id"], Text(prompt["text"] + "\n" + t(lang, "ch.answered")), [], None)
+                try:
+                    await self.edit(place, prompt["id"], Text(prompt["text"] + "\n" + t(lang, "ch.answered")), [],
+                                    None)
+                except Behind:  # this one and the rest as they were, done when shown again
+                    record[f"{self.prefix}_prompts"] = kept + stored[n:]
+                    raise
                 prompt = {**prompt, "buttons": False, "text": prompt["text"] + "\n" + t(lang, "ch.answered")}
             if still or prompt.get("turn") == view.turn:  # this turn's prompts may take more players
                 kept.append(prompt)
+        try:
+            return await self._new_prompts(place, screens, lang, record, kept)
+        finally:  # what was posted is kept, also when the chat fell behind half way
+            if kept != record.get(f"{self.prefix}_prompts", []):
+                record[f"{self.prefix}_prompts"] = kept
+
+    async def _new_prompts(self, place, screens: UpdateScreens, lang: str, record: dict, kept: list[dict]) -> set[int]:
+        view = screens.update.public
         asked = {tuple(a) for prompt in kept for a in prompt["asks"]}
         notify: set[int] = set()
         for prompt in screens.prompts:
@@ -201,8 +325,6 @@ class TableChannel:
                 if not new:
                     continue
             kept.append(await self._post_prompt(place, prompt.where, new, prompt, view, lang, record))
-        if kept != record.get(f"{self.prefix}_prompts", []):
-            record[f"{self.prefix}_prompts"] = kept
         return notify
 
     def _prompt_look(self, where: str, seats: list[int], view, due_at: float | None, lang: str) -> tuple:
@@ -227,20 +349,21 @@ class TableChannel:
 
     async def _widen(self, place, earlier: dict, prompt, seats: list[int], view, lang: str) -> None:
         """This turn's prompt shows more players (an edit, which pings nobody: they are told privately)."""
-        earlier["seats"] = [*earlier.get("seats", []), *[s for s in seats if s not in earlier.get("seats", [])]]
-        earlier["asks"] = [*earlier["asks"], *[[s, k] for s in seats for k in prompt.kinds]]
-        open_seats = [s for s in earlier["seats"] if any(a[0] == s for a in earlier["asks"]
+        # changed only once the edit is made (a chat that is behind shows it when its lane opens)
+        widened = {"seats": [*earlier.get("seats", []), *[s for s in seats if s not in earlier.get("seats", [])]],
+                   "asks": [*earlier["asks"], *[[s, k] for s in seats for k in prompt.kinds]]}
+        open_seats = [s for s in widened["seats"] if any(a[0] == s for a in widened["asks"]
                                                           if (a[0], a[1]) in {(x.seat, x.kind) for x in view.asks})]
         due = min(d for d in (earlier.get("due"), prompt.due_at) if d is not None) if (
             earlier.get("due") or prompt.due_at) else None
         line, buttons = self._prompt_look(earlier["where"], open_seats or seats, view, due, lang)
         text = Text("", line)
         await self.edit(place, earlier["id"], text, buttons[:self.messenger.page], None)
-        earlier.update(text=text.plain(), buttons=bool(buttons), due=due)
+        earlier.update(widened, text=text.plain(), buttons=bool(buttons), due=due)
 
     # -- private messages ----------------------------------------------------------------------
 
-    async def _privates(self, screens: UpdateScreens, record: dict, lang: str) -> None:
+    async def _privates(self, screens: UpdateScreens, record: dict, lang: str, later: list[Behind]) -> None:
         """Every player's private message kept current: from the start where the game deals a hand,
         else once asked for, once the AI keeps the seat, or once they are asked something there."""
         update = screens.update
@@ -251,14 +374,16 @@ class TableChannel:
             keeps = str(seat) in dms or own.own_from_start or own.ai_keeps or seat in screens.anew
             if keeps:
                 await self.private(update.table, seat, view.seats[seat], screen, lang, record,
-                                   anew=seat in screens.anew)
+                                   anew=seat in screens.anew, later=later)
             await self.messenger.refresh_own(update.table, seat, screen)
 
     async def private(self, table_id: int, seat: int, info: Seat, screen: Screen, lang: str,
-                      record: dict | None = None, anew: bool = False, version: int | None = None) -> bool:
+                      record: dict | None = None, anew: bool = False, version: int | None = None,
+                      later: list[Behind] | None = None) -> bool:
         """Show ``screen`` as the player's private message (pages of buttons when they do not fit
         one): edited in place, or posted anew when it cannot be edited or ``anew`` (which notifies).
-        False when the player cannot be written to privately (remembered, not tried again)."""
+        False when the player cannot be written to privately (remembered, not tried again). When
+        their private chat is behind, what was done is kept and ``Behind`` goes to ``later``."""
         if info.dm is False or not info.person:
             return False
         if record is None:  # on its own (a press of "My hand"): the record is held for it
@@ -275,13 +400,24 @@ class TableChannel:
                 if where is None:
                     return False
             if anew:  # posted again below, so that it notifies; the old pages lose their buttons
-                for old in ids:
-                    await self.strip(where, old)
+                for n, old in enumerate(ids):
+                    try:
+                        await self.strip(where, old)
+                    except Behind:
+                        ids = ids[n:]  # still shown with their buttons: edited when shown again
+                        raise
                 ids = []
             new_ids = await self._pages(where, ids, screen, self.messenger.own_link(table_id, lang))
         except Unreachable:
             await self.service.lobby.set_dm(table_id, info.user, False)
             return False
+        except Behind as behind:
+            if later is None:
+                raise
+            later.append(behind)
+            new_ids = getattr(behind, "pages", ids)
+        if where is None:
+            return True
         if [where, new_ids] != dms.get(str(seat)):
             dms[str(seat)] = [where, new_ids]
             record[f"{self.prefix}_dm"] = dms
@@ -291,20 +427,28 @@ class TableChannel:
         shown = pages(screen.buttons, self.messenger.page - (link is not None))
         if link is not None:
             shown[0] = [*shown[0], link]
-        new_ids = []
-        for n, page in enumerate(shown):
-            text = Text(screen.text) if n == 0 else Text(f"({n + 1}/{len(shown)})")
-            picture = screen.picture if n == 0 else None
-            old = ids[n] if len(ids) > n else None
-            if old is not None and await self.edit(where, old, text, page, picture, "hand.png"):
-                new_ids.append(old)
-                continue
-            if old is not None:
-                await self.strip(where, old)
-            new_ids.append(await self.post(where, text, page, picture, "hand.png"))
-        for old in ids[len(shown):]:  # fewer pages now: the extra ones go
-            self.shown.forget(self.messenger.key(where, old))
-            await self.messenger.delete(where, old)
+        new_ids: list[int] = []
+        try:
+            for n, page in enumerate(shown):
+                text = Text(screen.text) if n == 0 else Text(f"({n + 1}/{len(shown)})")
+                picture = screen.picture if n == 0 else None
+                old = ids[n] if len(ids) > n else None
+                if old is not None and await self.edit(where, old, text, page, picture, "hand.png"):
+                    new_ids.append(old)
+                    continue
+                if old is not None:
+                    await self.strip(where, old)
+                new_ids.append(await self.post(where, text, page, picture, "hand.png"))
+            for n, old in enumerate(ids[len(shown):]):  # fewer pages now: the extra ones go
+                self.shown.forget(self.messenger.key(where, old))
+                try:
+                    await self.messenger.delete(where, old)
+                except Behind:
+                    new_ids += ids[len(shown) + n:]  # still there: deleted when shown again
+                    raise
+        except Behind as behind:  # the pages as they stand: the new ones, then the old ones not reached
+            behind.pages = new_ids + ids[len(new_ids):] if len(new_ids) < len(ids) else new_ids
+            raise
         return new_ids
 
 

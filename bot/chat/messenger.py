@@ -7,11 +7,19 @@ Text reaches a messenger as ``Text``: a body of plain text, whose beginning may 
 platform's limit (a table's newest lines are at its end), and an optional last line that may
 mention players (``Mention``). The messenger escapes the plain text its own way (HTML, markdown)
 and renders mentions so that they notify exactly the players meant, and nobody else.
+
+A platform that limits how fast the bot may write to a chat (Telegram's flood control) makes a
+call wait its turn in that chat's lane. A call made while showing a table (``deferrable()``) does
+not wait long: the messenger raises ``Behind`` with the time the chat's lane opens again, and the
+table channel shows the table's newest state then, instead of sending a state that will be old by
+the time it arrives (``bot/chat/channel.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import contextvars
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -46,6 +54,33 @@ class Text:
 
 class Unreachable(Exception):
     """The platform refuses private messages to this player (never started the bot, closed DMs)."""
+
+
+class Behind(Exception):
+    """The chat cannot be written to before ``until`` (the platform's clock, ``time.monotonic``):
+    its lane is in a flood wait, or its budget is spent. Nothing was sent."""
+
+    def __init__(self, chat, until: float) -> None:
+        super().__init__(f"chat {chat} is behind until {until:.1f}")
+        self.chat, self.until = chat, until
+
+
+_DEFERRABLE = contextvars.ContextVar("tycoon_deferrable", default=False)
+
+
+@contextlib.contextmanager
+def deferrable() -> Iterator[None]:
+    """Calls made inside (in this task) may raise ``Behind`` instead of waiting long."""
+    token = _DEFERRABLE.set(True)
+    try:
+        yield
+    finally:
+        _DEFERRABLE.reset(token)
+
+
+def may_defer() -> bool:
+    """Whether a call made now may raise ``Behind`` (inside ``deferrable()``)."""
+    return _DEFERRABLE.get()
 
 
 Place = Any  # where messages go: a chat and its thread, a channel, a private chat (the messenger's own)

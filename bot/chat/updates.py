@@ -18,6 +18,11 @@ person's (engine/service/views.py). ``plan`` turns it into:
 
 Which messages a chat already shows, and what they show, is the front end's record
 (``MessageRecord``): a message whose content would not change is not edited.
+
+When a chat cannot be written to for a while (a platform's flood wait), the updates that come
+meanwhile are ``merged`` into one: the newest views, every event since the last update shown, the
+turn passed if it passed in any of them, everyone asked who is still asked. ``with_dues`` gives an
+update the clocks as they run out now (held while the chat could not see the table).
 """
 
 from __future__ import annotations
@@ -25,7 +30,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+import msgspec
 
 from bot.chat.screens import TURN_POLICIES, Button, Screen, private_screen, public_screen
 from engine.service.updates import TableUpdate
@@ -132,6 +139,42 @@ async def plan(update: TableUpdate, lang: str, now: float, lang_of: Callable[[in
     milliseconds). ``shown_turn``: the turn the chat's current table message shows (from the
     message record); ``when``: how the table message words a deadline (default: seconds left)."""
     return await asyncio.to_thread(_plan, update, lang, lang_of, now, when, shown_turn)
+
+
+# when several updates are merged, the kind a front end must act on (as the service's loop decides)
+_PRECEDENCE = ("damaged", "cancelled", "started", "over", "paused", "resumed", "seats", "moves")
+
+
+def merged(older: TableUpdate, newer: TableUpdate) -> TableUpdate:
+    """Two updates of one table as one, shown instead of both (``newer`` came after ``older``)."""
+    if older.public is None or newer.public is None:
+        return newer
+    kind = next((k for k in _PRECEDENCE if k in (older.kind, newer.kind)), newer.kind)
+    public = msgspec.structs.replace(newer.public, events=[*older.public.events, *newer.public.events],
+                                     notes=[*older.public.notes, *newer.public.notes])
+    private = {seat: msgspec.structs.replace(view, events=[*older.private[seat].events, *view.events])
+               if seat in older.private else view for seat, view in newer.private.items()}
+    owed = {(a.seat, a.kind) for a in newer.public.asks}
+    asked = [*[a for a in older.asked if (a.seat, a.kind) in owed and not any(
+        (b.seat, b.kind) == (a.seat, a.kind) for b in newer.asked)], *newer.asked]
+    asked = [next((b for b in newer.public.asks if (b.seat, b.kind) == (a.seat, a.kind)), a) for a in asked]
+    return replace(newer, kind=kind, public=public, private=private, asked=asked,
+                   turn_passed=older.turn_passed or newer.turn_passed)
+
+
+def with_dues(update: TableUpdate, dues: dict[tuple[int, str], float]) -> TableUpdate:
+    """``update`` with its decisions' clocks running out at ``dues`` (by seat and kind) where given."""
+    if not dues or update.public is None:
+        return update
+
+    def moved(asks):
+        return [msgspec.structs.replace(a, due_at=dues[(a.seat, a.kind)]) if (a.seat, a.kind) in dues and
+                a.due_at is not None else a for a in asks]
+
+    return replace(update, public=msgspec.structs.replace(update.public, asks=moved(update.public.asks)),
+                   private={seat: msgspec.structs.replace(view, asks=moved(view.asks))
+                            for seat, view in update.private.items()},
+                   asked=moved(update.asked))
 
 
 def older_than_shown(update: TableUpdate, record: dict, prefix: str) -> bool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from telegram import BotCommand
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -15,6 +14,7 @@ from telegram.ext import (
 from telegram.request import HTTPXRequest
 
 from bot.telegram_app.frontend import TelegramFrontEnd
+from bot.telegram_app.lanes import ChatLanes, Limits
 from engine.service import metrics
 from engine.service.tables import GameService
 from words.i18n import t
@@ -53,14 +53,16 @@ class CountedRequest(HTTPXRequest):
 
 
 def build_application(service: GameService, token: str, base_url: str | None = None, request=None,
-                      lang: str = "zh-Hans", seed: int | None = None, rate_limit: bool = True) -> Application:
-    """``rate_limit`` keeps to Telegram's flood limits (20 messages a minute in a group) and retries
-    a 429 after the time it asks for; tests of whole games against a fake Bot API switch it off,
-    as waiting out real minutes proves nothing there."""
+                      lang: str = "zh-Hans", seed: int | None = None, rate_limit: bool = True,
+                      limits: Limits | None = None) -> Application:
+    """``rate_limit`` keeps to Telegram's flood limits in a lane per chat (``lanes.py``: a 429 waits
+    in its own chat only; ``limits``, default Telegram's less a margin); tests of whole games
+    against a fake Bot API without limits switch it off, as waiting out real minutes proves
+    nothing there, and tests of the limits pass them scaled down."""
     # updates from many chats run concurrently; the service serialises the moves of each table
     builder = ApplicationBuilder().token(token).concurrent_updates(True)
     if rate_limit:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+        builder = builder.rate_limiter(ChatLanes(limits))
     if base_url:
         builder = builder.base_url(base_url)
     if request is not None:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from engine.core.values import SYSTEM, EndMatch
 from engine.games import GAMES
 from engine.service import metrics
-from engine.service.clock_rules import LEASE, MISSES_BEFORE_AI, wanted_clocks
+from engine.service.clock_rules import LEASE, MISSES_BEFORE_AI, clock_seconds, wanted_clocks
 from engine.service.core import Core
 from engine.service.outcome import Outcome
 from engine.service.storage import queries
@@ -72,6 +72,20 @@ class Clocks:
             self.core.cache.drop(live.row.id)
         else:
             live.clocks = clocks
+
+    async def hold_until_seen(self, table_id: int, seen_at: float) -> dict[tuple[int, str], float]:
+        """The table's players could not see it until ``seen_at`` (the chat platform held the bot's
+        messages back: a flood wait): every decision a person owes now runs its full time from then
+        at least, so nobody is timed out on a prompt they were not shown. The decisions' clocks as
+        they now run out, by (seat, kind)."""
+        async with self.core.cache.lock(table_id):
+            live = self.core.cache.peek(table_id) or await self.core.cache.get(table_id)
+            if live is None or live.row.status != "running" or live.state is None:
+                return {}
+            not_before = {(d.seat, d.kind): seen_at + clock_seconds(live, d.policy)
+                          for d in live.rules.waiting_for(live.state) if not live.row.seats[d.seat]["ai"]}
+            live.clocks = await queries.postpone(self.core.db, table_id, live.row.version, not_before)
+            return due_of(live)
 
     async def match_ends_at(self, table_id: int) -> float | None:
         """When the running match clock of a table runs out, if one runs."""

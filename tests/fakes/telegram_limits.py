@@ -140,3 +140,94 @@ def check_call(method: str, params: dict) -> str | None:
     elif method == "answerCallbackQuery" and _units(str(params.get("text") or "")) > ALERT_MAX:
         problem = "Bad Request: MESSAGE_TOO_LONG"
     return problem or _check_keyboard(params.get("reply_markup"))
+
+
+# -- flood limits ------------------------------------------------------------------------------------
+# The Bot FAQ ("My bot is hitting limits, how do I avoid this?"): avoid more than one message a second
+# in one chat (short bursts are let through), no more than 20 messages a minute in one group, about 30
+# messages a second in all. Edits count as messages (grammY's and our own measurements); answers to
+# callback queries count only towards the bot's total. Over a limit, Telegram answers 429 with
+# ``parameters.retry_after`` (whole seconds) and refuses that chat's calls until then.
+CHAT_BURST, CHAT_RATE = 3, 1.0  # a chat's bucket: three at once, then one a second
+GROUP_CALLS, GROUP_WINDOW = 20, 60.0  # in any minute, in one group
+BOT_CALLS, BOT_WINDOW = 30, 1.0  # in any second, in all chats
+_MESSAGES = ("send", "edit", "delete", "copy", "forward")  # methods that count as a chat's messages
+_UNCOUNTED = ("getUpdates", "getMe", "setMyCommands", "setWebhook", "deleteWebhook", "getChatMember", "getChat")
+
+
+class FloodLimits:
+    """Telegram's flood control, kept per chat and for the bot, on ``clock`` (monotonic seconds).
+
+    ``scale`` shrinks every window and gap alike (0.05: a group's minute is 3 s), so that a test
+    can reach the limits in seconds; a 429's ``retry_after`` is then a fraction of a second, where
+    Telegram says whole seconds. ``flood(chat, seconds)`` makes Telegram refuse a chat for a while
+    (the penalty of a chat that went over, injected). ``refusals`` lists every 429 given:
+    ``(method, chat, retry_after, injected)``."""
+
+    def __init__(self, scale: float = 1.0, clock=None) -> None:
+        import time
+
+        self.scale, self.clock = scale, clock or time.monotonic
+        self._bucket: dict[int, tuple[float, float]] = {}  # chat -> (tokens, when counted)
+        self._group: dict[int, list[float]] = {}  # group -> its calls in the last window
+        self._bot: list[float] = []
+        self._flooded: dict[int, float] = {}  # chat -> refused until
+        self.refusals: list[tuple[str, int | None, float, bool]] = []
+        self.counted = 0
+
+    def flood(self, chat: int, seconds: float) -> None:
+        self._flooded[chat] = self.clock() + seconds
+
+    def _retry(self, seconds: float) -> float | int:
+        import math
+
+        if self.scale >= 1:
+            return max(1, math.ceil(seconds))
+        return max(0.01, math.ceil(seconds * 100) / 100)
+
+    def check(self, method: str, params: dict) -> float | None:
+        """The ``retry_after`` of a 429 for this call, or None when Telegram takes it (and counts it)."""
+        if method in _UNCOUNTED:
+            return None
+        now = self.clock()
+        chat = params.get("chat_id")
+        chat = int(chat) if chat is not None and str(chat).lstrip("-").isdigit() else None
+        message = chat is not None and method.startswith(_MESSAGES)
+        if message and self._flooded.get(chat, 0) > now:
+            wait = self._flooded[chat] - now
+            self.refusals.append((method, chat, self._retry(wait), True))
+            return self._retry(wait)
+        bot_window = BOT_WINDOW * self.scale
+        self._bot = [t for t in self._bot if t > now - bot_window]
+        waits = []
+        if len(self._bot) >= BOT_CALLS:
+            waits.append(self._bot[-BOT_CALLS] + bot_window - now)
+        if message:
+            tokens, then = self._bucket.get(chat, (CHAT_BURST, now))
+            tokens = min(CHAT_BURST, tokens + (now - then) * CHAT_RATE / self.scale)
+            if tokens < 1:
+                waits.append((1 - tokens) * self.scale / CHAT_RATE)
+            if chat < 0:
+                window = GROUP_WINDOW * self.scale
+                calls = self._group[chat] = [t for t in self._group.get(chat, []) if t > now - window]
+                if len(calls) >= GROUP_CALLS:
+                    waits.append(calls[-GROUP_CALLS] + window - now)
+        if waits:
+            wait = max(waits)
+            if message:  # the chat is refused until then, whatever it sends meanwhile
+                self._flooded[chat] = max(self._flooded.get(chat, 0), now + wait)
+            self.refusals.append((method, chat, self._retry(wait), False))
+            return self._retry(wait)
+        self._bot.append(now)
+        self.counted += 1
+        if message:
+            self._bucket[chat] = (tokens - 1, now)
+            if chat < 0:
+                self._group[chat].append(now)
+        return None
+
+
+def too_many(retry_after: float) -> dict:
+    """Telegram's answer to a call over a flood limit (status 429)."""
+    return {"ok": False, "error_code": 429, "description": f"Too Many Requests: retry after {retry_after:g}",
+            "parameters": {"retry_after": retry_after}}

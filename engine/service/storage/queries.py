@@ -137,6 +137,24 @@ async def reconcile(engine: AsyncEngine, table_id: int, version: int,
         return out
 
 
+async def postpone(engine: AsyncEngine, table_id: int, version: int,
+                   not_before: dict[tuple[int, str], float]) -> list[ClockInfo]:
+    """Move the table's pending decision clocks of ``version`` that run out before
+    ``not_before[(seat, kind)]`` to that time (a person's, never an AI seat's or the match's).
+    Returns all the table's open clocks."""
+    async with AsyncSession(engine) as session:
+        rows = await session.exec(select(DeadlineRow).where(
+            DeadlineRow.table_id == table_id, DeadlineRow.version == version, DeadlineRow.status == "pending",
+            DeadlineRow.ai == False, DeadlineRow.kind != "match"))  # noqa: E712 (SQL, not Python)
+        for row in rows:
+            later = not_before.get((row.seat, row.kind))
+            if later is not None and row.due_at < later:
+                row.due_at = later
+                session.add(row)
+        await session.commit()
+    return await open_clocks(engine, table_id)
+
+
 async def open_clocks(engine: AsyncEngine, table_id: int) -> list[ClockInfo]:
     async with AsyncSession(engine) as session:
         return [info(r) for r in await session.exec(select(DeadlineRow).where(

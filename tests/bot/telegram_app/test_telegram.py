@@ -674,11 +674,12 @@ async def test_team_captains_sign_up_by_command_and_members_by_button(tmp_path):
 
 
 async def test_the_bot_keeps_to_telegrams_flood_limits_by_default(tmp_path):
-    from telegram.ext import AIORateLimiter
+    from bot.telegram_app.lanes import ChatLanes, Limits
 
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
     try:
-        assert isinstance(build_application(service, "123:TEST").bot.rate_limiter, AIORateLimiter)
+        limiter = build_application(service, "123:TEST").bot.rate_limiter
+        assert isinstance(limiter, ChatLanes) and limiter.limits == Limits()  # a lane per chat, Telegram's limits
         assert _app(service, FakeBotAPI()).bot.rate_limiter is None
     finally:
         await service.close()
