@@ -15,8 +15,8 @@ from discord import app_commands
 from bot.discord_app.app import TycoonBot
 from bot.telegram_app.app import COMMANDS, MENU_LANGUAGES, command_menu
 from engine.service.tables import GameService
+from tests.bot.discord_app.harness import fake_discord
 from tests.fakes import discord_limits, telegram_limits
-from tests.fakes.discord_api import APP_ID, InProcess
 from words.i18n import LANGS
 
 ZH_LOCALES = {"zh-CN", "zh-TW"}
@@ -120,10 +120,9 @@ def test_the_discord_fake_refuses_forms_and_commands_over_discords_limits():
     assert {"0.name", "0.description", "0.options", "0.options.2.choices", "0.name_localizations.zh-XX"} <= paths
 
 
-async def test_discord_py_reads_the_fakes_refusal_as_discord_s(tmp_path):
+async def test_discord_py_reads_the_fakes_refusal_as_discord_s(tmp_path, monkeypatch):
     """The fake's error body is Discord's: discord.py turns it into ``CommandSyncFailure`` naming the
     command and the parameter, as it would for Discord."""
-    fake = InProcess()
     service = await GameService.open(f"sqlite:///{tmp_path / 'x.db'}")
     client = discord.Client(intents=discord.Intents.none())
     tree = app_commands.CommandTree(client)
@@ -134,13 +133,13 @@ async def test_discord_py_reads_the_fakes_refusal_as_discord_s(tmp_path):
         pass
 
     try:
-        async with client:
-            client._connection.application_id = APP_ID
-            client.http.request = fake.http
+        async with fake_discord(monkeypatch) as server, client:
+            await client.login(server.token)  # the application's id comes from Discord, as the sync needs
             with pytest.raises(app_commands.CommandSyncFailure) as refused:
                 await tree.sync()
         text = str(refused.value)
         assert "newgame" in text and "options" in text and "between 1 and 100" in text
+        fake = server.api
         assert fake.refusals[0][2] == 400 and fake.commands == []
     finally:
         await service.close()

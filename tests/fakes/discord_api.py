@@ -17,16 +17,15 @@ a private answer can end up public.
 
 It also keeps what each message shows now (text, button ids, picture), counts edits that change
 nothing (``identical``) and pictures uploaded again unchanged (``reuploads``), and records every
-call (``calls``) and every refusal (``refusals``). Two transports use it: ``InProcess`` (the bot's
-``http.request`` and the webhook adapter replaced, for fast tests) and ``discord_server`` (a real
-HTTP and gateway server on 127.0.0.1, for ``tycoon run``).
+call (``calls``) and every refusal (``refusals``). The bot reaches it only over the wire:
+``discord_server`` serves it as HTTP and a gateway on 127.0.0.1, for ``tycoon run`` and for the
+in-process tests alike (``tests/bot/discord_app/harness.py``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import re
 from dataclasses import dataclass, field
 
@@ -513,48 +512,3 @@ class DiscordAPI:
         """Interactions the bot tried to answer more than once (Discord refused the later ones)."""
         return [tok for m, u, s, b in self.refusals if b.get("code") == 40060
                 for tok in [u.split("/")[3]]]
-
-
-class InProcess(DiscordAPI):
-    """The fake reached without sockets: the bot's ``http.request`` and discord.py's webhook adapter
-    (interaction answers and follow-ups) call ``handle``, and its refusals become the exceptions
-    discord.py raises for them. Each call yields to the event loop first, as a request on the network
-    would, so that two handlers racing to answer one interaction meet as they would in production."""
-
-    @staticmethod
-    def _raise(status: int, body: dict):
-        import discord
-
-        response = type("Response", (), {"status": status, "reason": {400: "Bad Request", 403: "Forbidden",
-                                                                       404: "Not Found"}.get(status, "Error")})()
-        kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
-        raise kind(response, body)
-
-    @staticmethod
-    def _files(files) -> list[tuple[str, bytes]]:
-        out = []
-        for f in files or []:
-            f.fp.seek(0)
-            out.append((f.filename, f.fp.read()))
-            f.fp.seek(0)
-        return out
-
-    async def _send(self, route, payload, parts, files):
-        import asyncio
-
-        await asyncio.sleep(0)
-        for part in parts or []:  # multipart: the JSON part carries content and components
-            if part.get("name") == "payload_json":
-                payload = json.loads(part["value"])
-        status, body = self.handle(route.method, route.url.split("/api/v10", 1)[1], payload, self._files(files))
-        if status >= 400:
-            self._raise(status, body)
-        return body
-
-    async def http(self, route, *args, **kwargs):
-        """In place of ``HTTPClient.request``: REST calls."""
-        return await self._send(route, kwargs.get("json"), kwargs.get("form"), kwargs.get("files"))
-
-    async def webhook(self, route, *args, **kwargs):
-        """In place of ``AsyncWebhookAdapter.request``: interaction answers and follow-ups."""
-        return await self._send(route, kwargs.get("payload"), kwargs.get("multipart"), kwargs.get("files"))

@@ -3,9 +3,15 @@ as Discord) and the gateway (a WebSocket speaking Discord's gateway protocol: HE
 READY, GUILD_CREATE, heartbeats, RESUME), so that the real discord.py client logs in, syncs its
 commands, connects and receives interactions exactly as it would from Discord.
 
-The bot is pointed at it with ``DISCORD_API_URL`` (``Route.BASE``); the gateway's address comes
-from ``GET /gateway/bot``, as from Discord. ``deliver`` sends an interaction down the gateway;
-``settled`` waits until the bot has answered it and made no request for a moment.
+The bot is pointed at it with ``DISCORD_API_URL`` (``Route.BASE``; in-process tests through
+``tests/bot/discord_app/harness.py``); the gateway's address comes from ``GET /gateway/bot``, as from
+Discord. ``deliver`` sends an interaction down the gateway; ``settled`` waits until the bot has
+answered it and made no request for a moment.
+
+For the failures start-up must survive, ``unavailable`` paths answer 503 (Discord's own outage)
+a given number of times; ``requests`` lists every request as it arrived, with the token it
+carried, answered or not; ``gateway_connections`` and ``hung_up`` count the gateway connections
+opened and those the bot closed itself.
 """
 
 from __future__ import annotations
@@ -46,6 +52,11 @@ class DiscordServer:
         self.identifies = 0
         self.requests_in_flight = 0
         self.last_request = 0.0
+        self.requests: list[tuple[str, str, str | None]] = []  # (method, path, bot token), answered or not
+        self.unavailable: dict[str, int] = {}  # path -> how many more times it answers 503
+        self.gateway_connections = 0
+        self.hung_up = 0  # gateway connections the bot closed itself
+        self._stopping = False
         self._sockets: list[web.WebSocketResponse] = []
         self._seq = 0
         self._runner: web.AppRunner | None = None
@@ -67,6 +78,7 @@ class DiscordServer:
         return self.api_url
 
     async def stop(self) -> None:
+        self._stopping = True
         for ws in list(self._sockets):
             with contextlib.suppress(Exception):
                 await ws.close()
@@ -84,7 +96,13 @@ class DiscordServer:
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         self.requests_in_flight += 1
         try:
-            if request.headers.get("Authorization") != f"Bot {self.token}" and "/webhooks/" not in request.path \
+            path = "/" + request.match_info["path"]
+            authorization = request.headers.get("Authorization", "")
+            self.requests.append((request.method, path, authorization.removeprefix("Bot ") or None))
+            if self.unavailable.get(path, 0) > 0:
+                self.unavailable[path] -= 1
+                return self._json({"message": "503: Service Unavailable", "code": 0}, 503)
+            if authorization != f"Bot {self.token}" and "/webhooks/" not in request.path \
                     and "/interactions/" not in request.path:
                 return self._json({"message": "401: Unauthorized", "code": 0}, 401)
             payload, files = None, []
@@ -98,7 +116,6 @@ class DiscordServer:
             elif request.can_read_body:
                 body = await request.read()
                 payload = json.loads(body) if body else None
-            path = "/" + request.match_info["path"]
             status, body = self.api.handle(request.method, path, payload, files)
             if status == 200 and body is None:
                 return web.Response(status=204)
@@ -119,8 +136,10 @@ class DiscordServer:
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
+        self.gateway_connections += 1
         self._sockets.append(ws)
         await self._send(ws, 10, {"heartbeat_interval": HEARTBEAT_MS})
+        refused = False
         try:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
@@ -131,6 +150,7 @@ class DiscordServer:
                     await self._send(ws, 11, None)
                 elif op == 2:  # identify
                     if data.get("token") != self.token:
+                        refused = True
                         await ws.close(code=4004, message=b"Authentication failed.")
                         break
                     self.identifies += 1
@@ -146,6 +166,8 @@ class DiscordServer:
         finally:
             if ws in self._sockets:
                 self._sockets.remove(ws)
+            if not (self._stopping or refused):
+                self.hung_up += 1
         return ws
 
     async def deliver(self, payload: dict) -> None:

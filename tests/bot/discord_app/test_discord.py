@@ -1,5 +1,7 @@
-"""The Discord bot, offline: the real discord.py command tree and view store, fed real-shaped
-interaction payloads (``parse_interaction_create``), with a fake HTTP layer and webhook adapter."""
+"""The Discord bot, offline: the real discord.py client logged in to the fake Discord on 127.0.0.1
+(``tests/fakes/discord_server.py``, as strict as Discord) and connected to its gateway; each
+interaction is sent down the gateway as Discord sends it and answered over HTTP, and ``dispatch``
+returns once the bot has finished with it (``tests/bot/discord_app/harness.py``)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ import logging
 
 import discord
 import pytest
-from discord.webhook import async_ as webhook_async
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -19,13 +20,15 @@ from engine.service.storage import queries
 from engine.service.storage.rows import ActionRow, ScheduleRow
 from engine.service.tables import GameService
 from tests.board_builders import tables_start_at
+from tests.bot.discord_app.harness import fake_discord, handled, online
 from tests.fakes.discord_api import CHANNEL, DM_BASE, GUILD, interaction_payload, member, message_payload
-from tests.fakes.discord_api import InProcess as FakeDiscord
+from tests.fakes.discord_api import DiscordAPI as FakeDiscord
+from tests.fakes.discord_server import DiscordServer
 from words.deal_text import card_name
 from words.i18n import t
 
 MANAGE_GUILD, MANAGE_EVENTS = 1 << 5, 1 << 33
-FAKES: dict[int, FakeDiscord] = {}  # the fake each running client talks to (``dispatch`` tells it what it delivers)
+SERVERS: dict[int, DiscordServer] = {}  # the fake Discord each running client is connected to (``dispatch`` uses it)
 LATE_TURN = 940  # where a board game that need not be whole starts (``tables_start_at``)
 WHOLE_BOARD_SEED = 58  # a whole board game (Ann, Bob, an AI seat) that a person wins by bankruptcy in 85 turns
 
@@ -88,28 +91,25 @@ class _Errors(logging.Handler):
 @contextlib.asynccontextmanager
 async def running_bot(tmp_path, monkeypatch, fake: FakeDiscord | None = None, errors_expected: bool = False,
                       seed: int = 0):
-    """The bot on a fresh service, talking to ``fake`` (its games dealt from ``seed``). On the way out:
-    nothing logged as an error (unless the test breaks something on purpose), no interaction answered
-    twice, and nothing Discord refuses as malformed (400)."""
+    """The bot on a fresh service, logged in to a fake Discord over ``fake`` and on its gateway (its
+    games dealt from ``seed``). On the way out: nothing logged as an error (unless the test breaks
+    something on purpose), no interaction answered twice, and nothing Discord refuses as malformed (400)."""
     fake = fake or FakeDiscord()
     service = await GameService.open(f"sqlite:///{tmp_path / 'dc.db'}")
     SIGNER["sign"] = service.sign
-    client = TycoonBot(service, lang="en", seed=seed)
-    FAKES[id(client)] = fake
-    monkeypatch.setattr(webhook_async.AsyncWebhookAdapter, "request", fake.webhook)
     errors = _Errors()
     logging.getLogger().addHandler(errors)
     try:
-        async with client:
-            client._connection.user = discord.ClientUser(state=client._connection, data={
-                "id": "99", "username": "tycoon", "discriminator": "0", "avatar": None, "bot": True})
-            client._connection.application_id = 42
-            client.http.request = fake.http
-            await client.setup_hook()
-            yield client, fake, service
+        async with fake_discord(monkeypatch, fake) as server:
+            client = TycoonBot(service, lang="en", seed=seed)
+            async with online(client, server):
+                SERVERS[id(client)] = server
+                try:
+                    yield client, fake, service
+                finally:
+                    SERVERS.pop(id(client), None)
     finally:
         logging.getLogger().removeHandler(errors)
-        FAKES.pop(id(client), None)
         await service.close()
     assert errors_expected or not errors.records, [r.getMessage() for r in errors.records]
     malformed = [r for r in fake.refusals if r[2] == 400]
@@ -117,17 +117,10 @@ async def running_bot(tmp_path, monkeypatch, fake: FakeDiscord | None = None, er
 
 
 async def dispatch(client, payload: dict) -> None:
-    before = set(asyncio.all_tasks())  # long-lived tasks of the client are not ours to wait for
-    FAKES[id(client)].issue(payload)  # Discord delivers it: its token is good for one answer
-    client._connection.parse_interaction_create(payload)
-    await asyncio.sleep(0)
-    for _ in range(400):  # let the dispatched handler (and its database calls) finish
-        pending = [t for t in asyncio.all_tasks() - before if t is not asyncio.current_task() and not t.done()
-                   and "timeout_task" not in repr(t.get_coro())]  # an ephemeral view's 15-minute timer
-        if not pending:
-            break
-        await asyncio.wait(pending, timeout=0.05)
-    await client.front.service.idle()  # the table updates the press caused are out
+    """``payload`` delivered to the bot down the gateway; back once the bot has finished with it
+    and the table updates it caused are out."""
+    await handled(client, SERVERS[id(client)], payload)
+    await client.front.service.idle()
 
 
 async def open_table(client, fake, service, game: str = "deal", ai: bool = True) -> int:

@@ -3,10 +3,11 @@ cannot be reached is tried again, one warning line per attempt and no traceback,
 once it answers; a token the platform refuses ends ``run_bots`` at once with status 2 and one error
 line naming the variable to fix; ``tycoon run`` hands that status on as the process's exit status.
 
-Offline throughout: Telegram talks to the fake Bot API of tests/bot/telegram_app/test_telegram.py, Discord's
-``HTTPClient.static_login`` is replaced (the real ``Client.login`` around it still runs) and every
-other Discord REST call goes to the fake of tests/bot/discord_app/test_discord.py; the database that cannot be reached
-is a PostgreSQL URL on port 1, where nothing listens.
+Offline throughout: Telegram talks to the fake Bot API of tests/bot/telegram_app/test_telegram.py; Discord
+is the fake Discord on 127.0.0.1 (tests/fakes/discord_server.py: discord.py's own login, command sync
+and gateway over HTTP and a WebSocket, with ``DISCORD_API_URL`` pointing at it), an outage being
+its 503 and an unreachable Discord a port where nothing listens; the database that cannot be
+reached is a PostgreSQL URL on port 1, where nothing listens.
 """
 
 from __future__ import annotations
@@ -14,17 +15,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import socket
 from collections.abc import Callable
 
-import discord
+import discord.http
 import pytest
-from discord.http import HTTPClient
 from telegram.error import NetworkError
 
-from bot.discord_app.app import TycoonBot
 from bot.process import cli
 from bot.process import run as run_module
-from tests.bot.discord_app.test_discord import FakeDiscord
+from tests.bot.discord_app.harness import fake_discord
 from tests.bot.telegram_app.test_telegram import FakeBotAPI
 
 SAFETY = 20.0  # seconds: a start-up that hangs fails the test instead of the whole run
@@ -79,44 +79,9 @@ async def _run_until(condition: Callable[[], bool], stop: asyncio.Event, *args, 
         watcher.cancel()
 
 
-@pytest.fixture
-def offline_discord(monkeypatch):
-    """Discord without the network: any REST call that is not sent to the fake fails the test, the
-    gateway is an event that ``close`` sets; returns (fake REST, connected event)."""
-    fake, connected, closed = FakeDiscord(), asyncio.Event(), asyncio.Event()
-    real_close = TycoonBot.close
-
-    async def no_network(self, route, *args, **kwargs):
-        raise AssertionError(f"Discord reached over the network: {route.method} {route.url}")
-
-    async def connect(self, reconnect=True):
-        connected.set()
-        await closed.wait()
-
-    async def close(self):
-        closed.set()
-        await real_close(self)
-
-    monkeypatch.setattr(HTTPClient, "request", no_network)
-    monkeypatch.setattr(TycoonBot, "connect", connect)
-    monkeypatch.setattr(TycoonBot, "close", close)
-    return fake, connected
-
-
-def _logged_in(http: HTTPClient, fake: FakeDiscord) -> dict:
-    """What a successful ``static_login`` leaves: REST calls answered by ``fake`` (the application
-    is 42), and the bot user's payload."""
-
-    async def request(route, *args, **kwargs):
-        if route.url.endswith("/oauth2/applications/@me"):
-            fake.calls.append((route.method, route.url, {}))
-            return {"id": "42", "name": "Tycoon", "description": "", "icon": None, "bot_public": True,
-                    "bot_require_code_grant": False, "verify_key": "k",
-                    "owner": {"id": "7", "username": "owner", "discriminator": "0", "avatar": None}}
-        return await fake.http(route, *args, **kwargs)
-
-    http.request = request
-    return {"id": "99", "username": "tycoon", "discriminator": "0", "avatar": None, "bot": True}
+def _logins(server) -> list[str | None]:
+    """The token of each login attempt the fake Discord saw (discord.py's login asks ``/users/@me`` first)."""
+    return [token for method, path, token in server.requests if (method, path) == ("GET", "/users/@me")]
 
 
 async def test_an_unreachable_telegram_bot_api_is_tried_again_until_it_answers(tmp_path, caplog):
@@ -149,48 +114,56 @@ async def test_a_refused_telegram_token_ends_at_once_with_status_2_naming_the_va
     assert api.count("getUpdates") == 0, "no polling with a refused token"
 
 
-async def test_a_refused_discord_token_ends_at_once_with_status_2_naming_the_variable(tmp_path, caplog, monkeypatch,
-                                                                                     offline_discord):
-    _, connected = offline_discord
-    tried: list[str] = []
-
-    async def static_login(self, token):
-        tried.append(token)
-        raise discord.LoginFailure("Improper token has been passed.")
-
-    monkeypatch.setattr(HTTPClient, "static_login", static_login)
-    status = await asyncio.wait_for(
-        run_module.run_bots(None, "bad", f"sqlite:///{tmp_path / 'dc.db'}", heartbeat="", retry_first=0.01),
-        SAFETY)
+async def test_a_refused_discord_token_ends_at_once_with_status_2_naming_the_variable(tmp_path, caplog, monkeypatch):
+    async with fake_discord(monkeypatch, token="D") as server:  # Discord answers "bad" with 401
+        status = await asyncio.wait_for(
+            run_module.run_bots(None, "bad", f"sqlite:///{tmp_path / 'dc.db'}", heartbeat="", retry_first=0.01,
+                                discord_api_url=server.api_url), SAFETY)
     assert status == 2
-    assert tried == ["bad"], "tried once, through discord.py's own Client.login"
+    assert _logins(server) == ["bad"], "tried once, through discord.py's own Client.login"
     errors = [r for r in caplog.records if r.name == "bot.process.run" and r.levelno >= logging.ERROR]
     assert len(errors) == 1 and "DISCORD_TOKEN" in errors[0].getMessage(), [r.getMessage() for r in errors]
     _no_tracebacks(caplog)
     assert _lines(caplog, logging.WARNING, "cannot be reached") == []
-    assert not connected.is_set(), "no gateway with a refused token"
+    assert server.gateway_connections == 0, "no gateway with a refused token"
 
 
-async def test_an_unreachable_discord_is_tried_again_until_it_answers(tmp_path, caplog, monkeypatch, offline_discord):
-    fake, connected = offline_discord
-    tried: list[str] = []
+class _DiscordComesBack(logging.Handler):
+    """Discord is back after ``failures`` start-up warnings: discord.py's REST base (``Route.BASE``,
+    read for every request; ``run_bots`` set it from ``DISCORD_API_URL``) moves from a port where
+    nothing listens to the fake Discord. Done as the warning is logged, before the retry's wait
+    begins, so the test does not depend on how fast the machine is."""
 
-    async def static_login(self, token):
-        tried.append(token)
-        if len(tried) <= 2:
-            raise OSError("Connection refused")
-        return _logged_in(self, fake)
+    def __init__(self, url: str, failures: int) -> None:
+        super().__init__(logging.WARNING)
+        self.url, self.left = url, failures
 
-    monkeypatch.setattr(HTTPClient, "static_login", static_login)
-    stop = asyncio.Event()
-    status = await _run_until(connected.is_set, stop, None, "D", f"sqlite:///{tmp_path / 'dc.db'}", heartbeat="",
-                              retry_first=0.01)
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name == "bot.process.run" and "cannot be reached" in record.getMessage():
+            self.left -= 1
+            if self.left == 0:
+                discord.http.Route.BASE = self.url
+
+
+async def test_an_unreachable_discord_is_tried_again_until_it_answers(tmp_path, caplog, monkeypatch):
+    with socket.socket() as nobody:  # bound, never listening: every connection to it is refused
+        nobody.bind(("127.0.0.1", 0))
+        unreachable = f"http://127.0.0.1:{nobody.getsockname()[1]}/api/v10"
+        async with fake_discord(monkeypatch, token="D") as server:
+            comes_back = _DiscordComesBack(server.api_url, failures=2)
+            logging.getLogger("bot.process.run").addHandler(comes_back)
+            try:
+                stop = asyncio.Event()
+                status = await _run_until(server.identified.is_set, stop, None, "D", f"sqlite:///{tmp_path / 'dc.db'}",
+                                          heartbeat="", retry_first=0.01, discord_api_url=unreachable)
+            finally:
+                logging.getLogger("bot.process.run").removeHandler(comes_back)
     assert status == 0
-    assert tried == ["D", "D", "D"]
     waits = _lines(caplog, logging.WARNING, "Discord", "cannot be reached")
     assert len(waits) == 2, [r.getMessage() for r in caplog.records]
     assert all(r.exc_info is None for r in waits)
-    assert any(url.endswith("/applications/42/commands") for _, url, _ in fake.calls), \
+    assert _logins(server) == ["D"], "refused twice, then logged in once Discord answered"
+    assert any(url.endswith("/applications/42/commands") for _, url, _ in server.api.calls), \
         "the real Client.login went on: application info, then setup_hook synced the slash commands"
     assert _lines(caplog, logging.ERROR) == []
     _no_tracebacks(caplog)
@@ -231,27 +204,13 @@ async def test_a_stop_while_telegram_polling_cannot_start_is_a_clean_exit(tmp_pa
     assert status == 0
 
 
-async def test_a_command_sync_that_fails_once_is_tried_again(tmp_path, monkeypatch, offline_discord):
-    fake, connected = offline_discord
-    syncs: list[str] = []
-
-    async def static_login(self, token):
-        data = _logged_in(self, fake)
-        answered = self.request
-
-        async def request(route, *args, **kwargs):
-            if route.url.endswith("/applications/42/commands"):
-                syncs.append(route.method)
-                if len(syncs) == 1:
-                    raise OSError("Connection reset by peer")
-            return await answered(route, *args, **kwargs)
-
-        self.request = request
-        return data
-
-    monkeypatch.setattr(HTTPClient, "static_login", static_login)
-    stop = asyncio.Event()
-    status = await _run_until(connected.is_set, stop, None, "D", f"sqlite:///{tmp_path / 'dc.db'}", heartbeat="",
-                              retry_first=0.01)
+async def test_a_command_sync_that_fails_once_is_tried_again(tmp_path, caplog, monkeypatch):
+    async with fake_discord(monkeypatch, token="D") as server:
+        server.unavailable["/applications/42/commands"] = 1  # Discord's first answer to the sync: 503
+        stop = asyncio.Event()
+        status = await _run_until(server.identified.is_set, stop, None, "D", f"sqlite:///{tmp_path / 'dc.db'}",
+                                  heartbeat="", retry_first=0.01, discord_api_url=server.api_url)
     assert status == 0
+    syncs = [method for method, path, _ in server.requests if path == "/applications/42/commands"]
     assert len(syncs) == 2
+    assert len(_lines(caplog, logging.WARNING, "slash commands", "cannot be reached")) == 1, "tried again by tycoon run"
