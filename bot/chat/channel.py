@@ -66,6 +66,7 @@ class _Late:
     lang: str
     until: float  # time.monotonic() when the chat's lane opens
     since: float  # time.monotonic() when the table first could not be shown
+    again: bool = False  # ``update`` was shown in part already, and nothing came since
 
 
 def sentence(lang: str, key: str, seats: list[Seat], **params) -> tuple:
@@ -201,18 +202,26 @@ class TableChannel:
                 update = with_dues(update, await self._hold_clocks(table, time.monotonic()))
                 waited = time.monotonic() - late.since
                 try:
-                    await self._show(update, late.lang, waited=waited)
+                    await self._show(update, late.lang, waited=waited, again=late.again)
                 except Behind as behind:
+                    # nothing new since: what was shown of it is not shown again (its clock line,
+                    # the time waited, would change it every time and spend the chat's budget)
+                    late.again = late.update is None
                     late.update = update if late.update is None else merged(update, late.update)
                     late.until = behind.until
                 except Exception:
                     log.exception("table %s: showing its %s update failed", table, update.kind)
+                    late.again = False
+                else:
+                    late.again = False
         finally:
             self._late.pop(table, None)
 
-    async def _show(self, update: TableUpdate, lang: str, waited: float = 0.0) -> None:
+    async def _show(self, update: TableUpdate, lang: str, waited: float = 0.0, again: bool = False) -> None:
         """``show`` now: the chats that can be written to are; ``Behind`` is raised at the end
-        when some could not (nothing is sent twice when the update is shown again then)."""
+        when some could not (nothing is sent twice when the update is shown again then). ``again``:
+        this very update was shown in part before, so a table message that shows its version
+        already is left as it is."""
         view = update.public
         place = self.messenger.table_place(view)
         later: list[Behind] = []
@@ -224,8 +233,9 @@ class TableChannel:
                 screens = await plan(update, lang, now, shown_turn=record.get(f"{self.prefix}_turn"),
                                      when=lambda due: self.messenger.when(due, now, lang))
                 try:
-                    await self._table_message(place, screens, lang, record, waited)
-                    note_shown(update, record, self.prefix)
+                    if not (again and record.get(f"{self.prefix}_v") == view.version):
+                        await self._table_message(place, screens, lang, record, waited)
+                        note_shown(update, record, self.prefix)
                 except Behind as behind:  # the group is behind: its prompts too
                     later.append(behind)
                 group_behind = bool(later)
@@ -277,6 +287,7 @@ class TableChannel:
             return
         if current:
             await self.strip(place, current)
+            record[self.prefix] = None  # stripped: not again when the chat is behind for the new one
         record[self.prefix] = await self.post(place, text, buttons, public.picture)
 
     async def _prompts(self, place, screens: UpdateScreens, lang: str, record: dict) -> set[int]:

@@ -57,19 +57,25 @@ class LobbyFlows:
         return buttons + [Button(label, data, -1) for label, data in option_screens.lobby_buttons(view, lang)]
 
     async def show_lobby(self, table_id: int, lang: str, text: str | None = None) -> None:
-        """The lobby's one message, edited as it changes; posted again only when it cannot be edited."""
-        view = await self.service.public_view(table_id)
-        if view is None:
-            return
-        place = self.tables.messenger.table_place(view)
-        body = Text(text if text is not None else self.lobby_text(view, lang))
-        buttons = [] if text is not None else self.lobby_buttons(view, lang)
-        key = f"{self.prefix}_lobby"
-        message = view.messages.get(key)
-        if message is not None and await self.tables.edit(place, message, body, buttons, None):
-            return
-        sent = await self.tables.post(place, body, buttons)
-        await self._keep_one_lobby(table_id, place, key, message, sent, body, buttons)
+        """The lobby's one message, edited as it changes; posted again only when it cannot be edited.
+
+        Ordered by state, not by arrival: the table's message record is held while the lobby is
+        read and its edit is made, so two presses' redraws (a Join's and the Start's) are made one
+        after the other, each of the lobby as it stands then, and the last edit Telegram gets
+        shows the newest lobby (after the start: no buttons), however slow the first one is."""
+        async with self.tables.held(table_id) as record:
+            view = await self.service.public_view(table_id)
+            if view is None:
+                return
+            place = self.tables.messenger.table_place(view)
+            body = Text(text if text is not None else self.lobby_text(view, lang))
+            buttons = [] if text is not None else self.lobby_buttons(view, lang)
+            key = f"{self.prefix}_lobby"
+            message = record.get(key, view.messages.get(key))
+            if message is not None and await self.tables.edit(place, message, body, buttons, None):
+                return
+            sent = await self.tables.post(place, body, buttons)
+            await self._keep_one_lobby(table_id, place, key, message, sent, body, buttons)
 
     async def _keep_one_lobby(self, table_id: int, place, key: str, old, sent, body: Text,
                               buttons: list[Button]) -> None:

@@ -85,6 +85,7 @@ class Settings:
     web: tuple[str, int, str] | None
     discord_api_url: str | None
     metrics: tuple[str, int] | None
+    telegram_processes: int = 1  # processes sharing one bot token: each keeps its share of the limits
 
     @classmethod
     def from_env(cls, environ, lang: str | None = None) -> Settings:
@@ -99,12 +100,20 @@ class Settings:
         if shards and (count_n is None or max(shards) >= count_n):
             raise SettingError(f"DISCORD_SHARD_IDS {shards} needs DISCORD_SHARD_COUNT above its largest id")
         metrics_port = _port(environ, "TYCOON_METRICS_PORT", None)
+        try:
+            processes = int(environ.get("TELEGRAM_PROCESSES") or 1)
+        except ValueError:
+            processes = 0
+        if processes < 1:
+            raise SettingError("TELEGRAM_PROCESSES is how many processes serve one Telegram bot: a whole number, "
+                               "1 or more")
         return cls(telegram, discord, environ.get("DATABASE_URL"), lang or environ.get("TYCOON_LANG", "zh-Hans"),
                    environ.get("TELEGRAM_API_URL"), Webhook.from_env(environ, telegram), count_n, shards,
                    # off only for a Bot API of one's own without Telegram's limits (tests)
                    environ.get("TELEGRAM_FLOOD_LIMITS", "on") != "off", web_from_env(environ),
                    environ.get("DISCORD_API_URL") or None,
-                   (environ.get("TYCOON_METRICS_HOST", "0.0.0.0"), metrics_port) if metrics_port else None)
+                   (environ.get("TYCOON_METRICS_HOST", "0.0.0.0"), metrics_port) if metrics_port else None,
+                   processes)
 
 
 async def run_bots(telegram_token: str | None, discord_token: str | None, database_url: str | None,
@@ -113,12 +122,14 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
                    webhook: Webhook | None = None, shard_count: int | None = None,
                    shards: list[int] | None = None, flood_limits: bool = True,
                    web: tuple[str, int, str] | None = None, discord_api_url: str | None = None,
-                   metrics: tuple[str, int] | None = None) -> int:
+                   metrics: tuple[str, int] | None = None, telegram_processes: int = 1) -> int:
     """Run until ``stop`` is set or something cannot go on; the process's exit status. ``web``:
     (host, port, public URL) to serve the web table too (Mini App, spectators) on this service;
     ``metrics``: (host, port) for ``/healthz`` and ``/metrics`` when the web table is not served.
     ``discord_api_url``: a Discord-compatible REST API instead of Discord's own (a shared
-    rate-limit proxy, or the tests' fake Discord); the gateway's address comes from it."""
+    rate-limit proxy, or the tests' fake Discord); the gateway's address comes from it.
+    ``telegram_processes``: how many processes serve the Telegram bot (each keeps that share of
+    Telegram's limits, so that together they stay under them)."""
     stop = stop or asyncio.Event()
     heartbeat = HEARTBEAT if heartbeat is None else heartbeat
     service = await retrying("the database", lambda: GameService.open(database_url, lazy=True), DB_ERRORS, stop,
@@ -130,10 +141,11 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
     try:
         if telegram_token:
             from bot.telegram_app.app import build_application
+            from bot.telegram_app.lanes import Limits
 
             base_url = f"{api_url.rstrip('/')}/bot" if api_url else None
             app = build_application(service, telegram_token, base_url=base_url, request=telegram_request, lang=lang,
-                                    rate_limit=flood_limits)
+                                    rate_limit=flood_limits, limits=Limits().shared(telegram_processes))
             tasks.append(asyncio.create_task(keep_telegram(app, stop, retry_first, webhook), name="telegram"))
         if discord_token:
             import discord.http
@@ -224,6 +236,6 @@ def main_from_env(lang: str | None = None) -> int:
         return asyncio.run(run_bots(s.telegram, s.discord, s.database_url, s.lang, s.telegram_api_url,
                                     webhook=s.webhook, shard_count=s.shard_count, shards=s.shards,
                                     flood_limits=s.flood_limits, web=s.web, discord_api_url=s.discord_api_url,
-                                    metrics=s.metrics))
+                                    metrics=s.metrics, telegram_processes=s.telegram_processes))
     except KeyboardInterrupt:  # Ctrl-C or SIGINT from docker stop: a clean exit
         return OK

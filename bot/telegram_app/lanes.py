@@ -8,11 +8,17 @@ that schedules each call in its chat's lane:
 
 - **A lane per chat** keeps that chat's limits: a small burst, then about one call a second; in a
   group also at most ``group_calls`` in any ``group_window`` (a sliding window: "20 a minute" is
-  counted over any minute, which a leaky bucket such as ``aiolimiter``'s does not express). Calls
-  of one chat go in the order they were made; calls of other chats do not wait for them.
-- **The bot's total** (``bot_calls`` a second) is one more window that every call counts in.
+  counted over any minute, which a leaky bucket such as ``aiolimiter``'s does not express), spent
+  evenly: a group's bucket holds ``group_burst`` calls and fills at the window's average rate, so
+  a busy group gets a call every few seconds rather than twenty at once and then nothing for a
+  minute. Calls of one chat go in the order they were made; calls of other chats do not wait.
+- **The bot's total**: messages get times in slices of ``bot_slice`` seconds, at most
+  ``bot_per_slice`` each (16 a second, spread evenly: many calls given one time would reach
+  Telegram bunched up, and a second's count over its 30). Slices take calls in any order, so a
+  group's call given a time seconds ahead never holds up another chat's call now.
 - **Answers to button presses** (``answerCallbackQuery``) are never held back by a chat's lane
-  or by messages waiting for the bot's total: a press is answered at once.
+  or by messages waiting for the bot's total: they have a room of their own above the messages'
+  (``bot_answers`` a ``bot_window``), so a press is answered at once.
 - **A 429 pauses its chat's lane only**, for the ``retry_after`` Telegram asks. Only when several
   chats are refused within a moment (or an answer is) is it the bot's limit, and every lane waits.
 - **Showing a table does not wait long** (``bot.chat.messenger.deferrable``): a call that would
@@ -21,13 +27,15 @@ that schedules each call in its chat's lane:
   answer) wait their turn in their own lane.
 
 The limits are ours, kept a little under Telegram's (``Limits``): Telegram counts a call when it
-arrives, a moment after we count it.
+arrives, a moment after we count it. Several processes serving one bot token (``TELEGRAM_PROCESSES``)
+each keep a fixed share (``Limits.shared``), so adding a process never turns into 429s.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections import deque
 from dataclasses import dataclass, replace
@@ -53,15 +61,32 @@ class Limits:
     chat_gap: float = 1.1  # seconds per call after the burst
     group_calls: int = 19  # in any ``group_window`` seconds, in one group
     group_window: float = 61.0
-    bot_calls: int = 25  # in any ``bot_window`` seconds, in all chats
+    group_burst: int = 4  # a group's bucket: calls at once, then one per group_window / group_calls
+    # the bot's ~30 a second: messages at most 18 in any second (16 a second, two per 1/8 s slice,
+    # and a sliding second overlaps nine slices), answers to presses 10 more
+    bot_slice: float = 0.125  # the bot's messages: at most ``bot_per_slice`` in each slice of time
+    bot_per_slice: int = 2
     bot_window: float = 1.0
+    bot_answers: int = 10  # answers to presses (and calls of no chat) in any ``bot_window``: their own room
     longest_wait: float = 1.5  # a table's call that would wait longer is shown later instead (``Behind``)
     global_429s: int = 3  # 429s from this many chats within ``bot_window``: the bot's own limit
+
+    def shared(self, processes: int) -> Limits:
+        """This process's share when ``processes`` serve one bot token (webhooks behind a balancer):
+        Telegram counts per bot and per chat, not per process, so each keeps ``1/processes`` of every
+        count (at least one call), and together they stay under the limits."""
+        if processes <= 1:
+            return self
+        part = lambda n: max(1, n // processes)  # noqa: E731
+        return replace(self, chat_burst=part(self.chat_burst), chat_gap=self.chat_gap * processes,
+                       group_calls=part(self.group_calls), group_burst=part(self.group_burst),
+                       bot_slice=self.bot_slice * processes, bot_answers=part(self.bot_answers))
 
     def scaled(self, factor: float) -> Limits:
         """Every window and gap times ``factor`` (tests: a group's minute in seconds)."""
         return replace(self, chat_gap=self.chat_gap * factor, group_window=self.group_window * factor,
-                       bot_window=self.bot_window * factor, longest_wait=self.longest_wait * factor)
+                       bot_window=self.bot_window * factor, bot_slice=self.bot_slice * factor,
+                       longest_wait=self.longest_wait * factor)
 
 
 def _seconds(retry_after: Any) -> float:
@@ -81,6 +106,8 @@ class Lane:
     def __init__(self, group: bool, limits: Limits) -> None:
         self.group, self.limits = group, limits
         self.tokens, self.at = float(limits.chat_burst), 0.0
+        self.group_tokens = float(limits.group_burst)
+        self.group_gap = limits.group_window / limits.group_calls
         self.sent: deque[float] = deque()  # the times calls were given, for the group window
         self.paused_until = 0.0
 
@@ -91,19 +118,24 @@ class Lane:
         tokens = min(lim.chat_burst, self.tokens + (when - self.at) / lim.chat_gap)
         if tokens < 1:
             when += (1 - tokens) * lim.chat_gap
-        if self.group and len(self.sent) >= lim.group_calls:
-            when = max(when, self.sent[-lim.group_calls] + lim.group_window)
+        if self.group:
+            spread = min(lim.group_burst, self.group_tokens + (when - self.at) / self.group_gap)
+            if spread < 1:
+                when += (1 - spread) * self.group_gap
+            if len(self.sent) >= lim.group_calls:
+                when = max(when, self.sent[-lim.group_calls] + lim.group_window)
         return when
 
     def take(self, when: float) -> None:
         """A call goes at ``when`` (from ``slot``)."""
         lim = self.limits
         self.tokens = min(lim.chat_burst, self.tokens + (when - self.at) / lim.chat_gap) - 1
-        self.at = when
         if self.group:
+            self.group_tokens = min(lim.group_burst, self.group_tokens + (when - self.at) / self.group_gap) - 1
             self.sent.append(when)
             while len(self.sent) > lim.group_calls:
                 self.sent.popleft()
+        self.at = when
 
     def idle(self, now: float) -> bool:
         """Nothing scheduled, no pause, bucket full: the lane can be forgotten."""
@@ -119,10 +151,10 @@ class ChatLanes(BaseRateLimiter[None]):
         self.clock = clock
         self.max_retries = max_retries
         self.lanes: dict[int | str, Lane] = {}
-        self.bot: deque[float] = deque()  # when calls were given, for the bot's total
+        self.slices: dict[int, int] = {}  # the bot's messages: slice of time -> calls given a time in it
+        self.answers: deque[float] = deque()  # when answers went, for their room
         self.bot_paused_until = 0.0
         self._refused: deque[tuple[float, int | str]] = deque()  # recent 429s: (when, chat)
-        self.waits: dict[int | str, float] = {}  # chat -> seconds its lane was paused by 429s (benches)
 
     async def initialize(self) -> None:
         pass
@@ -140,23 +172,21 @@ class ChatLanes(BaseRateLimiter[None]):
             lane = self.lanes[chat] = Lane(group, self.limits)
         return lane
 
-    def behind_until(self, chat: int | str) -> float:
-        """When the chat's lane takes its next call (now, when it is open)."""
-        return self.lane(chat).slot(self.clock())
-
     def _bot_slot(self, when: float) -> float:
+        """The first time at or after ``when`` in a slice of the bot's messages with room."""
         lim = self.limits
-        while self.bot and self.bot[0] <= when - lim.bot_window:
-            self.bot.popleft()
         when = max(when, self.bot_paused_until)
-        if len(self.bot) >= lim.bot_calls:
-            when = max(when, self.bot[-lim.bot_calls] + lim.bot_window)
-        return when
+        index = math.floor(when / lim.bot_slice)
+        while self.slices.get(index, 0) >= lim.bot_per_slice:
+            index += 1
+        return max(when, index * lim.bot_slice)
 
     def _count(self, when: float) -> None:
-        self.bot.append(when)
-        if len(self.bot) > 4 * self.limits.bot_calls:
-            self.bot.popleft()
+        index = math.floor(when / self.limits.bot_slice)
+        self.slices[index] = self.slices.get(index, 0) + 1
+        if len(self.slices) > 1000:  # slices long past are forgotten
+            past = math.floor(self.clock() / self.limits.bot_slice) - 10
+            self.slices = {i: n for i, n in self.slices.items() if i >= past}
 
     async def _sleep_until(self, when: float) -> None:
         delay = when - self.clock()
@@ -167,8 +197,7 @@ class ChatLanes(BaseRateLimiter[None]):
         chat = _chat_of(endpoint, data)
         for attempt in range(self.max_retries + 1):
             if chat is None:
-                await self._sleep_until(self.bot_paused_until)
-                self._count(self.clock())
+                await self._answer_turn()
             else:
                 await self._wait_turn(chat)
             try:
@@ -183,6 +212,20 @@ class ChatLanes(BaseRateLimiter[None]):
                 log.info("Telegram asked to wait %.1f s before writing to %s (%s)", seconds, chat or "any chat",
                          endpoint)
         raise AssertionError("unreachable")
+
+    async def _answer_turn(self) -> None:
+        """An answer (or a call that is no chat's) waits for nothing but the bot's pause and its
+        own room, never for messages."""
+        lim = self.limits
+        while True:
+            now = self.clock()
+            while self.answers and self.answers[0] <= now - lim.bot_window:
+                self.answers.popleft()
+            if now >= self.bot_paused_until and len(self.answers) < lim.bot_answers:
+                self.answers.append(now)
+                return
+            await self._sleep_until(max(self.bot_paused_until, self.answers[0] + lim.bot_window
+                                        if len(self.answers) >= lim.bot_answers else now))
 
     async def _wait_turn(self, chat: int | str) -> None:
         """Wait for the chat's next slot and the bot's total, or raise ``Behind`` when showing a
@@ -203,7 +246,6 @@ class ChatLanes(BaseRateLimiter[None]):
         if chat is not None:
             lane = self.lane(chat)
             lane.paused_until = max(lane.paused_until, until)
-            self.waits[chat] = self.waits.get(chat, 0.0) + seconds
             self._refused.append((now, chat))
         while self._refused and self._refused[0][0] < now - self.limits.bot_window:
             self._refused.popleft()

@@ -5,6 +5,9 @@ across processes; an edit that changes nothing is refused ("message is not modif
 Each process may reach it under a path prefix of its own (``/p0``, ``/p1`` in ``TELEGRAM_API_URL``),
 so every call is known to come from one process or the other.
 
+With ``flood`` (``telegram_limits.FloodLimits``) it keeps Telegram's flood limits too: a call over
+them is answered 429 with ``retry_after`` (listed in ``flood.refusals``) and not carried out.
+
 ``getUpdates`` long-polls as Telegram does: it answers the updates queued by ``push`` (from the
 offset asked for), or after a short wait an empty list.
 """
@@ -51,8 +54,10 @@ class Call:
 class BotAPIServer:
     """A fake Telegram Bot API over HTTP for both processes (``/<process>/bot<token>/<method>``)."""
 
-    def __init__(self, token: str = BOT_TOKEN) -> None:
+    def __init__(self, token: str = BOT_TOKEN, flood: telegram_limits.FloodLimits | None = None) -> None:
         self.token = token
+        self.flood = flood
+        self.watchers: list = []  # callables told of every call answered (``Call``, taken), for benches
         self.calls: list[Call] = []
         self.messages: dict[tuple[int, int], dict] = {}
         self.next_id = 1000
@@ -134,10 +139,19 @@ class BotAPIServer:
         self.calls.append(call)
         if method == "getUpdates":
             return await self._poll(params)
+        if self.flood is not None:
+            retry = self.flood.check(method, params)
+            if retry is not None:
+                from aiohttp import web
+
+                return web.json_response(telegram_limits.too_many(retry), status=429)
         try:
-            return self._reply(call)
+            response = self._reply(call)
         finally:
             self.changed.set()
+        for watch in self.watchers:
+            watch(call, response.status == 200)
+        return response
 
     def push(self, update: dict) -> None:
         """An update for the bot to fetch with getUpdates (its ``update_id`` is set here)."""

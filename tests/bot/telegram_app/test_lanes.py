@@ -123,6 +123,9 @@ def test_a_lane_keeps_a_chats_burst_gap_and_a_groups_window():
     assert times[:2] == [0.0, 0.0] and times[2] == pytest.approx(limits.chat_gap)
     assert all(b - a >= limits.chat_gap - 1e-9 for a, b in zip(times[2:-1], times[3:-1], strict=False))
     assert times[-1] >= times[0] + limits.group_window  # never group_calls + 1 in one window
+    gap = limits.group_window / limits.group_calls  # past the group's burst, its calls are spread evenly
+    assert all(b - a >= gap - 1e-9 for a, b in zip(times[limits.group_burst + 1:-1], times[limits.group_burst + 2:-1],
+                                                    strict=False))
     private = Lane(group=False, limits=limits)
     for _ in range(limits.group_calls + 1):
         private.take(private.slot(0.0))
@@ -204,3 +207,72 @@ async def test_a_players_clock_runs_its_full_time_from_when_the_held_back_table_
     await service.idle()
     assert service.cache.row(a).version > version, "the clock still runs out once its full time has passed"
     await tables.caught_up()
+
+
+class SlowJoinEdits(FakeBotAPI):
+    """Telegram answering slowly the lobby edits that still carry a Join button (a busy data centre):
+    an edit made first reaches Telegram after one made later, unless the bot waits for it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.slow_edit_sent = None  # set (an asyncio.Event) while a slow edit is on its way
+
+    async def do_request(self, url, method, request_data=None, **kwargs):
+        import asyncio
+
+        api = url.rsplit("/", 1)[-1]
+        markup = str((dict(request_data.parameters) if request_data else {}).get("reply_markup") or "")
+        if api == "editMessageText" and ":join" in markup and self.slow_edit_sent is not None:
+            self.slow_edit_sent.set()
+            await asyncio.sleep(0.3)
+        return await super().do_request(url, method, request_data, **kwargs)
+
+
+@pytest.mark.parametrize("attempt", range(5))
+async def test_a_slow_join_edit_never_gives_the_started_lobby_its_buttons_back(tmp_path, attempt):
+    """Issue 44: Bob's Join redraws the lobby (its edit slow to reach Telegram), Ann presses Start
+    meanwhile. The lobby's redraws are made one after the other, each of the lobby as it stands:
+    whatever order the presses' work runs in, the lobby ends without buttons, every time."""
+    import asyncio
+
+    service = await GameService.open(f"sqlite:///{tmp_path / 'lobby.db'}")
+    api = SlowJoinEdits()
+    app = build_application(service, "123:TEST", request=api, lang="en", rate_limit=False)
+    try:
+        async with app:
+            await send(app, command("/newgame deal", 1, GROUP_A))
+            table = int(next(d for d in api.keyboards(GROUP_A) if d.startswith("l:")).split(":")[1])
+            lobby = service.cache.row(table).messages["tg_lobby"]
+            api.slow_edit_sent = asyncio.Event()
+            join = asyncio.create_task(app.process_update(Update.de_json(
+                press(service.sign(f"l:{table}:join"), 2, GROUP_A), app.bot)))
+            await asyncio.wait_for(api.slow_edit_sent.wait(), 10)  # the Join's edit is on its way
+            await app.process_update(Update.de_json(press(service.sign(f"l:{table}:start"), 1, GROUP_A), app.bot))
+            await join
+            await service.idle()
+            assert service.cache.row(table).status == "running"
+            assert api.messages[(GROUP_A, lobby)]["buttons"] == [], "the started lobby kept its buttons"
+    finally:
+        await service.close()
+
+
+@pytest.mark.parametrize("processes", [1, 2, 3])
+def test_processes_sharing_one_bot_together_keep_telegrams_limits(processes):
+    """``TELEGRAM_PROCESSES``: each process keeps its share (``Limits.shared``). Every process
+    writing to one group as fast as its lane allows, for five minutes: Telegram (the fake's flood
+    control, on the same clock) refuses none of their calls taken together."""
+    limits = Limits().shared(processes)
+    lanes = [Lane(group=True, limits=limits) for _ in range(processes)]
+    calls = []
+    for lane in lanes:
+        when = 0.0
+        while when < 300:
+            when = lane.slot(when)
+            lane.take(when)
+            calls.append(when)
+    now = [0.0]
+    telegram = FloodLimits(clock=lambda: now[0])
+    for when in sorted(calls):
+        now[0] = when + 0.2  # each call reaches Telegram a moment after it was counted
+        assert telegram.check("editMessageText", {"chat_id": GROUP_A}) is None, (processes, when)
+    assert len(calls) >= 4 * 300 / 61 * 19 * 0.8 / 4, "the share still lets a group's calls through"
