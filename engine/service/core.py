@@ -53,9 +53,9 @@ class Keys:
         """The data of a button signed here; None when garbled, forged or unsigned."""
         return tokens.unsign(self.secret, text)
 
-    def tokens(self, table: int, version: int, seat: int, count: int) -> list[str]:
-        """The move tokens of a seat's ``count`` choices at a table's version."""
-        return tokens.encode_all(self.secret, table, version, seat, count)
+    def tokens(self, table: int, version: int, seat: int, digests: list[str]) -> list[str]:
+        """The move tokens of a seat's choices at a table's version, one per action digest."""
+        return tokens.encode_all(self.secret, table, version, seat, digests)
 
     def decode(self, token: str) -> tokens.Token:
         return tokens.decode(self.secret, token)

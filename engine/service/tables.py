@@ -51,9 +51,10 @@ from engine.service.storage.rows import TableRow
 from engine.service.tournaments import Tournaments
 from engine.service.trade_desk import TradeDesk
 from engine.service.updates import Snapshot
-from engine.service.views import PrivateView, PublicView, TableViews
+from engine.service.views import PrivateView, PublicView, TableViews, digests
 
 log = logging.getLogger(__name__)
+CARRY_OVER = 16  # versions back a button may be pressed when only other players moved since
 
 
 class GameService:
@@ -198,24 +199,38 @@ class GameService:
                 return Outcome(False, "service.not_a_player", table=tok.table)
             if tok.seat != seat:
                 return Outcome(False, "service.not_your_button", table=tok.table)
-            if tok.version != live.row.version:
-                return Outcome(False, "service.out_of_date", table=tok.table, version=live.row.version)
-            legal = live.legal(seat)
-            if tok.index >= len(legal):
-                return Outcome(False, "service.bad_token", table=tok.table)
-            action = legal[tok.index]
+            if tok.version == live.row.version:
+                legal = live.legal(seat)
+                if tok.index >= len(legal):
+                    return Outcome(False, "service.bad_token", table=tok.table)
+                action = legal[tok.index]
+            else:
+                action = await self._carried_over(live, tok, seat)
+                if action is None:
+                    return Outcome(False, "service.out_of_date", table=tok.table, version=live.row.version)
             outcome = await self._press(live, user, seat, action)
             if outcome.key == "service.out_of_date" and not outcome.rule:
-                # another process moved first: once more on the fresh state when another player
-                # made that move and the same choice is still there (a build between rolls, say);
-                # the same player's own move first means this press came twice
+                # another process moved first: once more on the fresh state when the same choice
+                # carries over to it (the same player's own move first means this press came twice)
                 live = await self.cache.get(tok.table)
                 if live is not None and live.row.status == "running" and live.state is not None \
-                        and live.row.version == tok.version + 1 \
-                        and await queries.seat_of_move(self.db, tok.table, live.row.version) != seat \
-                        and action in live.rules.legal_actions(live.state, seat):
+                        and await self._carried_over(live, tok, seat) == action:
                     outcome = await self._press(live, user, seat, action)
             return outcome
+
+    async def _carried_over(self, live: LiveTable, tok: tokens.Token, seat: int) -> Any | None:
+        """The action of a button from a version before this one, when it is still the same choice:
+        at most ``CARRY_OVER`` versions back, every move since made by other players (not this
+        seat, not its clock), and exactly one action legal now with the button's digest (the same
+        action in the same turn). A chat that could not edit a screen yet (a flood wait, an edit
+        held back) so still has its presses answered against the newest state."""
+        if tok.digest is None or not 0 < live.row.version - tok.version <= CARRY_OVER:
+            return None
+        legal = live.legal(seat)
+        same = [a for a, d in zip(legal, digests(live.rules, live.state, legal), strict=True) if d == tok.digest]
+        if len(same) != 1 or seat in await queries.movers_since(self.db, tok.table, tok.version):
+            return None
+        return same[0]
 
     async def _press(self, live: LiveTable, user: str, seat: int, action: Any) -> Outcome:
         """A person's move: a seat the AI kept (or that missed clocks) is theirs again with it."""

@@ -50,11 +50,17 @@ def asks_of(snap: Snapshot, clocks: dict[tuple[int, str], float] | None = None) 
     return out
 
 
+def digests(rules, state, actions: list) -> list[str]:
+    """Each action's digest in its turn, for its token (``tokens.action_digest``)."""
+    turn = getattr(state, "turn_number", 0) or 0
+    return [tokens.action_digest(rules.encode_action(a), turn) for a in actions]
+
+
 def _choices(secret: bytes, snap: Snapshot, seat: int) -> list[Choice]:
     if snap.state is None or snap.row.status != "running":
         return []
     legal = snap.rules.legal_actions(snap.state, seat)
-    tokens_ = tokens.encode_all(secret, snap.table, snap.version, seat, len(legal))
+    tokens_ = tokens.encode_all(secret, snap.table, snap.version, seat, digests(snap.rules, snap.state, legal))
     return [Choice(a, tok, seat) for a, tok in zip(legal, tokens_, strict=True)]
 
 
@@ -126,13 +132,16 @@ class TableViews:
             live = self.core.cache.peek(table)
             if live is None or live.state is None or live.row.status != "running":
                 return []
-            legal = live.rules.legal_actions(live.committed(), seat) if live.moving else live.legal(seat)
-            table_id, version = live.row.id, live.row.version
+            state = live.committed()
+            legal = live.rules.legal_actions(state, seat) if live.moving else live.legal(seat)
+            table_id, version, rules = live.row.id, live.row.version, live.rules
         else:
             if snap.state is None or snap.row.status != "running":
                 return []
+            state, rules = snap.state, snap.rules
             table_id, version, legal = snap.table, snap.version, snap.rules.legal_actions(snap.state, seat)
-        return list(zip(legal, self.core.keys.tokens(table_id, version, seat, len(legal)), strict=True))
+        signed = self.core.keys.tokens(table_id, version, seat, digests(rules, state, legal))
+        return list(zip(legal, signed, strict=True))
 
     async def of(self, table_id: int, seats=None) -> tuple[PublicView, dict[int, PrivateView]] | None:
         """The table as it stands, as the group sees it and as each of ``seats`` (default every

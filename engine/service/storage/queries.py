@@ -39,11 +39,12 @@ async def load_log(engine: AsyncEngine, table_id: int) -> list[ActionRow]:
         return list(rows)
 
 
-async def seat_of_move(engine: AsyncEngine, table_id: int, seq: int) -> int | None:
-    """Who made the move that took a table to version ``seq``."""
+async def movers_since(engine: AsyncEngine, table_id: int, version: int) -> set[int]:
+    """Who made the moves that took a table past ``version``."""
     async with AsyncSession(engine) as session:
-        row = await session.get(ActionRow, (table_id, seq))
-        return row.seat if row is not None else None
+        rows = await session.exec(select(ActionRow.seat).where(ActionRow.table_id == table_id,
+                                                               ActionRow.seq > version))
+        return set(rows)
 
 
 async def claim(engine: AsyncEngine, ids: list[int], owner: str, now: float, lease: float) -> list[DeadlineRow]:

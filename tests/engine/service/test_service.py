@@ -221,11 +221,60 @@ async def test_a_player_who_leaves_a_running_game_hands_the_seat_to_the_ai(db_ur
 
 def test_tokens_fit_telegram_and_round_trip():
     secret = b"k" * 32
-    tok = tokens.Token(table=2**40, version=10**6, seat=7, index=500)
-    text = tokens.encode(secret, tok)
-    assert len(text.encode()) <= 64 and tokens.decode(secret, text) == tok
+    digest = tokens.action_digest(b'{"type":"Bid","amount":120}', 40)
+    for tok in (tokens.Token(table=2**40, version=10**6, seat=7, index=500),
+                tokens.Token(table=2**40, version=10**6, seat=7, index=500, digest=digest)):
+        text = tokens.encode(secret, tok)
+        assert len(text.encode()) <= 64 and tokens.decode(secret, text) == tok
+        with pytest.raises(tokens.TokenError):
+            tokens.decode(b"other" * 8, text)
+    assert tokens.encode_all(secret, 2**40, 10**6, 7, [digest]) == [tokens.encode(secret, tokens.Token(
+        2**40, 10**6, 7, 0, digest))]
+    # the same action in another turn is another choice; a digest changed by hand breaks the MAC
+    assert tokens.action_digest(b'{"type":"Bid","amount":120}', 41) != digest
+    text = tokens.encode(secret, tokens.Token(1, 2, 0, 0, digest))
+    forged = text.replace(digest, "000000" if digest != "000000" else "111111")
     with pytest.raises(tokens.TokenError):
-        tokens.decode(b"other" * 8, text)
+        tokens.decode(secret, forged)
+
+
+async def test_a_button_from_before_other_players_answered_is_still_the_same_choice(db_url):
+    """Issue 44: three people owe an answer at once (a Deal charge on everyone). Bob's button was
+    signed before Ann answered (a chat could not edit his screen yet): it is still his same choice,
+    so it is applied on the newest state, not refused as out of date. Once Bob himself has moved,
+    the old button is refused; so is an old button without the action's digest."""
+    service = await GameService.open(db_url)
+    try:
+        table = await lobby(service, "deal", humans=4, ais=0, seed=11)
+        rules = GAMES["deal"].rules
+        for _ in range(2000):  # play on until at least two people must answer at once
+            state = service.cache.state(table)
+            seats = sorted({d.seat for d in rules.waiting_for(state)})
+            if len(seats) >= 2:
+                break
+            assert await step(service, table)
+        assert len(seats) >= 2, "a charge on everyone comes up"
+        users = [s["user"] for s in service.cache.row(table).seats]
+        first, second = seats[0], seats[1]
+        version = service.cache.row(table).version
+        wanted = GAMES["deal"].choose_listed(state, second)
+        old_button = next(t for a, t in service.buttons(table, second) if a == wanted)
+        index = next(i for i, (a, _) in enumerate(service.buttons(table, second)) if a == wanted)
+        undigested = tokens.encode(service.keys.secret, tokens.Token(table, version, second, index))
+        answer = GAMES["deal"].choose_listed(state, first)
+        assert (await service.act(users[first], next(t for a, t in service.buttons(table, first)
+                                                     if a == answer))).ok
+        assert service.cache.row(table).version == version + 1
+        assert wanted in rules.legal_actions(service.cache.state(table), second), "Bob still has that choice"
+        assert (await service.act(users[second], undigested)).key == "service.out_of_date"
+        out = await service.act(users[second], old_button)
+        assert out.ok, out
+        log = await queries.load_log(service.db, table)
+        assert log[-1].seat == second and rules.decode_action(log[-1].action.encode()) == wanted
+        again = await service.act(users[second], old_button)  # his own move since: refused
+        assert again.key == "service.out_of_date"
+    finally:
+        await service.close()
 
 
 class FakeClock:

@@ -37,6 +37,7 @@ import pytest
 
 from engine.games import GAMES
 from engine.service import tokens
+from engine.service.views import digests
 from tests.fakes.telegram_server import BotAPIServer, Call, _caption, _json
 from tests.paths import ROOT
 from words.i18n import t
@@ -205,7 +206,8 @@ class Harness:
             uid = int(seats[decision.seat]["user"][3:])
             wanted = plug.choose_listed(state, decision.seat)
             index = rules.legal_actions(state, decision.seat).index(wanted)
-            token = tokens.encode(self.secret, tokens.Token(table, row["version"], decision.seat, index))
+            digest = digests(rules, state, [wanted])[0]  # what the bot signs with the button
+            token = tokens.encode(self.secret, tokens.Token(table, row["version"], decision.seat, index, digest))
             where = await self.shown(token, uid, group, table, row["version"], decision.kind)
             if where is None:
                 continue  # the table moved on meanwhile (a clock): read it again
