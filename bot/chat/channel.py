@@ -172,7 +172,7 @@ class TableChannel:
         return table in self._late
 
     async def caught_up(self) -> None:
-        """Wait until no table waits for its chat (tests, benches, shutdown)."""
+        """Wait until no table waits for its chat (tests, benches)."""
         while self._catching_up:
             await asyncio.gather(*list(self._catching_up), return_exceptions=True)
 
@@ -196,6 +196,8 @@ class TableChannel:
         late = self._late[table]
         try:
             while late.update is not None:
+                # held once for the wait (no clock runs out meanwhile) and again when shown: a move
+                # made during the wait set its clocks from its own time, before anyone could see it
                 await self._hold_clocks(table, late.until)
                 await asyncio.sleep(max(0.0, late.until - time.monotonic()))
                 update, late.update = late.update, None
