@@ -22,7 +22,8 @@ never a stale state first). Meanwhile the clocks of the decisions owed run their
 when the table can be seen (``clocks.hold_until_seen``): nobody is timed out on a prompt they were
 not shown. After a wait of more than ``TOLD_AFTER`` seconds the table message says so, once.
 Which messages exist, and what each shows, is stored with the table (``messages``: ``<p>`` the table
-message, ``<p>_prompts``, ``<p>_dm``, ``<p>_shown``, ``<p>_v``, ``<p>_turn``, where ``<p>`` is the
+message, ``<p>_prompts``, ``<p>_dm``, ``<p>_shown``, ``<p>_v``, ``<p>_turn``, ``<p>_strip`` (replaced table
+messages whose buttons are still to go: the last call of an update), where ``<p>`` is the
 messenger's name), so a restarted bot, or another process of several, goes on editing them;
 showing an update holds the table's record (engine/service/storage/records.py).
 """
@@ -36,7 +37,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from bot.chat.messenger import Behind, Mention, Messenger, Text, Unreachable, deferrable, pages
+from bot.chat.messenger import Behind, Mention, Messenger, Text, Unreachable, chore, deferrable, pages
 from bot.chat.screens import Button, Screen
 from bot.chat.updates import (
     MessageRecord,
@@ -94,6 +95,7 @@ class TableChannel:
         self.shown = MessageRecord()
         self._late: dict[int, _Late] = {}  # tables whose chat is behind, by id
         self._catching_up: set[asyncio.Task] = set()
+        self._tidying: set[int] = set()  # tables whose replaced table messages wait for their lane
 
     @property
     def prefix(self) -> str:
@@ -252,6 +254,7 @@ class TableChannel:
                         if seat in screens.private:
                             await self.private(update.table, seat, view.seats[seat], screens.private[seat], lang,
                                                record, anew=True, later=later)
+                    await self._tidy(update.table, place, record)
         if later:
             raise max(later, key=lambda b: b.until)
 
@@ -287,9 +290,9 @@ class TableChannel:
         current = record.get(self.prefix)
         if current and not screens.new_message and await self.edit(place, current, text, buttons, public.picture):
             return
-        if current:
-            await self.strip(place, current)
-            record[self.prefix] = None  # stripped: not again when the chat is behind for the new one
+        if current:  # its buttons go once the new one is out (``_tidy``): what matters first
+            record[f"{self.prefix}_strip"] = [*record.get(f"{self.prefix}_strip", []), current]
+            record[self.prefix] = None  # not posted again when the chat is behind for the new one
         record[self.prefix] = await self.post(place, text, buttons, public.picture)
 
     async def _prompts(self, place, screens: UpdateScreens, lang: str, record: dict) -> set[int]:
@@ -373,6 +376,40 @@ class TableChannel:
         text = Text("", line)
         await self.edit(place, earlier["id"], text, buttons[:self.messenger.page], None)
         earlier.update(widened, text=text.plain(), buttons=bool(buttons), due=due)
+
+    async def _tidy(self, table: int, place, record: dict) -> None:
+        """The buttons of table messages a newer one replaced go, last of an update's calls and only
+        when the chat's budget has room to spare (``chore``: the news, the new table, the prompts and
+        the private screens, spend it first). Else they go when it has, or with the next update."""
+        owed = record.get(f"{self.prefix}_strip") or []
+        try:
+            with chore():
+                while owed:
+                    await self.strip(place, owed[0])
+                    owed = owed[1:]
+        except Behind as behind:
+            if table not in self._tidying:
+                self._tidying.add(table)
+                task = asyncio.get_running_loop().create_task(self._tidy_later(table, place, behind.until),
+                                                              name=f"tidy-{table}")
+                self._catching_up.add(task)
+                task.add_done_callback(self._catching_up.discard)
+        finally:
+            if owed != record.get(f"{self.prefix}_strip", []):
+                record[f"{self.prefix}_strip"] = owed
+
+    async def _tidy_later(self, table: int, place, until: float) -> None:
+        try:
+            await asyncio.sleep(max(0.0, until - time.monotonic()))
+        finally:
+            self._tidying.discard(table)
+        try:
+            with deferrable():
+                async with self.held(table, place=place) as record:
+                    if table not in self._late:  # else the catch-up tidies when it shows the table
+                        await self._tidy(table, place, record)
+        except Exception:  # left for the table's next update
+            log.exception("table %s: taking the buttons off its older table messages failed", table)
 
     # -- private messages ----------------------------------------------------------------------
 

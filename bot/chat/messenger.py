@@ -12,7 +12,8 @@ A platform that limits how fast the bot may write to a chat (Telegram's flood co
 call wait its turn in that chat's lane. A call made while showing a table (``deferrable()``) does
 not wait long: the messenger raises ``Behind`` with the time the chat's lane opens again, and the
 table channel shows the table's newest state then, instead of sending a state that will be old by
-the time it arrives (``bot/chat/channel.py``).
+the time it arrives (``bot/chat/channel.py``). Tidying (``chore()``) waits until the chat's budget
+has room to spare.
 """
 
 from __future__ import annotations
@@ -81,6 +82,26 @@ def deferrable() -> Iterator[None]:
 def may_defer() -> bool:
     """Whether a call made now may raise ``Behind`` (inside ``deferrable()``)."""
     return _DEFERRABLE.get()
+
+
+_CHORE = contextvars.ContextVar("tycoon_chore", default=False)
+
+
+@contextlib.contextmanager
+def chore() -> Iterator[None]:
+    """Calls made inside (in this task) are tidying, not news (the buttons of a message a newer one
+    replaced): in a chat whose budget is nearly spent they raise ``Behind`` instead of taking the
+    room the next news needs. Wrap in ``deferrable()`` as well."""
+    token = _CHORE.set(True)
+    try:
+        yield
+    finally:
+        _CHORE.reset(token)
+
+
+def is_chore() -> bool:
+    """Whether a call made now is tidying (inside ``chore()``)."""
+    return _CHORE.get()
 
 
 Place = Any  # where messages go: a chat and its thread, a channel, a private chat (the messenger's own)

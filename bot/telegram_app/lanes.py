@@ -21,6 +21,9 @@ that schedules each call in its chat's lane:
   (``bot_answers`` a ``bot_window``), so a press is answered at once.
 - **A 429 pauses its chat's lane only**, for the ``retry_after`` Telegram asks. Only when several
   chats are refused within a moment (or an answer is) is it the bot's limit, and every lane waits.
+- **Tidying waits for room to spare**: taking the buttons off a message a newer one replaced
+  (``bot.chat.messenger.chore``) goes in a group only while more than ``group_spare`` calls are left
+  in its window and its bucket holds two, so the next table and prompt never wait behind it.
 - **Showing a table does not wait long** (``bot.chat.messenger.deferrable``): a call that would
   wait more than ``longest_wait``, or that meets a 429, raises ``Behind`` with the time its lane
   opens, and the table channel shows the table's newest state then. Other calls (a command's
@@ -45,7 +48,7 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from bot.chat.messenger import Behind, may_defer
+from bot.chat.messenger import Behind, is_chore, may_defer
 
 log = logging.getLogger(__name__)
 ANSWER = "answerCallbackQuery"
@@ -69,6 +72,7 @@ class Limits:
     bot_window: float = 1.0
     bot_answers: int = 10  # answers to presses (and calls of no chat) in any ``bot_window``: their own room
     longest_wait: float = 1.5  # a table's call that would wait longer is shown later instead (``Behind``)
+    group_spare: int = 6  # tidying (``chore``) in a group only while more calls than this are left in its window
     global_429s: int = 3  # 429s from this many chats within ``bot_window``: the bot's own limit
 
     def shared(self, processes: int) -> Limits:
@@ -125,6 +129,16 @@ class Lane:
             if len(self.sent) >= lim.group_calls:
                 when = max(when, self.sent[-lim.group_calls] + lim.group_window)
         return when
+
+    def roomy(self, now: float) -> float:
+        """When the group's window next has more than ``group_spare`` calls left, and its bucket
+        some room too (now or earlier: it has)."""
+        lim = self.limits
+        live = [t for t in self.sent if t > now - lim.group_window]
+        excess = len(live) - (lim.group_calls - lim.group_spare - 1)
+        when = live[excess - 1] + lim.group_window if excess > 0 else now
+        spread = min(lim.group_burst, self.group_tokens + (max(when, self.at) - self.at) / self.group_gap)
+        return when + (2 - spread) * self.group_gap if spread < 2 else when
 
     def take(self, when: float) -> None:
         """A call goes at ``when`` (from ``slot``)."""
@@ -235,6 +249,10 @@ class ChatLanes(BaseRateLimiter[None]):
         when = max(when, self._bot_slot(when))
         if when - now > self.limits.longest_wait and may_defer():
             raise Behind(chat, when)
+        if lane.group and is_chore() and may_defer():
+            roomy = max(when, lane.roomy(now))
+            if roomy > now:
+                raise Behind(chat, roomy)
         lane.take(when)
         self._count(when)
         await self._sleep_until(when)

@@ -11,11 +11,14 @@ the table (``think`` seconds, drawn from a seeded generator), for ``seconds``. F
 ``tg<groups>_`` (``…_flood_`` for the run with one group's flood wait):
 
 - ``answer_p50_ms`` / ``answer_p99_ms``: a press until Telegram has its answer (answerCallbackQuery);
-- ``visible_p50_ms`` / ``visible_p99_ms``: a press until the group's chat gets the next message call
-  that Telegram takes (the table shown in a state with the move);
+- ``visible_p50_ms`` / ``visible_p99_ms``: a press until the group's chat gets the next call that
+  Telegram takes and that shows something (the table in a state with the move; taking the buttons
+  off a replaced message does not count);
 - ``moves``: presses that moved a table; ``calls_per_move`` and ``group_calls_per_move``: the calls
-  Telegram took, all and in the groups, per move; ``429s``: refusals our own traffic caused (the
-  injected wait's excluded); ``unanswered``: presses never answered.
+  Telegram took once the games began (the lobbies' are left out), all and in the groups, per move;
+  ``deal_calls_per_move`` and ``board_calls_per_move``: all calls for each game's tables (a group's,
+  its players' private chats', the answers to its presses) per move there; ``429s``: refusals our
+  own traffic caused (the injected wait's excluded); ``unanswered``: presses never answered.
 
 With ``flood`` seconds, one Deal group is refused for that long from a quarter of the run on (as
 Telegram does to a group that went over): its players stop pressing until they can see their table
@@ -65,18 +68,26 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
                             seed=seed)
     answered: dict[str, float] = {}
     group_calls: dict[int, list[float]] = {}  # chat -> when Telegram took a call there
-    taken = {"all": 0, "groups": 0}
+    taken = {"all": 0, "groups": 0, "deal": 0, "board": 0}
+    query_chat: dict[str, int] = {}  # a press's id -> its group
+    playing: list[float] = []  # when the games began: the lobbies' calls are not counted per move
 
     def watch(call, ok: bool) -> None:
         if not ok:
             return
-        taken["all"] += 1
         if call.method == "answerCallbackQuery":
             answered[call.params["callback_query_id"]] = call.at
         chat = call.params.get("chat_id")
-        if chat is not None and int(chat) < 0:
-            taken["groups"] += 1
-            group_calls.setdefault(int(chat), []).append(call.at)
+        if chat is not None and int(chat) < 0 and call.method != "editMessageReplyMarkup":
+            group_calls.setdefault(int(chat), []).append(call.at)  # a call that shows something
+        if playing and call.at >= playing[0]:
+            taken["all"] += 1
+            taken["groups"] += chat is not None and int(chat) < 0
+            # whose table the call was for: a group's own, a player's private chat, a press's answer
+            group = (int(chat) if int(chat) < 0 else -(5000 + int(chat) // 100 - 1)) if chat is not None \
+                else query_chat.get(call.params.get("callback_query_id"))
+            if group is not None:
+                taken[games_of[group]] += 1
 
     server.watchers.append(watch)
     ids = iter(range(1, 10**9))
@@ -95,13 +106,15 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
 
     def press(data: str, uid: int, chat: int) -> dict:
         n = next(ids)
+        query_chat[str(n)] = chat
         return {"update_id": n, "callback_query": {
             "id": str(n), "from": user(uid), "chat_instance": "c", "data": data,
             "message": {"message_id": 1, "date": 0, "chat": {"id": chat, "type": "supergroup"}, "text": "x"}}}
 
     answers, visible, others_visible, presses = [], [], [], []
-    moves = {"n": 0}
+    moves = {"n": 0, "deal": 0, "board": 0}
     chats = [-(5000 + g) for g in range(groups)]
+    games_of = {chat: "deal" if g % 2 == 0 else "board" for g, chat in enumerate(chats)}
     penalised = chats[0]
     flood_window: list[float] = []
     charged = {"n": 0}
@@ -142,6 +155,7 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
             if service.cache.row(table).version <= version:
                 continue
             moves["n"] += 1
+            moves[game] += 1
             answer = answered.get(update["callback_query"]["id"])
             if answer is not None:
                 answers.append(answer - began)
@@ -155,9 +169,11 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
                 await asyncio.sleep(0.05)
 
     async with app:
-        games = ["deal" if g % 2 == 0 else "board" for g in range(groups)]
+        games = [games_of[chat] for chat in chats]
         tables = list(await asyncio.gather(*(open_table(chat, game) for chat, game in zip(chats, games, strict=True))))
+        await app.bot_data["front"].tables.caught_up()
         began = time.monotonic()
+        playing.append(began)
         until = began + seconds
         tasks = [asyncio.create_task(play(c, t, g, until)) for c, t, g in zip(chats, tables, games, strict=True)]
         if flood:
@@ -183,6 +199,8 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
         f"{name}429s": len(ours),
         f"{name}calls_per_move": round(taken["all"] / max(1, moves["n"]), 2),
         f"{name}group_calls_per_move": round(taken["groups"] / max(1, moves["n"]), 2),
+        f"{name}deal_calls_per_move": round(taken["deal"] / max(1, moves["deal"]), 2),
+        f"{name}board_calls_per_move": round(taken["board"] / max(1, moves["board"]), 2),
         f"{name}unanswered": len([p for p in presses if p not in answered]),
     }
     if flood:

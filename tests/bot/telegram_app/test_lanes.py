@@ -11,6 +11,7 @@ calls were made, refused, and in which order around the wait.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
@@ -18,8 +19,9 @@ import pytest
 from telegram import Update
 
 from bot.chat import channel as channel_module
+from bot.chat.messenger import Behind, chore, deferrable
 from bot.telegram_app.app import build_application
-from bot.telegram_app.lanes import Lane, Limits
+from bot.telegram_app.lanes import ChatLanes, Lane, Limits
 from engine.games import GAMES
 from engine.service.storage import queries
 from engine.service.tables import GameService
@@ -132,6 +134,52 @@ def test_a_lane_keeps_a_chats_burst_gap_and_a_groups_window():
     assert private.slot(0.0) < limits.group_window  # no group window in a private chat
     private.paused_until = 500.0
     assert private.slot(0.0) == 500.0
+
+
+async def test_tidying_in_a_group_waits_for_room_to_spare_while_news_goes_at_once():
+    """Taking the buttons off a replaced message (``chore``) spends a group's budget only while it
+    has more than ``group_spare`` calls left in its window; a table or a prompt goes at once."""
+    now = [100.0]
+    limits = Limits()
+    lanes = ChatLanes(limits, clock=lambda: now[0])
+    went: list[tuple[float, bool]] = []
+
+    async def call(tidy: bool) -> None:
+        async def callback():
+            went.append((now[0], tidy))
+            return True
+        with deferrable(), chore() if tidy else contextlib.nullcontext():
+            await lanes.process_request(callback, (), {}, "editMessageMedia", {"chat_id": GROUP_A}, None)
+
+    await call(True)
+    assert went == [(100.0, True)], "a quiet group is tidied at once"
+    while len(lanes.lane(GROUP_A).sent) < limits.group_calls - limits.group_spare:
+        now[0] += limits.group_window / limits.group_calls + 0.01  # spaced as the group's bucket allows
+        await call(False)
+    with pytest.raises(Behind) as behind:
+        await call(True)
+    assert behind.value.until > now[0] and went[-1][1] is False, "no room to spare: the tidying waits"
+    await call(False)
+    assert went[-1] == (now[0], False), "news goes at once all the same"
+    with pytest.raises(Behind) as behind:
+        await call(True)
+    now[0] = behind.value.until
+    await call(True)
+    assert went[-1] == (now[0], True), "once the window has room again, it is tidied"
+    sent = [w for w, _ in went]
+    assert all(len([x for x in sent if w - limits.group_window < x <= w]) <= limits.group_calls for w in sent)
+
+
+async def test_outside_a_group_tidying_waits_for_nothing_more():
+    now = [100.0]
+    lanes = ChatLanes(Limits(), clock=lambda: now[0])
+    with deferrable(), chore():
+        for _ in range(2):
+            assert await lanes.process_request(_true, (), {}, "editMessageReplyMarkup", {"chat_id": 7}, None)
+
+
+async def _true():
+    return True
 
 
 @pytest.fixture
