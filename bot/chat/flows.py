@@ -138,13 +138,14 @@ class Flows(LobbyFlows):
         picture = await asyncio.to_thread(discard_pile_picture, cards, who.lang) if cards else None
         return text, picture, cards is not None
 
-    async def move(self, who: Who, token: str, answer: Answer) -> None:
-        """A move's button: the service checks its token; a refusal says why, to the presser alone."""
+    async def move(self, who: Who, token: str, answer: Answer) -> tuple[Outcome, str | None]:
+        """A move's button: the service checks its token. The outcome, and for a refusal what to
+        tell the presser alone (the caller tells it)."""
         outcome = await self.service.act(who.user, token)
         if outcome.ok:
             await answer.done()  # the table update that follows shows the move to everyone
-            return
-        await answer.tell(await refused_text(self.service, outcome, who.lang, chat_lang=self.lang_of))
+            return outcome, None
+        return outcome, await refused_text(self.service, outcome, who.lang, chat_lang=self.lang_of)
 
     # -- the chat's settings and results ---------------------------------------------------------
 

@@ -33,10 +33,15 @@ Handler = Callable[[Any, Who, Press, Answer], Awaitable[None]]  # (the SDK's eve
 
 class PressRouter:
     def __init__(self, ctx: PlatformContext, handlers: dict[PressKind, Handler],
-                 homes: Callable[[PublicView], set[str]] = lambda view: {view.chat_key}) -> None:
+                 homes: Callable[[PublicView], set[str]] = lambda view: {view.chat_key},
+                 stale: Callable[[Any, Who, int, str], Awaitable[None]] | None = None) -> None:
         """``handlers``: the platform's own delivery for the kinds it shows itself; ``homes``: the
-        chat keys a table plays in (its chat, and on Discord its thread)."""
+        chat keys a table plays in (its chat, and on Discord its thread); ``stale``: how a platform
+        whose answers only the presser sees tells a press that came too late (the table had moved
+        on, perhaps while the chat could not be written to): the refusal with the presser's own
+        choices as they are now, so that the next press is on the newest state."""
         self.ctx = ctx
+        self.stale = stale
         self.flows = ctx.flows
         self.handlers: dict[PressKind, Handler] = {
             PressKind.LOBBY: self._lobby, PressKind.SEAT_BACK: self._seat_back, PressKind.END: self._end,
@@ -52,7 +57,13 @@ class PressRouter:
             return
         if data[:2] not in SIGNED:  # a move: the service checks its token
             await answer.defer()
-            await self.flows.move(who, data, answer)
+            outcome, refusal = await self.flows.move(who, data, answer)
+            if refusal is None:
+                return
+            if self.stale is not None and outcome.key == "service.out_of_date" and outcome.table is not None:
+                await self.stale(event, who, outcome.table, refusal)  # with their choices as they are now
+            else:
+                await answer.tell(refusal)
             return
         unsigned = self.ctx.service.unsign(data)
         press = parse_press(unsigned) if unsigned is not None else None

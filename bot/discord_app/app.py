@@ -13,6 +13,7 @@ from bot.discord_app.cogs import table_commands, tournament_commands
 from bot.discord_app.frontend import Front
 from bot.discord_app.items import DYNAMIC_ITEMS, guarded, item_for
 from bot.discord_app.tournaments import TournamentFront
+from bot.discord_app.waits import ChannelWaits
 from engine.service import metrics
 from engine.service.tables import GameService
 from words.i18n import CATALOGUES
@@ -62,10 +63,12 @@ class TycoonBot(commands.AutoShardedBot):
                  sync_commands: bool = False, shard_count: int | None = None,
                  shard_ids: list[int] | None = None) -> None:
         # no message of ours notifies anyone unless it says whom (a player's turn, a prompt)
+        waits = ChannelWaits()  # a channel's 429 holds up its own table only (waits.py)
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          allowed_mentions=discord.AllowedMentions.none(), shard_count=shard_count,
-                         shard_ids=shard_ids)
+                         shard_ids=shard_ids, http_trace=waits.trace)
         self.front = Front(service, lang, seed, client=self)
+        self.front.messenger.waits = waits
         self.tournaments = self.front.tournaments = TournamentFront(self.front.ctx)  # a round's news shown
         self.sync_commands = sync_commands  # the real process syncs at start; tests read the payload
         self._set_up = False

@@ -50,7 +50,8 @@ class Front:
         self.tournaments = None  # the bot's TournamentFront, which shows a round's start and end
         self.router = PressRouter(self.ctx, {
             PressKind.OWN: self._own, PressKind.PILE: self._pile, PressKind.SEAT_BACK: self._seat_back,
-            PressKind.TRADE: self._trade, PressKind.TOURNAMENT: self._tournament}, homes=threads.homes)
+            PressKind.TRADE: self._trade, PressKind.TOURNAMENT: self._tournament}, homes=threads.homes,
+            stale=self._stale)
         self._subscribed = False
         self.client = client
 
@@ -74,6 +75,11 @@ class Front:
 
     async def _own(self, interaction, asker, press: Press, answer) -> None:
         await private.own_screen(self.ctx, interaction, press.id("table"))
+
+    async def _stale(self, interaction, asker, table: int, refusal: str) -> None:
+        """A press that came after the table moved on: the refusal, with the presser's choices as
+        they are now (ephemeral, which no channel's wait holds up)."""
+        await private.own_screen(self.ctx, interaction, table, refusal=refusal)
 
     async def _pile(self, interaction, asker, press: Press, answer) -> None:
         await private.discard_pile(self.ctx, interaction, press.id("table"))

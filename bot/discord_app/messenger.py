@@ -23,6 +23,7 @@ from bot.chat.messenger import Mention, Text, Unreachable
 from bot.chat.screens import Button, Screen
 from bot.chat.updates import fingerprint
 from bot.discord_app.items import view_of
+from bot.discord_app.waits import ChannelWaits
 from bot.web.auth import watch_path
 from engine.service.storage import keyvalue
 from engine.service.tournaments import base_chat
@@ -79,8 +80,10 @@ class DiscordMessenger:
         self.web_url = (os.environ.get("TYCOON_WEB_URL") or "").rstrip("/") or None
         self._replies: dict[tuple[int, int], Reply] = {}
         self._asked: set[tuple[int, int]] = set()  # (table, seat) whose noted reply was read already
+        self.waits = ChannelWaits()  # the bot's own (``TycoonBot``): channels in a 429's wait
 
     def _channel(self, place: int):
+        self.waits.check(place)  # showing a table in a channel that must wait: ``Behind``
         return self.client.get_partial_messageable(int(place))
 
     def table_place(self, view: PublicView) -> int:
@@ -181,8 +184,10 @@ class DiscordMessenger:
             self._asked.add((table, seat))
             raw = await keyvalue.get_value(self.service.db, _reply_key(table, seat))
             if raw:
-                token, message, until = raw.rsplit(":", 2)
-                self._replies[(table, seat)] = Reply(token, int(message), float(until), ("", ""))
+                flagged = raw.rsplit(":", 3)[-1] in ("0", "1") and raw.count(":") >= 3
+                buttons = raw[-1] != "0" if flagged else True  # noted before the flag: maybe
+                token, message, until = (raw.rsplit(":", 1)[0] if flagged else raw).rsplit(":", 2)
+                self._replies[(table, seat)] = Reply(token, int(message), float(until), ("", ""), buttons)
         return self._replies.get((table, seat))
 
     async def remember_reply(self, table: int, seat: int, token: str, message: int, screen: Screen) -> None:
@@ -190,9 +195,10 @@ class DiscordMessenger:
         so a restarted process still knows it); an older one loses its buttons."""
         older = await self._held(table, seat)
         until = self.service.clock() + EPHEMERAL_SECONDS
-        self._replies[(table, seat)] = Reply(token, message, until, self._digest(screen))
-        await keyvalue.set_value(self.service.db, _reply_key(table, seat), f"{token}:{message}:{until}")
-        if older is not None and older.message != message and self.service.clock() < older.until:
+        reply = Reply(token, message, until, self._digest(screen), bool(screen.buttons))
+        self._replies[(table, seat)] = reply
+        await keyvalue.set_value(self.service.db, _reply_key(table, seat), reply.noted)
+        if older is not None and older.message != message and older.buttons and self.service.clock() < older.until:
             try:
                 await self._webhook(older.token).edit_message(older.message, view=None)
             except discord.HTTPException as e:  # dismissed by the player, or expired
@@ -224,7 +230,10 @@ class DiscordMessenger:
             log.info("a My hand reply is no longer kept current: %s", e)
             self._replies.pop((table, seat), None)
             return
-        self._replies[(table, seat)] = Reply(held.token, held.message, held.until, digest)
+        kept = held._replace(shown=digest, buttons=bool(screen.buttons))
+        self._replies[(table, seat)] = kept
+        if kept.buttons != held.buttons:  # what the next process must know before it strips it
+            await keyvalue.set_value(self.service.db, _reply_key(table, seat), kept.noted)
 
 
 def _reply_key(table: int, seat: int) -> str:
@@ -239,3 +248,9 @@ class Reply(NamedTuple):
     message: int
     until: float
     shown: tuple[str, str]
+    buttons: bool = True  # it has buttons (an older reply without any is not edited to lose them)
+
+    @property
+    def noted(self) -> str:
+        """As noted in the database: ``token:message:until:buttons``."""
+        return f"{self.token}:{self.message}:{self.until}:{int(self.buttons)}"

@@ -16,16 +16,20 @@ from bot.discord_app.messenger import PAGE, TEXT, md
 from words.i18n import t
 
 
-async def own_screen(ctx: PlatformContext, interaction: discord.Interaction, table_id: int) -> None:
+async def own_screen(ctx: PlatformContext, interaction: discord.Interaction, table_id: int,
+                     refusal: str | None = None) -> None:
     """The player's own screen, seen only by them; its first page is kept current while Discord
-    lets it be edited (later pages are not: they are rare)."""
+    lets it be edited (later pages are not: they are rare). ``refusal``: why their press was
+    refused (it came after the table moved on), said first."""
     lang = own_lang(interaction, ctx.lang)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
     mine = await ctx.flows.own(who_of(interaction, lang), table_id)
     if mine is None:
-        await say(interaction, t(lang, "service.not_a_player"))
+        await say(interaction, refusal or t(lang, "service.not_a_player"))
         return
-    notes = [t(lang, "service.welcome_back")] if mine.back else []
+    notes = [refusal] if refusal else []
+    notes += [t(lang, "service.welcome_back")] if mine.back else []
     if mine.public.seats[mine.own.seat].dm is False:
         notes.append(t(lang, "dc.dm_closed"))
     note, screen = "\n".join(notes), mine.screen

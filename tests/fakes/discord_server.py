@@ -9,7 +9,8 @@ Discord. ``deliver`` sends an interaction down the gateway; ``settled`` waits un
 answered it and made no request for a moment.
 
 For the failures start-up must survive, ``unavailable`` paths answer 503 (Discord's own outage)
-a given number of times; ``requests`` lists every request as it arrived, with the token it
+a given number of times; ``flood`` makes a channel's messages answer 429 with ``retry_after`` for a
+while (``rate_limited`` lists those answers); ``requests`` lists every request as it arrived, with the token it
 carried, answered or not; ``gateway_connections`` and ``hung_up`` count the gateway connections
 opened and those the bot closed itself.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
 
 from aiohttp import WSMsgType, web
@@ -54,6 +56,8 @@ class DiscordServer:
         self.last_request = 0.0
         self.requests: list[tuple[str, str, str | None]] = []  # (method, path, bot token), answered or not
         self.unavailable: dict[str, int] = {}  # path -> how many more times it answers 503
+        self.floods: dict[int, float] = {}  # channel -> until when (monotonic) its messages answer 429
+        self.rate_limited: list[tuple[float, str, str]] = []  # (when, method, path) answered 429
         self.gateway_connections = 0
         self.hung_up = 0  # gateway connections the bot closed itself
         self._stopping = False
@@ -93,12 +97,31 @@ class DiscordServer:
         return web.Response(body=json.dumps(body).encode(), status=status,
                             headers={"Content-Type": "application/json"})
 
+    def flood(self, channel: int, seconds: float) -> None:
+        """Discord makes the bot wait ``seconds`` before writing to ``channel`` again (its messages'
+        routes answer 429, as Discord does to a bot over a channel's limit)."""
+        self.floods[channel] = time.monotonic() + seconds
+
+    @staticmethod
+    def _too_many(wait: float) -> web.Response:
+        """Discord's 429: the wait in the body and the headers; ``Via`` as Discord's edge sends it
+        (discord.py reads a 429 without it as a Cloudflare ban)."""
+        body = {"message": "You are being rate limited.", "retry_after": round(wait, 3), "global": False}
+        return web.Response(body=json.dumps(body).encode(), status=429, headers={
+            "Content-Type": "application/json", "Retry-After": f"{wait:.3f}", "X-RateLimit-Reset-After": f"{wait:.3f}",
+            "X-RateLimit-Scope": "user", "Via": "1.1 google"})
+
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         self.requests_in_flight += 1
         try:
             path = "/" + request.match_info["path"]
             authorization = request.headers.get("Authorization", "")
             self.requests.append((request.method, path, authorization.removeprefix("Bot ") or None))
+            flooded = re.match(r"/channels/(\d+)/messages", path)
+            wait = self.floods.get(int(flooded[1]), 0.0) - time.monotonic() if flooded else 0.0
+            if wait > 0:
+                self.rate_limited.append((time.monotonic(), request.method, path))
+                return self._too_many(wait)
             if self.unavailable.get(path, 0) > 0:
                 self.unavailable[path] -= 1
                 return self._json({"message": "503: Service Unavailable", "code": 0}, 503)

@@ -16,3 +16,6 @@ def test_the_chat_bench_plays_groups_under_telegrams_limits_with_a_flood_wait_on
     assert figures["tg2_flood_visible_p99_ms"] >= figures["tg2_flood_visible_p50_ms"]
     assert figures["tg2_flood_others_visible_p99_ms"] is not None, "the other group's moves were seen meanwhile"
     assert figures["tg2_flood_calls_per_move"] >= figures["tg2_flood_group_calls_per_move"] > 0
+    # the penalised group's move met the wait: its table was shown once the wait ended, and no
+    # clock ran out on its players meanwhile
+    assert figures["tg2_flood_edits_after"] >= 1 and figures["tg2_flood_clocks_charged"] == 0, figures

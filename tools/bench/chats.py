@@ -20,12 +20,12 @@ the table (``think`` seconds, drawn from a seeded generator), for ``seconds``. F
   its players' private chats', the answers to its presses) per move there; ``429s``: refusals our
   own traffic caused (the injected wait's excluded); ``unanswered``: presses never answered.
 
-With ``flood`` seconds, one Deal group is refused for that long from a quarter of the run on (as
-Telegram does to a group that went over): its players stop pressing until they can see their table
-again (they cannot see it meanwhile). ``flood_others_visible_p99_ms`` is the other groups' p99,
-``flood_clocks_charged`` the moves at the penalised table while it could not be seen (clocks that ran
-out on its players), ``flood_edits_after`` the edits of its table message once the wait ended until
-its players' next press (one: the newest state).
+With ``flood`` seconds, one Deal group is refused for that long from its first move after a quarter
+of the run (as Telegram does to a group that went over; that move's table is the one held back):
+its players stop pressing until they can see their table again. ``flood_others_visible_p99_ms`` is
+the other groups' p99, ``flood_clocks_charged`` the moves at the penalised table while it could not
+be seen (clocks that ran out on its players), ``flood_edits_after`` the calls that showed something
+in that group in the second after the wait ended (one per message, each in its newest state).
 """
 
 from __future__ import annotations
@@ -117,6 +117,8 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
     games_of = {chat: "deal" if g % 2 == 0 else "board" for g, chat in enumerate(chats)}
     penalised = chats[0]
     flood_window: list[float] = []
+    flood_due = asyncio.Event()  # from a quarter of the run on: the penalised group's next move meets the wait
+    flooded_at_version: list[int] = []
     charged = {"n": 0}
     edits_after = {"n": None}
 
@@ -149,9 +151,15 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
             uid = int(service.cache.row(table).seats[seat]["user"][3:])
             version = service.cache.row(table).version
             update = press(token, uid, chat)
+            flooding = bool(flood) and chat == penalised and flood_due.is_set() and not flood_window
+            if flooding:  # the wait begins as this move is to be shown: its table waits for the group
+                server.flood.flood(penalised, flood)
+                flood_window[:] = [time.monotonic(), time.monotonic() + flood]
             began = time.monotonic()
             presses.append(update["callback_query"]["id"])
             await send(update)
+            if flooding:
+                flooded_at_version.append(service.cache.row(table).version)
             if service.cache.row(table).version <= version:
                 continue
             moves["n"] += 1
@@ -178,11 +186,11 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
         tasks = [asyncio.create_task(play(c, t, g, until)) for c, t, g in zip(chats, tables, games, strict=True)]
         if flood:
             await asyncio.sleep(seconds / 4)
-            server.flood.flood(penalised, flood)
-            flood_window[:] = [time.monotonic(), time.monotonic() + flood]
-            version = service.cache.row(tables[0]).version
-            await asyncio.sleep(flood)
-            charged["n"] = service.cache.row(tables[0]).version - version
+            flood_due.set()
+            while not flooded_at_version:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(flood_window[1] - time.monotonic())
+            charged["n"] = service.cache.row(tables[0]).version - flooded_at_version[0]
             await asyncio.sleep(1.0)
             edits_after["n"] = len([w for w in group_calls.get(penalised, []) if w >= flood_window[1]])
         await asyncio.gather(*tasks)

@@ -77,12 +77,14 @@ async def online(client: discord.Client, server: DiscordServer):
 
 def serving(task: asyncio.Task) -> bool:
     """Tasks that outlive an interaction by design: the fake server's connections (aiohttp keeps
-    one task per keep-alive connection), the timer of an ephemeral view (15 minutes), and
+    one task per keep-alive connection), the timer of an ephemeral view (15 minutes),
     discord.py's wait for more guilds after READY (a queue read it gives up after 2 s, started
-    again whenever a guild arrives)."""
+    again whenever a guild arrives), and a table's wait for a channel Discord asked to wait
+    (``TableChannel.caught_up`` waits for those)."""
     coro = task.get_coro()
     name = getattr(coro, "__qualname__", "")
-    return name in ("RequestHandler.start", "Queue.get") or "timeout_task" in repr(coro)
+    return name in ("RequestHandler.start", "Queue.get", "TableChannel._catch_up", "TableChannel._tidy_later") \
+        or "timeout_task" in repr(coro)
 
 
 async def handled(client: discord.Client, server: DiscordServer, payload: dict) -> None:
