@@ -30,6 +30,7 @@ from words.i18n import t
 MANAGE_GUILD, MANAGE_EVENTS = 1 << 5, 1 << 33
 SERVERS: dict[int, DiscordServer] = {}  # the fake Discord each running client is connected to (``dispatch`` uses it)
 LATE_TURN = 940  # where a board game that need not be whole starts (``tables_start_at``)
+SESSION_TURN = 350  # where the four members' board session starts: 700 presses and more to its end
 WHOLE_BOARD_SEED = 58  # a whole board game (Ann, Bob, an AI seat) that a person wins by bankruptcy in 85 turns
 
 
@@ -184,6 +185,9 @@ async def test_a_whole_game_by_slash_command_and_buttons(tmp_path, monkeypatch, 
                     assert len(view.get("hand", [])) < 2 or hand not in p.get("content", "")
         assert service.cache.row(table).status == "over"
         assert fake.public(), "the table was posted in the channel"
+        # no edit that changes nothing, of a channel message, a DM or an ephemeral reply ("My options"
+        # kept current, an older one losing its buttons), and no picture uploaded again
+        assert fake.identical == [] and fake.reuploads == 0, (fake.identical[:3], fake.reuploads)
         tables = [u for m, u, p in fake.calls if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")
                   and "table.png" in p.get("files", [])]
         edits = [u for m, u, p in fake.calls if m == "PATCH" and f"/channels/{CHANNEL}/messages/" in u]
@@ -522,7 +526,7 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
     nothing and no picture sent twice, every private hand current after every move. The board
     game starts at turn 940 (its last sixty turns; a whole one is played by the first test)."""
     if game == "board":
-        tables_start_at(monkeypatch, LATE_TURN)
+        tables_start_at(monkeypatch, SESSION_TURN)
     members = (1, 2, 3, 4)
     new_messages: list[str] = []
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
@@ -569,6 +573,8 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             await dispatch(client, click(token, uid))
             presses += 1
         assert service.cache.row(table).status == "over" and left and back
+        answered = len([u for m, u, p in fake.calls[started:] if "/interactions/" in u])
+        assert game == "deal" or answered >= 700, answered  # a long session: the board from turn 350
         # about one new channel message a turn, the prompts for answers under the table included
         posts = [u for m, u, p in fake.calls[started:] if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")]
         turns = service.cache.state(table).turn_number - first_turn + 1  # the turns played through the chat
@@ -666,3 +672,23 @@ async def test_my_hand_is_kept_current_and_an_older_reply_loses_its_buttons(tmp_
         await dispatch(client, click(f"h:{table}", uid))  # pressed again: the older reply goes inert
         stripped = [p for m, u, p in fake.calls if m == "PATCH" and "/webhooks/" in u and p.get("components") == []]
         assert stripped and first
+
+
+async def test_an_older_reply_without_buttons_is_not_edited_when_a_newer_one_comes(tmp_path, monkeypatch):
+    """Issue 44: an edit that would change nothing is never sent, ephemeral replies included. A
+    player with nothing to press (a Deal hand before their turn, the discard pile still empty)
+    opens "My hand" twice: the older reply has no buttons to lose, so it is left as it is."""
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        table = await open_table(client, fake, service, "deal", ai=False)
+        waiting = service.cache.waiting_for(table)[0].seat
+        idle = 1 - waiting
+        uid = int(service.cache.row(table).seats[idle]["user"][3:])
+        await dispatch(client, click(f"h:{table}", uid))
+        first = fake.last_reply("POST")
+        assert first["flags"] == 64 and not fake.custom_ids([("", "", first)]), "nothing to press yet"
+        seen = len(fake.calls)
+        await dispatch(client, click(f"h:{table}", uid))
+        assert fake.last_reply("POST")["flags"] == 64
+        edits = [u for m, u, p in fake.calls[seen:] if m == "PATCH" and "/webhooks/" in u]
+        assert edits == [], edits
+        assert fake.identical == []
