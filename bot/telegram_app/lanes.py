@@ -83,6 +83,7 @@ class Limits:
             return self
         part = lambda n: max(1, n // processes)  # noqa: E731
         return replace(self, chat_burst=part(self.chat_burst), chat_gap=self.chat_gap * processes,
+                       group_spare=part(self.group_spare),
                        group_calls=part(self.group_calls), group_burst=part(self.group_burst),
                        bot_slice=self.bot_slice * processes, bot_answers=part(self.bot_answers))
 

@@ -226,4 +226,5 @@ def run_all() -> dict:
             **bench_finished_memory(), **bench_restart(), **bench_render(), **bench_web(),
             **bench_two_processes(bench_database_url()), **bench_crowds(bench_database_url()),
             **bench_clock_processes(bench_database_url()),
-            **bench_telegram_groups(30, 90.0), **bench_telegram_groups(30, 200.0, flood=120.0)}
+            **bench_telegram_groups(30, 90.0), **bench_telegram_groups(30, 200.0, flood=120.0),
+            **(bench_telegram_groups(30, 90.0, processes=2, url=bench_database_url()) if bench_database_url() else {})}

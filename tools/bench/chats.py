@@ -18,7 +18,8 @@ the table (``think`` seconds, drawn from a seeded generator), for ``seconds``. F
   Telegram took once the games began (the lobbies' are left out), all and in the groups, per move;
   ``deal_calls_per_move`` and ``board_calls_per_move``: all calls for each game's tables (a group's,
   its players' private chats', the answers to its presses) per move there; ``429s``: refusals our
-  own traffic caused (the injected wait's excluded); ``unanswered``: presses never answered.
+  own traffic caused (the injected wait's excluded); ``unanswered``: presses never answered;
+  ``refused``: presses the service refused (a button from before another process's move, say).
 
 With ``flood`` seconds, one Deal group is refused for that long from its first move after a quarter
 of the run (as Telegram does to a group that went over; that move's table is the one held back):
@@ -31,6 +32,7 @@ in that group in the second after the wait ended (one per message, each in its n
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import tempfile
@@ -46,14 +48,20 @@ def _pct(values: list[float], q: float) -> float | None:
 
 
 def bench_telegram_groups(groups: int = 30, seconds: float = 90.0, flood: float | None = None,
-                          think: tuple[float, float] = (1.0, 4.0), seed: int = 44) -> dict:
-    return asyncio.run(_run(groups, seconds, flood, think, seed))
+                          think: tuple[float, float] = (2.0, 8.0), seed: int = 44, processes: int = 1,
+                          url: str | None = None) -> dict:
+    """``processes`` > 1: that many bot processes share the token (``Limits.shared``), each with its
+    own service on the PostgreSQL at ``url``; every press goes to one of them at random, as a
+    balancer sends webhooks."""
+    return asyncio.run(_run(groups, seconds, flood, think, seed, processes, url))
 
 
-async def _run(groups: int, seconds: float, flood: float | None, think: tuple[float, float], seed: int) -> dict:
+async def _run(groups: int, seconds: float, flood: float | None, think: tuple[float, float], seed: int,
+               processes: int = 1, url: str | None = None) -> dict:
     from telegram import Update
 
     from bot.telegram_app.app import build_application
+    from bot.telegram_app.lanes import Limits
     from engine.games import GAMES
     from engine.service.tables import GameService
     from tests.fakes.telegram_limits import FloodLimits
@@ -62,11 +70,21 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
     rng = random.Random(seed)
     server = BotAPIServer(flood=FloodLimits())
     port = await server.start()
-    folder = tempfile.mkdtemp(prefix="tycoon-chat-bench-")
-    service = await GameService.open(f"sqlite:///{Path(folder) / 'bench.db'}")
-    app = build_application(service, BOT_TOKEN, base_url=f"http://127.0.0.1:{port}/p0/bot", lang="zh-Hans",
-                            seed=seed)
+    if processes > 1:  # one database, a process per service; chats and people of this run alone
+        services = [await GameService.open(url) for _ in range(processes)]
+        for sv in services:  # each hears which tables the others moved (as ``tycoon run`` does)
+            sv.notices.start()
+            await asyncio.wait_for(sv.notices.ready.wait(), 30)
+        first = 10**9 + time.time_ns() // 1000 % 10**8 * 100
+    else:
+        folder = tempfile.mkdtemp(prefix="tycoon-chat-bench-")
+        services, first = [await GameService.open(f"sqlite:///{Path(folder) / 'bench.db'}")], 5000
+    service = services[0]
+    apps = [build_application(sv, BOT_TOKEN, base_url=f"http://127.0.0.1:{port}/p{i}/bot", lang="zh-Hans", seed=seed,
+                              limits=Limits().shared(processes)) for i, sv in enumerate(services)]
+    group_of_user: dict[int, int] = {}
     answered: dict[str, float] = {}
+    told: set[str] = set()
     group_calls: dict[int, list[float]] = {}  # chat -> when Telegram took a call there
     taken = {"all": 0, "groups": 0, "deal": 0, "board": 0}
     query_chat: dict[str, int] = {}  # a press's id -> its group
@@ -77,6 +95,8 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
             return
         if call.method == "answerCallbackQuery":
             answered[call.params["callback_query_id"]] = call.at
+            if call.params.get("text"):  # a refusal says why; a move taken is answered silently
+                told.add(call.params["callback_query_id"])
         chat = call.params.get("chat_id")
         if chat is not None and int(chat) < 0 and call.method != "editMessageReplyMarkup":
             group_calls.setdefault(int(chat), []).append(call.at)  # a call that shows something
@@ -84,7 +104,7 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
             taken["all"] += 1
             taken["groups"] += chat is not None and int(chat) < 0
             # whose table the call was for: a group's own, a player's private chat, a press's answer
-            group = (int(chat) if int(chat) < 0 else -(5000 + int(chat) // 100 - 1)) if chat is not None \
+            group = (int(chat) if int(chat) < 0 else group_of_user.get(int(chat))) if chat is not None \
                 else query_chat.get(call.params.get("callback_query_id"))
             if group is not None:
                 taken[games_of[group]] += 1
@@ -95,8 +115,8 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
     def user(uid: int) -> dict:
         return {"id": uid, "is_bot": False, "first_name": f"P{uid}"}
 
-    async def send(update: dict) -> None:
-        await app.process_update(Update.de_json(update, app.bot))
+    async def send(update: dict, process: int = 0) -> None:
+        await apps[process].process_update(Update.de_json(update, apps[process].bot))
 
     def command(text: str, uid: int, chat: int) -> dict:
         n = next(ids)
@@ -113,17 +133,18 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
 
     answers, visible, others_visible, presses = [], [], [], []
     moves = {"n": 0, "deal": 0, "board": 0}
-    chats = [-(5000 + g) for g in range(groups)]
+    chats = [-(first + g) for g in range(groups)]
     games_of = {chat: "deal" if g % 2 == 0 else "board" for g, chat in enumerate(chats)}
     penalised = chats[0]
     flood_window: list[float] = []
     flood_due = asyncio.Event()  # from a quarter of the run on: the penalised group's next move meets the wait
     flooded_at_version: list[int] = []
-    charged = {"n": 0}
+    charged, refused = {"n": 0}, {"n": 0}
     edits_after = {"n": None}
 
     async def open_table(chat: int, game: str) -> int:
-        base = 100 * (abs(chat) - 4999)
+        base = 100 * (abs(chat) - first + 1) + (first - 5000) * 1000
+        group_of_user.update({base + k: chat for k in (1, 2, 3, 4)})
         await send(command(f"/newgame {game}", base + 1, chat))
         await service.idle()
         table = (await service.lobby.table_in_chat(f"tg:{chat}")).id
@@ -135,8 +156,13 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
 
     async def play(chat: int, table: int, game: str, until: float) -> None:
         plug, local = GAMES[game], random.Random(rng.random())
-        while time.monotonic() < until and service.cache.row(table).status == "running":
+        while time.monotonic() < until:
             await asyncio.sleep(local.uniform(*think))
+            process = local.randrange(processes)  # where the balancer sends this press
+            service = services[process]
+            live = await service.cache.get(table)  # read again when another process moved it
+            if live is None or live.row.status != "running":
+                break
             if flood_window and chat == penalised and flood_window[0] <= time.monotonic() < flood_window[1] + 0.5:
                 continue  # its players cannot see the table: they wait for it
             waiting = service.cache.waiting_for(table)
@@ -157,10 +183,11 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
                 flood_window[:] = [time.monotonic(), time.monotonic() + flood]
             began = time.monotonic()
             presses.append(update["callback_query"]["id"])
-            await send(update)
+            await send(update, process)
             if flooding:
                 flooded_at_version.append(service.cache.row(table).version)
-            if service.cache.row(table).version <= version:
+            if update["callback_query"]["id"] in told or service.cache.row(table).version <= version:
+                refused["n"] += 1
                 continue
             moves["n"] += 1
             moves[game] += 1
@@ -176,10 +203,17 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
                     break
                 await asyncio.sleep(0.05)
 
-    async with app:
+    async def caught_up() -> None:
+        for sv, app in zip(services, apps, strict=True):
+            await sv.idle()
+            await app.bot_data["front"].tables.caught_up()
+
+    async with contextlib.AsyncExitStack() as stack:
+        for app in apps:
+            await stack.enter_async_context(app)
         games = [games_of[chat] for chat in chats]
         tables = list(await asyncio.gather(*(open_table(chat, game) for chat, game in zip(chats, games, strict=True))))
-        await app.bot_data["front"].tables.caught_up()
+        await caught_up()
         began = time.monotonic()
         playing.append(began)
         until = began + seconds
@@ -190,16 +224,20 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
             while not flooded_at_version:
                 await asyncio.sleep(0.05)
             await asyncio.sleep(flood_window[1] - time.monotonic())
-            charged["n"] = service.cache.row(tables[0]).version - flooded_at_version[0]
+            charged["n"] = (await service.cache.get(tables[0])).row.version - flooded_at_version[0]
             await asyncio.sleep(1.0)
             edits_after["n"] = len([w for w in group_calls.get(penalised, []) if w >= flood_window[1]])
         await asyncio.gather(*tasks)
-        await service.idle()
-        await app.bot_data["front"].tables.caught_up()
+        await caught_up()
         ours = [r for r in server.flood.refusals if not r[3]]
-    await service.close()
+        if processes > 1:  # a shared database: no later process brings this run's tables back
+            from tools.bench.load import end_tables
+
+            await end_tables(service, tables)
+    for sv in services:
+        await sv.close()
     await server.stop()
-    name = f"tg{groups}_flood_" if flood else f"tg{groups}_"
+    name = f"tg{groups}_" + (f"{processes}p_" if processes > 1 else "") + ("flood_" if flood else "")
     out = {
         f"{name}moves": moves["n"],
         f"{name}answer_p50_ms": _pct(answers, 0.5), f"{name}answer_p99_ms": _pct(answers, 0.99),
@@ -210,6 +248,7 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
         f"{name}deal_calls_per_move": round(taken["deal"] / max(1, moves["deal"]), 2),
         f"{name}board_calls_per_move": round(taken["board"] / max(1, moves["board"]), 2),
         f"{name}unanswered": len([p for p in presses if p not in answered]),
+        f"{name}refused": refused["n"],
     }
     if flood:
         out.update({f"{name}others_visible_p99_ms": _pct(others_visible, 0.99),
@@ -220,9 +259,14 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
 if __name__ == "__main__":
     import sys
 
+    from tools.bench.load import bench_database_url
+
     # python -m tools.bench.chats [groups] [seconds] [flood seconds or 0] [least think] [most think]
+    #   [processes: 2 and more need TEST_DATABASE_URL or TYCOON_BENCH_DATABASE_URL, a PostgreSQL]
     groups = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 90.0
     flood = float(sys.argv[3]) if len(sys.argv) > 3 and float(sys.argv[3]) > 0 else None
-    think = (float(sys.argv[4]), float(sys.argv[5])) if len(sys.argv) > 5 else (1.0, 4.0)
-    print(json.dumps(bench_telegram_groups(groups, seconds, flood, think)))
+    think = (float(sys.argv[4]), float(sys.argv[5])) if len(sys.argv) > 5 else (2.0, 8.0)
+    processes = int(sys.argv[6]) if len(sys.argv) > 6 else 1
+    print(json.dumps(bench_telegram_groups(groups, seconds, flood, think, processes=processes,
+                                           url=bench_database_url())))
