@@ -501,6 +501,8 @@ def private_lines(view: dict, seat: int, decisions: list, lang: str, names: Name
         if d["target"] == seat and d.get("selected"):
             lines.append(t(lang, "deal.ui.selected", cards=_cards(d["selected"], lang),
                            total=sum(VALUE[c] for c in d["selected"]), amount=d["amount"]))
+            if d.get("problem"):  # why there is no "confirm" yet, and what to do
+                lines.append(_say(lang, d["problem"]["key"], names, **d["problem"]["params"]))
     lines += [prompt_line(view, d, lang, names) for d in decisions]
     return lines
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from engine.core.contract import Decision, Result, first_timeout
-from engine.deal import area
+from engine.deal import area, payment
 from engine.deal.cards import ACTION, VALUE
 from engine.deal.model import Accept, AutoPay, DealState, Demand, Discard, Discarded, Drew, EndTurn, PlaceBuilding
 from engine.deal.rules.base import current_seat, keep_rank
@@ -78,6 +78,14 @@ def discard_pile_for(state: DealState, seat: int | None) -> list[int] | None:
     return list(state.discard_pile)
 
 
+def _problem(state: DealState, d: Demand) -> dict | None:
+    """Why the payer's chosen cards cannot be paid as they are (shown with the choice), or None."""
+    if d.stage != "pay":
+        return None
+    why = payment.problem(state.players[d.target], d.selected, d.amount, state.options)
+    return None if why is None else {"rule": why.rule, "key": why.key, "params": dict(why.params)}
+
+
 def view(state: DealState, seat: int | None = None) -> dict:
     """What ``seat`` (or the public, ``None``) may see: no other hand, no draw-pile order, the
     discard pile only as D-18 allows (``discard`` None: its top card and size only)."""
@@ -110,7 +118,8 @@ def view(state: DealState, seat: int | None = None) -> dict:
         "pending": [
             {"id": d.id, "kind": d.kind, "attacker": d.attacker, "target": d.target, "amount": d.amount,
              "stage": d.stage, "refusals": d.refusals, "take": d.take, "give": d.give,
-             "selected": list(d.selected) if seat == d.target else None, "to_place": list(d.to_place)}
+             "selected": list(d.selected) if seat == d.target else None, "to_place": list(d.to_place),
+             "problem": _problem(state, d) if seat == d.target else None}
             for d in state.pending
         ],
         "opening_rolls": [list(r) for r in state.opening_rolls],

@@ -53,3 +53,44 @@ def test_D14_auto_pay_is_always_a_valid_payment(ruleset):
                         checked += 1
             DEAL.apply(state, decision.seat, choose(state, decision.seat))
     assert checked > 50
+
+
+@pytest.mark.parametrize("ruleset", ["standard", "tournament"])
+def test_D14_choosing_cards_to_pay_never_dead_ends(ruleset):
+    """Issue 45: a payer choosing cards one by one is offered only cards that can still make a valid
+    payment; whenever the chosen cards cover the debt (or are all they have) "confirm" is there, and
+    whenever it is not, the view says why or more cards may be chosen. Random choices from what is
+    offered, from every payment of seeded games."""
+    from engine.deal.model import ConfirmPayment, TogglePayment
+
+    walks = 0
+    for seed in game_seeds(45, 30):
+        state = new_game(4, ruleset, seed)
+        r = random.Random(seed)
+        while state.phase != "over" and state.turn_number < 200:
+            decision = DEAL.waiting_for(state)[0]
+            if decision.kind == "pay":
+                trial = DEAL.decode_state(DEAL.encode_state(state))
+                d = next(d for d in trial.pending if d.target == decision.seat and d.stage == "pay")
+                p = trial.players[decision.seat]
+                for _ in range(12):
+                    legal = DEAL.legal_actions(trial, decision.seat)
+                    toggles = [a for a in legal if isinstance(a, TogglePayment)]
+                    total = sum(VALUE[c] for c in d.selected)
+                    covered = total >= d.amount or set(d.selected) == set(payable(p))
+                    shown = next(x for x in DEAL.view(trial, decision.seat)["pending"] if x["id"] == d.id)
+                    problem = shown["problem"]
+                    confirm = ConfirmPayment(demand=d.id) in legal
+                    assert set(a.card for a in toggles) >= set(d.selected), "every chosen card can be taken back"
+                    if covered and problem is None:
+                        assert confirm, (d.selected, d.amount)
+                    assert confirm or problem is not None or not d.selected or (
+                        not covered and len(toggles) > len(d.selected)), (d.selected, d.amount, problem)
+                    for a in toggles:  # nothing offered that the rules would refuse to add
+                        if a.card not in d.selected:
+                            check = list(d.selected) + [a.card]
+                            assert sum(VALUE[c] for c in check) - VALUE[a.card] < d.amount
+                    DEAL.apply(trial, decision.seat, r.choice(toggles))
+                    walks += 1
+            DEAL.apply(state, decision.seat, choose(state, decision.seat))
+    assert walks > 200

@@ -848,8 +848,12 @@ def test_D14_tournament_pays_bank_then_hotels_houses_properties():
     accept_windows(s)
     d = s.pending[0]
     g = s.players[1].groups[0]
-    # skipping the bank or the Hotel is refused
-    for card in (card_of(s, 1, "property_pacific", where="area"), g.hotel):
+    # skipping the bank or the Hotel is not offered (issue 45: only what can still pay is), and a
+    # choice made anyway (a typed move, a log stored before) is refused at "confirm"
+    prop = card_of(s, 1, "property_pacific", where="area")
+    offered = [a.card for a in DEAL.legal_actions(s, 1) if isinstance(a, TogglePayment)]
+    assert offered == [card_of(s, 1, "money_1", where="bank")], "the bank first"
+    for card in (prop, g.hotel):
         DEAL.apply(s, 1, TogglePayment(demand=d.id, card=card))
     rejects(s, 1, ConfirmPayment(demand=d.id), "D-14")
     DEAL.apply(s, 1, AutoPay(demand=d.id))
@@ -864,9 +868,11 @@ def test_D14_a_house_leaves_only_after_its_hotel():
     accept_windows(s)
     d = s.pending[0]
     g = s.players[1].groups[0]
+    assert TogglePayment(demand=d.id, card=g.house) not in DEAL.legal_actions(s, 1), "not before its Hotel"
     DEAL.apply(s, 1, TogglePayment(demand=d.id, card=g.house))
     DEAL.apply(s, 1, TogglePayment(demand=d.id, card=card_of(s, 1, "property_pacific", where="area")))
-    rejects(s, 1, ConfirmPayment(demand=d.id), "D-12")
+    err = rejects(s, 1, ConfirmPayment(demand=d.id), "D-12")
+    assert DEAL.view(s, 1)["pending"][0]["problem"]["key"] == err.key, "the payer is told why"
 
 
 def test_D14_timeout_pays_automatically():
