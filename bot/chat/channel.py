@@ -285,7 +285,7 @@ class TableChannel:
         body = public.text
         if waited > TOLD_AFTER and not screens.ended:  # told once: the next update's text has no such line
             body += "\n" + t(lang, "ch.held_back", seconds=round(waited))
-        text = Text(body, after)
+        text = Text(body, after, public.optional)
         buttons = self.table_buttons(screens, lang)
         current = record.get(self.prefix)
         if current and not screens.new_message and await self.edit(place, current, text, buttons, public.picture):

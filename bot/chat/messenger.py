@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -37,11 +37,13 @@ class Mention:
 
 @dataclass(frozen=True)
 class Text:
-    """A message's text: ``body`` (plain; its start is cut first when too long) and ``after``, a last
-    line of plain strings and ``Mention``s."""
+    """A message's text: ``body`` (plain) and ``after``, a last line of plain strings and
+    ``Mention``s. ``optional`` is the span of ``body`` left out first when it is too long (a
+    table's players, which its picture shows); see ``shorten``."""
 
     body: str
     after: tuple = ()
+    optional: tuple[int, int] | None = None
 
     def plain(self) -> str:
         """The text as it reads, mentions as names (for records and tests)."""
@@ -51,6 +53,42 @@ class Text:
     @property
     def mentioned(self) -> list[Seat]:
         return [p.seat for p in self.after if isinstance(p, Mention)]
+
+
+def shorten(text: Text, budget: int, measure: Callable[[str], int] = len) -> str:
+    """``text.body`` within ``budget`` as ``measure`` counts it, its head never cut (the first line:
+    whose turn, what the table is doing): the whole body when it fits; else with as few of the first
+    lines of its ``optional`` span as it takes (an ellipsis in their place); else the head and as
+    many of the last lines (the newest events, the clock) as fit."""
+    body = text.body
+    if measure(body) <= budget:
+        return body
+    if text.optional is not None:  # its first lines go, one by one, an ellipsis in their place
+        start, end = text.optional
+        span, before, after = body[start:end], body[:start], body[end:]
+        newline = "\n" if span.endswith("\n") else ""
+        lines = (span[:-1] if newline else span).split("\n")
+        for n in range(1, len(lines) + 1):
+            rest = "\n".join(lines[n:])
+            body = before + ELLIPSIS + ("\n" + rest if rest else "") + newline + after
+            if measure(body) <= budget:
+                return body
+    head, _, rest = body.partition("\n")
+    if measure(head) >= budget:  # a head longer than the whole budget: its start
+        while head and measure(head) > budget:
+            head = head[:-1]
+        return head
+    kept: list[str] = []
+    room = budget - measure(head) - measure("\n" + ELLIPSIS)
+    for line in reversed(rest.split("\n")):
+        if measure(line) + 1 > room:
+            break
+        kept.insert(0, line)
+        room -= measure(line) + 1
+    return "\n".join([head, ELLIPSIS, *kept]) if kept or rest else head
+
+
+ELLIPSIS = "…"
 
 
 class Unreachable(Exception):

@@ -40,6 +40,7 @@ class Screen:
     text: str
     buttons: list[Button] = field(default_factory=list)
     picture: bytes | None = None  # PNG: the board or the Deal table (public), the hand (private)
+    optional: tuple[int, int] | None = None  # the span of ``text`` left out first when too long
 
 
 def clock_text(ends_at: float | None, now: float) -> str | None:
@@ -90,8 +91,12 @@ def public_screen(view: PublicView, lang: str, now: float, when: Callable[[float
     lang = normalise_lang(lang)
     words, names = WORDS[view.game], view.names
     log = event_lines(view, view.events, lang, names)
-    lines = [words.table(view.board, lang, names, view.ruleset), *log[-LOG_LINES:],
-             *note_lines(view.notes, lang, names)]
+    table = words.table(view.board, lang, names, view.ruleset)
+    lines = [table, *log[-LOG_LINES:], *note_lines(view.notes, lang, names)]
+    # the players' lines under the table's head are what a short message leaves out (its picture
+    # shows them): the head (whose turn) and the newest events stay
+    head = table.find("\n")
+    optional = (head + 1, len(table) + 1) if 0 <= head < len(table) - 1 else None
     if view.status == "running":
         clocks = clock_line(lang, names, view.asks, view.current, view.match_ends_at, now, when)
         lines += [clocks] if clocks else []
@@ -103,7 +108,10 @@ def public_screen(view: PublicView, lang: str, now: float, when: Callable[[float
         picture = png_bytes(PICTURES[view.game].table(view.board, lang, names, view.ruleset,
                                                       clock_text(view.match_ends_at, now), view.worth,
                                                       log[-EVENT_LINES:]))
-    return Screen("\n".join(lines), buttons, picture)
+    text = "\n".join(lines)
+    if optional is not None and optional[1] > len(text):  # the table is all there is
+        optional = (optional[0], len(text))
+    return Screen(text, buttons, picture, optional)
 
 
 def extra_token(extra: str, table: int) -> str:

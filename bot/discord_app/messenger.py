@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import discord
 
-from bot.chat.messenger import Mention, Text, Unreachable
+from bot.chat.messenger import Mention, Text, Unreachable, shorten
 from bot.chat.screens import Button, Screen
 from bot.chat.updates import fingerprint
 from bot.discord_app.items import view_of
@@ -60,11 +60,11 @@ def only(seats) -> discord.AllowedMentions:
 
 
 def render(text: Text) -> tuple[str, discord.AllowedMentions]:
-    """The message's content within Discord's limit (the body's start cut first) and who it pings."""
+    """The message's content within Discord's limit (a body too long keeps its head and its newest
+    lines: ``shorten``) and who it pings."""
     after = "".join(mention(p.seat) if isinstance(p, Mention) else md(p) for p in text.after)
-    body = md(text.body)
     room = TEXT - len(after) - (1 if after else 0)
-    body = body[-room:] if room > 0 else ""
+    body = md(shorten(text, room, lambda s: len(md(s)))) if room > 0 else ""
     content = f"{body}\n{after}" if body and after else body or after
     mentioned = text.mentioned
     return content, only(mentioned) if mentioned else NOBODY

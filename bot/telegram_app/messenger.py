@@ -19,7 +19,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.chat.inputs import SIGNED
-from bot.chat.messenger import Mention, Text, Unreachable
+from bot.chat.messenger import Mention, Text, Unreachable, shorten
 from bot.chat.screens import Button, Screen
 from bot.web.auth import telegram_path, watch_path
 from engine.service.tables import GameService
@@ -49,19 +49,13 @@ def units(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def fit(text: str, limit: int, after: str = "") -> str:
-    """``text`` escaped for HTML, its end kept (a table's newest lines are at the end), with the HTML
-    line ``after`` appended (a mention), within Telegram's ``limit`` as Telegram counts it: UTF-16
-    units of what the message shows, tags left out."""
+def fit(text: Text, limit: int, after: str = "") -> str:
+    """``text``'s body escaped for HTML, with the HTML line ``after`` appended (a mention), within
+    Telegram's ``limit`` as Telegram counts it (UTF-16 units of what the message shows, tags left
+    out); a body too long keeps its head and its newest lines (``bot.chat.messenger.shorten``)."""
     shown_after = html.unescape(re.sub(r"<[^>]*>", "", after))
-    budget = limit - units(shown_after) - (1 if after and text else 0)
-    while text and units(text) > budget:
-        cut = max(1, units(text) - budget)
-        text = text[cut:]
-        newline = text.find("\n")
-        if 0 <= newline < 80:  # start at a whole line where one is close
-            text = text[newline + 1:]
-    body = html.escape(text, quote=False)
+    budget = limit - units(shown_after) - (1 if after and text.body else 0)
+    body = html.escape(shorten(text, max(0, budget), units), quote=False)
     if not after:
         return body
     return f"{body}\n{after}" if body else after
@@ -126,7 +120,7 @@ class TelegramMessenger:
     def render(text: Text, limit: int) -> str:
         after = "".join(mention(p.seat) if isinstance(p, Mention) else html.escape(p, quote=False)
                         for p in text.after)
-        return fit(text.body, limit, after)
+        return fit(text, limit, after)
 
     async def post(self, place, text: Text, buttons: list[Button], picture: bytes | None = None, *,
                    reply_to: int | None = None, picture_name: str = "table.png") -> int:
