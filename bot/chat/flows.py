@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from bot.chat import option_screens, signups
 from bot.chat.asker import Answer, Who
 from bot.chat.channel import TableChannel
-from bot.chat.lobby_flows import LobbyFlows
+from bot.chat.lobby_flows import LobbyFlows, admin_for
 from bot.chat.messenger import Text
 from bot.chat.presenter import discard_pile_picture, pile_answer, refused_text
 from bot.chat.screens import Button, Screen, private_screen
@@ -88,7 +88,7 @@ class Flows(LobbyFlows):
                              [Button(t(who.lang, "ch.btn.endgame_yes"), f"e:{view.table}:y", -1),
                               Button(t(who.lang, "ch.btn.endgame_no"), f"e:{view.table}:n", -1)])
             return
-        manages = op == "cancel" and await who.manages()
+        manages = await admin_for(op, view, who)
         out = await self.service.lobby.op(view.table, op, who.user, who.name, is_admin=manages)
         if not out.ok:
             await answer.tell(t(who.lang, out.key, **out.params))

@@ -26,6 +26,14 @@ def seat_line(seat, lang: str) -> str:
     return t(lang, "ai.seat_level", name=seat.name, level=t(lang, "ai.level." + seat.level))
 
 
+async def admin_for(op: str, view: PublicView | None, who: Who) -> bool:
+    """Whether ``who`` acts as a chat admin on a lobby's ``op``: a chat admin may end a lobby, and
+    run it (AI seats, the start) for the player who opened it (``engine.service.lobby.runs``). The
+    platform is asked only when it matters (someone else's lobby)."""
+    hosting = op in ("cancel", "start", "ai", "noai") or op.startswith("ai:")
+    return hosting and (op == "cancel" or view is None or view.creator != who.user) and await who.manages()
+
+
 class LobbyFlows:
     """The lobby's part of a chat front end's flows."""
 
@@ -115,7 +123,7 @@ class LobbyFlows:
             await answer.tell(t(who.lang, "ch.lobby_closed"))
             await self.show_lobby(table_id, who.lang)
             return
-        manages = op == "cancel" and await who.manages()
+        manages = await admin_for(op, view, who)
         out = await self.service.lobby.op(table_id, op, who.user, who.name, is_admin=manages, seed=self.seed)
         if not out.ok:
             await answer.tell(t(who.lang, out.key, **out.params))

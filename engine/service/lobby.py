@@ -32,6 +32,15 @@ def is_ai_user(user: str) -> bool:
     return user.startswith("ai:")
 
 
+
+def runs(creator: str, seats: list, user: str, is_admin: bool = False) -> bool:
+    """Whether ``user`` runs a lobby (adds and removes AI seats, starts it): the player who opened
+    it, or a chat admin; once its opener has left it, the first person still seated."""
+    if user == creator or is_admin:
+        return True
+    people = [s["user"] for s in seats if not s.get("ai")]
+    return creator not in people and bool(people) and people[0] == user
+
 class Lobby:
     """Tables before and around their game: open, join, leave, AI seats, rule options, start,
     cancel; a seat the AI kept taken back."""
@@ -92,10 +101,12 @@ class Lobby:
         if op.startswith("o:"):
             return await self.toggle_option(table_id, user, op[2:])
         ops = {"join": lambda: self.join(table_id, user, name), "leave": lambda: self.leave(table_id, user),
-               "ai": lambda: self.add_ai(table_id, user), "noai": lambda: self.remove_ai(table_id, user),
-               **{f"ai:{level}": (lambda level=level: self.add_ai(table_id, user, level)) for level in LEVELS},
+               "ai": lambda: self.add_ai(table_id, user, is_admin=is_admin),
+               "noai": lambda: self.remove_ai(table_id, user, is_admin=is_admin),
+               **{f"ai:{level}": (lambda level=level: self.add_ai(table_id, user, level, is_admin=is_admin))
+                  for level in LEVELS},
                "cancel": lambda: self.cancel(table_id, user, is_admin=is_admin, name=name),
-               "start": lambda: self.start(table_id, user, seed=seed)}
+               "start": lambda: self.start(table_id, user, seed=seed, is_admin=is_admin)}
         if op not in ops:
             return Outcome(False, "service.bad_token", table=table_id)
         return await ops[op]()
@@ -157,9 +168,12 @@ class Lobby:
 
             return await self._change_lobby(table_id, decide)
 
-    async def add_ai(self, table_id: int, user: str, level: str = "ai") -> Outcome:
-        """An AI seat of ``level`` (``engine.games.LEVELS``: basic, ai, strong) at the lobby."""
+    async def add_ai(self, table_id: int, user: str, level: str = "ai", is_admin: bool = False) -> Outcome:
+        """An AI seat of ``level`` (``engine.games.LEVELS``: basic, ai, strong) at the lobby, added by
+        whoever runs it (``runs``)."""
         def decide(live: LiveTable, seats: list) -> tuple[list | None, Outcome]:
+            if not runs(live.row.creator, seats, user, is_admin):
+                return None, Outcome(False, "service.host_only", table=table_id)
             if level not in LEVELS:
                 return None, Outcome(False, "service.bad_ai_level", params={"choices": ", ".join(LEVELS)},
                                      table=table_id)
@@ -174,9 +188,11 @@ class Lobby:
         async with self.cache.lock(table_id):
             return await self._change_lobby(table_id, decide)
 
-    async def remove_ai(self, table_id: int, user: str) -> Outcome:
-        """Take the last AI seat out of a lobby."""
-        def decide(_live: LiveTable, seats: list) -> tuple[list | None, Outcome]:
+    async def remove_ai(self, table_id: int, user: str, is_admin: bool = False) -> Outcome:
+        """Take the last AI seat out of a lobby (whoever runs it: ``runs``)."""
+        def decide(live: LiveTable, seats: list) -> tuple[list | None, Outcome]:
+            if not runs(live.row.creator, seats, user, is_admin):
+                return None, Outcome(False, "service.host_only", table=table_id)
             ai_seats = [i for i, s in enumerate(seats) if s["ai"]]
             if not ai_seats:
                 return None, Outcome(False, "service.no_ai_seat", table=table_id)
@@ -265,7 +281,8 @@ class Lobby:
         self.core.outbox.kick(live.row.id, notes=[note], kind="seats", before=before)
 
     async def start(self, table_id: int, user: str, seed: int | None = None, match_minutes: int = 0,
-                    options: dict | None = None, turn_cap: int = 0, kick: bool = True) -> Outcome:
+                    options: dict | None = None, turn_cap: int = 0, kick: bool = True,
+                    is_admin: bool = False) -> Outcome:
         """Deal and go: the state, its clocks and the match clock are stored in one transaction,
         only if the table is still a lobby (two presses of Start, two processes: one game).
         ``kick`` False leaves showing the table to the caller (a tournament round announces
@@ -274,8 +291,8 @@ class Lobby:
             live, refused = await self._lobby(table_id)
             if refused:
                 return refused
-            if live.seat_of(user) is None and user != live.row.creator:
-                return Outcome(False, "service.not_a_player", table=table_id)
+            if not runs(live.row.creator, live.row.seats, user, is_admin):
+                return Outcome(False, "service.host_only", table=table_id)
             if len(live.row.seats) < live.rules.min_players:
                 return Outcome(False, "service.too_few", params={"min": live.rules.min_players}, table=table_id)
             seed = secrets.randbits(63) if seed is None else seed

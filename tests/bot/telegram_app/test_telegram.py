@@ -950,3 +950,35 @@ async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path):
                 assert answers and answers <= reachable, f"every bid of seat {d.seat}, one or two presses away"
     finally:
         await service.close()
+
+
+async def test_only_the_tables_opener_or_an_admin_runs_its_lobby(tmp_path):
+    """Issue 45, as the README says: the player who opened a table adds and removes AI seats and
+    starts it, or a chat admin does. Another member, seated or not, is told so and changes nothing;
+    once the opener has left the table, the first player still seated runs it."""
+    api = AdminIsAnn()  # Ann (1) is the chat's admin; Bob (2), Cy (3) and Dee (4) are members
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = _app(service, api, lang="en")
+    try:
+        async with app:
+            await _send(app, command("/newgame deal", 2))  # Bob opens it
+            table = int(api.keyboards(GROUP)[0].split(":")[1])
+            await _send(app, press(f"l:{table}:join", 3))
+            for op in ("ai", "ai:strong", "start"):  # Cy, seated, and Dee, an onlooker
+                for uid in (3, 4):
+                    before = service.cache.row(table).seats if service.cache.peek(table) else None
+                    await _send(app, press(f"l:{table}:{op}", uid))
+                    assert api.calls[-1][0] == "answerCallbackQuery"
+                    assert api.calls[-1][1]["text"] == t("en", "service.host_only"), (op, uid)
+                    row = await service.lobby.table_in_chat(f"tg:{GROUP}")
+                    assert row.status == "lobby" and not any(s["ai"] for s in row.seats), (op, uid, before)
+            await _send(app, press(f"l:{table}:ai", 2))  # Bob may
+            await _send(app, press(f"l:{table}:noai", 1))  # and so may the admin
+            row = await service.lobby.table_in_chat(f"tg:{GROUP}")
+            assert [s["user"] for s in row.seats] == ["tg:2", "tg:3"]
+            await _send(app, press(f"l:{table}:leave", 2))  # Bob goes: Cy, first seated, runs it now
+            await _send(app, press(f"l:{table}:ai", 3))
+            await _send(app, press(f"l:{table}:start", 3))
+            assert service.cache.row(table).status == "running"
+    finally:
+        await service.close()
