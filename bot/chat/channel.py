@@ -335,44 +335,48 @@ class TableChannel:
                             and prompt.where != "private"), None)
             reachable = [s for s in new if view.seats[s].dm is not False]
             if earlier is not None and reachable:
-                await self._widen(place, earlier, prompt, reachable, view, lang)
+                await self._widen(place, earlier, prompt, reachable, view, lang, screens.accepts)
                 notify |= set(reachable)
                 new = [s for s in new if s not in reachable]
                 if not new:
                     continue
-            kept.append(await self._post_prompt(place, prompt.where, new, prompt, view, lang, record))
+            kept.append(await self._post_prompt(place, prompt.where, new, prompt, view, lang, record, screens.accepts))
         return notify
 
-    def _prompt_look(self, where: str, seats: list[int], view, due_at: float | None, lang: str) -> tuple:
+    def _prompt_look(self, where: str, seats: list[int], view, due_at: float | None, lang: str,
+                     accepts: dict[int, str] | None = None) -> tuple:
         """A prompt's line and buttons for these players."""
         now = self.service.clock()
         people = [view.seats[s] for s in seats]
         when = self.messenger.when(due_at or now + 20, now, lang)
         if where == "prompt":
             return sentence(lang, "ch.answer_now", people, when=when), answer_buttons(view.table, seats,
-                                                                                     view.names, lang)
+                                                                                     view.names, lang, accepts)
         if where == "private":
             return (sentence(lang, "ch.asked_private", people, when=when),
                     [self.messenger.reach(view.table, s, view.seats[s], lang) for s in seats])
         return sentence(lang, "ch.asked", people, when=when), []
 
-    async def _post_prompt(self, place, where: str, seats: list[int], prompt, view, lang: str, record: dict) -> dict:
-        line, buttons = self._prompt_look(where, seats, view, prompt.due_at, lang)
+    async def _post_prompt(self, place, where: str, seats: list[int], prompt, view, lang: str, record: dict,
+                           accepts: dict[int, str]) -> dict:
+        line, buttons = self._prompt_look(where, seats, view, prompt.due_at, lang, accepts)
         text = Text("", line)
         message = await self.post(place, text, buttons[:self.messenger.page], reply_to=record.get(self.prefix))
         return {"id": message, "asks": [[s, k] for s in seats for k in prompt.kinds], "buttons": bool(buttons),
                 "text": text.plain(), "turn": view.turn, "where": where, "seats": seats, "due": prompt.due_at}
 
-    async def _widen(self, place, earlier: dict, prompt, seats: list[int], view, lang: str) -> None:
+    async def _widen(self, place, earlier: dict, prompt, seats: list[int], view, lang: str,
+                     accepts: dict[int, str]) -> None:
         """This turn's prompt shows more players (an edit, which pings nobody: they are told privately)."""
         # changed only once the edit is made (a chat that is behind shows it when its lane opens)
         widened = {"seats": [*earlier.get("seats", []), *[s for s in seats if s not in earlier.get("seats", [])]],
                    "asks": [*earlier["asks"], *[[s, k] for s in seats for k in prompt.kinds]]}
         open_seats = [s for s in widened["seats"] if any(a[0] == s for a in widened["asks"]
                                                           if (a[0], a[1]) in {(x.seat, x.kind) for x in view.asks})]
-        due = min(d for d in (earlier.get("due"), prompt.due_at) if d is not None) if (
-            earlier.get("due") or prompt.due_at) else None
-        line, buttons = self._prompt_look(earlier["where"], open_seats or seats, view, due, lang)
+        # the soonest clock of those still asked (a clock already run out is no one's any more)
+        dues = [a.due_at for a in view.asks if a.seat in (open_seats or seats) and a.due_at is not None]
+        due = min(dues) if dues else prompt.due_at
+        line, buttons = self._prompt_look(earlier["where"], open_seats or seats, view, due, lang, accepts)
         text = Text("", line)
         await self.edit(place, earlier["id"], text, buttons[:self.messenger.page], None)
         earlier.update(widened, text=text.plain(), buttons=bool(buttons), due=due)

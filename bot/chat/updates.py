@@ -69,16 +69,25 @@ class UpdateScreens:
     prompts: list[Prompt] = field(default_factory=list)
     anew: set[int] = field(default_factory=set)  # people whose private message is posted anew (it notifies)
     ended: bool = False  # over or cancelled: no buttons any more
+    # seat -> the token of what its clock would do (accept) in a window answered in a prompt: one
+    # tap to accept, offered to every target alike, so it tells nothing of who could say no
+    accepts: dict[int, str] = field(default_factory=dict)
 
 
 def damaged_text(update: TableUpdate, lang: str) -> str:
     return t(lang, "service.table_damaged", table=update.table)
 
 
-def answer_buttons(table: int, seats: list[int], names: dict[int, str], lang: str) -> list[Button]:
-    """One "answer…" button per player asked in a Just Say No window: each opens that player's own
-    answers (the same for every target)."""
-    return [Button(t(lang, "ch.btn.answer", name=names.get(s, "?")), f"h:{table}:{s}", s) for s in seats]
+def answer_buttons(table: int, seats: list[int], names: dict[int, str], lang: str,
+                   accepts: dict[int, str] | None = None) -> list[Button]:
+    """Per player asked in a Just Say No window: "accept" (one tap, where its token is known) and
+    "answer…", which opens that player's own answers; the same for every target."""
+    out = []
+    for s in seats:
+        if accepts and s in accepts:
+            out.append(Button(t(lang, "ch.btn.accept", name=names.get(s, "?")), accepts[s], s))
+        out.append(Button(t(lang, "ch.btn.answer", name=names.get(s, "?")), f"h:{table}:{s}", s))
+    return out
 
 
 def _first_due(asks: list[Ask]) -> float | None:
@@ -130,7 +139,20 @@ def _plan(update: TableUpdate, lang: str, lang_of: Callable[[int], str] | None, 
         if elsewhere is not None:
             prompts.append(elsewhere)
     return UpdateScreens(update=update, public=public, private=private, new_message=new_message, ping=ping,
-                         prompts=prompts, anew=anew, ended=ended)
+                         prompts=prompts, anew=anew, ended=ended, accepts=_accepts(update))
+
+
+def _accepts(update: TableUpdate) -> dict[int, str]:
+    """Each person asked in a prompt window: the token of the choice its clock would make."""
+    out: dict[int, str] = {}
+    for a in update.public.asks:
+        own = update.private.get(a.seat)
+        if a.where != "prompt" or a.ai or own is None:
+            continue
+        token = next((c.token for c in own.choices if c.action == a.decision.timeout), None)
+        if token is not None:
+            out.setdefault(a.seat, token)
+    return out
 
 
 async def plan(update: TableUpdate, lang: str, now: float, lang_of: Callable[[int], str] | None = None,

@@ -354,9 +354,10 @@ async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp
         assert [int(u) for u in pinged["users"]] == [uid] and not pinged["parse"], "the target is pinged, nobody else"
         assert asked["message_reference"]["message_id"] == service.cache.row(table).messages["dc"]
         assert f"<t:{int(service.clock()) + 20}:R>" in asked["content"] or "<t:" in asked["content"]
-        # the prompt opens the target's own choices: the same one button for every target, so nothing
-        # public tells who holds a Just Say No
-        assert fake.custom_ids([("POST", "", asked)]) == [f"h:{table}:{decision.seat}"]
+        # the prompt accepts in one tap, or opens the target's own choices: the same two buttons for
+        # every target, so nothing public tells who holds a Just Say No (issue 45)
+        accept = next(tok for a, tok in service.buttons(table, decision.seat) if a == decision.timeout)
+        assert fake.custom_ids([("POST", "", asked)]) == [f"g:{accept}", f"h:{table}:{decision.seat}"]
         seen = len(fake.calls)
         await dispatch(client, click(f"h:{table}:{decision.seat}", uid))
         tokens = {tok for _, tok in service.buttons(table, decision.seat)}
@@ -366,8 +367,10 @@ async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp
                              if f"/channels/{CHANNEL}/messages" in u and "message_reference" not in p)
         assert not set(fake.custom_ids([("", "", table_message)])) & set(f"g:{tok}" for tok in own)
         version = service.cache.row(table).version
-        await dispatch(client, click(f"g:{own[-1]}", uid))
+        await dispatch(client, click(f"g:{accept}", uid))  # one tap on the prompt: accepted
         assert service.cache.row(table).version > version
+        assert not any(d.kind in ("respond", "counter") and d.seat == decision.seat
+                       for d in rules.waiting_for(service.cache.state(table)))
 
 
 async def test_lang_changes_the_next_public_message(tmp_path, monkeypatch):
