@@ -14,6 +14,8 @@ import contextlib
 import html
 import os
 import re
+from datetime import UTC, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, WebAppInfo
 from telegram.error import BadRequest, Forbidden, TelegramError
@@ -43,6 +45,24 @@ def mention(seat: Seat) -> str:
     """A player named so that Telegram notifies them (a text mention by user id); others by name."""
     name = html.escape(seat.name, quote=False)
     return f'<a href="tg://user?id={seat.user[3:]}">{name}</a>' if seat.user.startswith("tg:") else name
+
+
+def clock_time(at: float, lang: str) -> str:
+    """``at`` (epoch seconds) as a time of day: in ``TYCOON_TIMEZONE`` (an IANA name, e.g.
+    ``Asia/Shanghai``) when set, else China's time for Chinese and UTC, so marked, for English.
+    Telegram does not tell a bot a chat's time zone."""
+    name = os.environ.get("TYCOON_TIMEZONE", "").strip()
+    zone = None
+    if name:
+        with contextlib.suppress(Exception):  # an unknown name, or no tz database: the default
+            zone = ZoneInfo(name)
+    if zone is None:
+        zone = CHINA if lang.startswith("zh") else UTC
+    shown = datetime.fromtimestamp(at, zone).strftime("%H:%M:%S")
+    return f"{shown} UTC" if zone is UTC else shown
+
+
+CHINA = timezone(timedelta(hours=8))
 
 
 def units(text: str) -> int:
@@ -114,7 +134,9 @@ class TelegramMessenger:
         return place if isinstance(place, tuple) else (place, None)
 
     def when(self, due_at: float, now: float, lang: str = "zh-Hans") -> str:
-        return t(lang, "ui.clock.seconds", seconds=max(0, round(due_at - now)))
+        """A deadline a group can read without an edit a second: the seconds left when the message
+        was written, and the time of day it runs out (a Telegram message does not count down)."""
+        return t(lang, "ui.clock.until", seconds=max(0, round(due_at - now)), time=clock_time(due_at, lang))
 
     @staticmethod
     def render(text: Text, limit: int) -> str:

@@ -982,3 +982,19 @@ async def test_only_the_tables_opener_or_an_admin_runs_its_lobby(tmp_path):
             assert service.cache.row(table).status == "running"
     finally:
         await service.close()
+
+
+def test_a_telegram_clock_says_the_time_of_day_it_runs_out(monkeypatch):
+    """Issue 45: a Telegram message does not count down, so the clock also says when it runs out,
+    as a time of day (China's time for Chinese chats, UTC marked for English, or TYCOON_TIMEZONE)."""
+    from bot.telegram_app.messenger import TelegramMessenger
+
+    due = 1_767_225_600.0 + 90  # 2026-01-01 00:01:30 UTC
+    when = TelegramMessenger.when(None, due, due - 60, "en")
+    assert when == t("en", "ui.clock.until", seconds=60, time="00:01:30 UTC")
+    assert TelegramMessenger.when(None, due, due - 60, "zh-Hans") == t("zh-Hans", "ui.clock.until", seconds=60,
+                                                                         time="08:01:30")
+    monkeypatch.setenv("TYCOON_TIMEZONE", "America/New_York")
+    assert "19:01:30" in TelegramMessenger.when(None, due, due - 60, "en")
+    monkeypatch.setenv("TYCOON_TIMEZONE", "Not/AZone")
+    assert "00:01:30 UTC" in TelegramMessenger.when(None, due, due - 60, "en"), "an unknown zone: the default"
