@@ -90,8 +90,11 @@ class TelegramFrontEnd:
         seat = mine.public.seats[mine.own.seat]
         if seat.dm is not False and await self.tables.private(table_id, mine.own.seat, seat, mine.screen, lang,
                                                               version=mine.public.version):
-            if mine.back:
-                await answer.note(t(lang, "service.welcome_back"))
+            # always a word in answer (a press answered with nothing looks like a press that failed)
+            chat = update.effective_chat
+            in_private = chat is not None and chat.type == "private"
+            await answer.note(t(lang, "service.welcome_back") if mine.back else
+                              t(lang, "ch.own_current" if in_private else "ch.own_sent"))
             return
         await answer.tell(hand_line(mine.own, lang) or t(lang, "service.not_reachable"))
         await self.messenger.post(where(chat_key(update)), Text(self.messenger.private_note(table_id, lang)), [])

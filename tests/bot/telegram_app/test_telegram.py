@@ -998,3 +998,22 @@ def test_a_telegram_clock_says_the_time_of_day_it_runs_out(monkeypatch):
     assert "19:01:30" in TelegramMessenger.when(None, due, due - 60, "en")
     monkeypatch.setenv("TYCOON_TIMEZONE", "Not/AZone")
     assert "00:01:30 UTC" in TelegramMessenger.when(None, due, due - 60, "en"), "an unknown zone: the default"
+
+
+async def test_my_hand_pressed_in_the_group_always_says_where_it_went(tmp_path):
+    """Issue 45: "My hand" in the group brings the player's private message up to date and says so
+    (a small toast), never an empty answer that looks like a press that failed."""
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = _app(service, api, lang="en")
+    try:
+        async with app:
+            await _send(app, command("/newgame deal", 1))
+            table = int(api.keyboards(GROUP)[0].split(":")[1])
+            await _send(app, press(f"l:{table}:join", 2))
+            await _send(app, press(f"l:{table}:start", 1))
+            await _send(app, press(f"h:{table}", 2))
+            answer = [p for name, p in api.calls if name == "answerCallbackQuery"][-1]
+            assert answer.get("text") == t("en", "ch.own_sent") and not answer.get("show_alert")
+    finally:
+        await service.close()
