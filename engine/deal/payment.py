@@ -80,38 +80,9 @@ def check_selection(player: Player, selected: list[int], amount: int, options: D
             raise RuleError("D-14", "deal.err.pay_order_enough", amount=amount)
 
 
-def cannot_add(player: Player, selected: list[int], amount: int, options: DealOptions, card: int) -> RuleError | None:
-    """Why ``card`` may not join the cards chosen to pay (None: it may). Only what can still make a
-    valid payment is offered: nothing more once the choice covers the debt (no change is given); a
-    House only with its Hotel (D-12); with ``ordered_payment`` a later category only once every
-    card of the earlier ones is chosen (the bank first, then Hotels, Houses, properties)."""
-    cats = payable(player)
-    if card not in cats:
-        return RuleError("D-06" if 0 <= card < N_CARDS and IS_MULTI[card] else "D-14",
-                         "deal.err.pay_multicolour" if 0 <= card < N_CARDS and IS_MULTI[card]
-                         else "deal.err.pay_not_on_table", card=card)
-    total = sum(VALUE[c] for c in selected)
-    if total >= amount:
-        return RuleError("D-14", "deal.err.pay_covered", total=total, amount=amount)
-    hotel = _hotel_of_house(player).get(card)
-    if hotel is not None and hotel not in selected:
-        return RuleError("D-12", "deal.err.pay_hotel_before_house", card=card, hotel=hotel)
-    if options.ordered_payment:
-        earlier = [c for c, cat in cats.items() if cat < cats[card] and c not in selected]
-        if earlier:
-            return RuleError("D-14", "deal.err.pay_order", card=min(earlier, key=lambda c: (cats[c], c)))
-    return None
-
-
-def toggles(player: Player, selected: list[int], amount: int, options: DealOptions) -> list[int]:
-    """The cards a payer may toggle now: every chosen one (to take it back), then every one that
-    may join the choice (``cannot_add``), in table order."""
-    return [c for c in payable(player)
-            if c in selected or cannot_add(player, selected, amount, options, c) is None]
-
-
 def problem(player: Player, selected: list[int], amount: int, options: DealOptions) -> RuleError | None:
-    """Why the cards chosen so far cannot be paid as they are (None: they can, or nothing is chosen)."""
+    """Why the cards chosen so far cannot be paid as they are (None: they can, or nothing is chosen):
+    shown with the choice, so a payer without "confirm" knows what to change."""
     if not selected:
         return None
     try:

@@ -255,7 +255,7 @@ def _demand_actions(state: DealState, d: Demand, seat: int, pick_cards: bool = T
                 out.append(ConfirmPayment(demand=d.id))
             except RuleError:
                 pass
-        out += [TogglePayment(demand=d.id, card=c) for c in payment.toggles(p, d.selected, d.amount, state.options)]
+        out += [TogglePayment(demand=d.id, card=c) for c in payment.payable(p)]
         return out
     if d.stage == "place" and seat == d.attacker:
         p = state.players[seat]

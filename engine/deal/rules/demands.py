@@ -182,9 +182,6 @@ def _h_toggle(state: DealState, seat: int, action: TogglePayment, events: list) 
     if action.card not in payment.payable(state.players[seat]):
         key = "deal.err.pay_multicolour" if IS_MULTI[action.card] else "deal.err.pay_not_on_table"
         raise RuleError("D-06" if IS_MULTI[action.card] else "D-14", key, card=action.card)
-    # ``legal_actions`` offers only the cards that can still make a valid payment (``payment.toggles``),
-    # and a press carries one of those; any payable card is taken here all the same, so that a log
-    # stored before that (or a typed move) still replays: "confirm" checks the whole choice
     if action.card in d.selected:
         d.selected.remove(action.card)
     else:
