@@ -105,16 +105,21 @@ class Behind(Exception):
 
 
 _DEFERRABLE = contextvars.ContextVar("tycoon_deferrable", default=False)
+_CHORE = contextvars.ContextVar("tycoon_chore", default=False)
 
 
 @contextlib.contextmanager
-def deferrable() -> Iterator[None]:
-    """Calls made inside (in this task) may raise ``Behind`` instead of waiting long."""
-    token = _DEFERRABLE.set(True)
+def _within(flag: contextvars.ContextVar) -> Iterator[None]:
+    token = flag.set(True)
     try:
         yield
     finally:
-        _DEFERRABLE.reset(token)
+        flag.reset(token)
+
+
+def deferrable() -> contextlib.AbstractContextManager[None]:
+    """Calls made inside (in this task) may raise ``Behind`` instead of waiting long."""
+    return _within(_DEFERRABLE)
 
 
 def may_defer() -> bool:
@@ -122,19 +127,11 @@ def may_defer() -> bool:
     return _DEFERRABLE.get()
 
 
-_CHORE = contextvars.ContextVar("tycoon_chore", default=False)
-
-
-@contextlib.contextmanager
-def chore() -> Iterator[None]:
+def chore() -> contextlib.AbstractContextManager[None]:
     """Calls made inside (in this task) are tidying, not news (the buttons of a message a newer one
     replaced): in a chat whose budget is nearly spent they raise ``Behind`` instead of taking the
     room the next news needs. Wrap in ``deferrable()`` as well."""
-    token = _CHORE.set(True)
-    try:
-        yield
-    finally:
-        _CHORE.reset(token)
+    return _within(_CHORE)
 
 
 def is_chore() -> bool:
