@@ -54,6 +54,7 @@ class TelegramFrontEnd:
             PressKind.OWN: self.own_screen, PressKind.PILE: self.discard_pile, PressKind.TRADE: self.trades.press,
             PressKind.TOURNAMENT: self.tours.press})
         self._subscribed = False
+        self._piles: dict[int, list[int]] = {}  # private chat -> the discard pile's messages shown there
 
     @property
     def bot(self):
@@ -109,12 +110,16 @@ class TelegramFrontEnd:
             await answer.tell(text)
             return
         await answer.done()
+        # one pile in a private chat: the one shown before goes (else a photo a press piles up)
+        for old in self._piles.pop(chat.id, []):
+            await self.messenger.delete(chat.id, old)
         if picture is None or units(text) > CAPTION_LIMIT:  # the picture, then the list below it
-            if picture is not None:
-                await self.messenger.post(chat.id, Text(""), [], picture, picture_name="discard.png")
-            await self.messenger.post(chat.id, Text(text), [])
+            shown = [await self.messenger.post(chat.id, Text(""), [], picture, picture_name="discard.png")
+                     ] if picture is not None else []
+            shown.append(await self.messenger.post(chat.id, Text(text), []))
         else:
-            await self.messenger.post(chat.id, Text(text), [], picture, picture_name="discard.png")
+            shown = [await self.messenger.post(chat.id, Text(text), [], picture, picture_name="discard.png")]
+        self._piles[chat.id] = shown
 
     async def on_notice(self, outcome: Outcome) -> None:
         if await self.flows.on_notice(outcome):

@@ -1017,3 +1017,38 @@ async def test_my_hand_pressed_in_the_group_always_says_where_it_went(tmp_path):
             assert answer.get("text") == t("en", "ch.own_sent") and not answer.get("show_alert")
     finally:
         await service.close()
+
+
+async def test_the_discard_pile_is_one_message_in_a_private_chat(tmp_path):
+    """Issue 45: the discard pile (D-18) pressed again in a private chat replaces the one shown
+    before, instead of piling up a photo a press."""
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = _app(service, api, lang="en")
+    rules = GAMES["deal"].rules
+    try:
+        async with app:
+            await _send(app, command("/newgame deal", 1))
+            table = int(api.keyboards(GROUP)[0].split(":")[1])
+            await _send(app, press(f"l:{table}:join", 2))
+            await _send(app, press(f"l:{table}:start", 1))
+            for _ in range(400):  # played until something lies on the discard pile
+                state = service.cache.state(table)
+                if state.discard_pile:
+                    break
+                decision = rules.waiting_for(state)[0]
+                uid = int(service.cache.row(table).seats[decision.seat]["user"][3:])
+                wanted = GAMES["deal"].choose_listed(state, decision.seat)
+                token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
+                await _send(app, press(token, uid, chat=uid))
+            assert service.cache.state(table).discard_pile, "a card was discarded"
+            piles = []
+            for _ in range(3):
+                before = set(api.messages)
+                await _send(app, press(service.sign(f"p:{table}"), 1, chat=1))
+                piles.append(set(api.messages) - before)
+            assert all(piles), "the pile was shown each time"
+            left = [key for key in api.messages if key[0] == 1 and any(key in p for p in piles)]
+            assert left and all(key in piles[-1] for key in left), "only the newest pile is left in the chat"
+    finally:
+        await service.close()
