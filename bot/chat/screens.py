@@ -92,11 +92,15 @@ def public_screen(view: PublicView, lang: str, now: float, when: Callable[[float
     words, names = WORDS[view.game], view.names
     log = event_lines(view, view.events, lang, names)
     table = words.table(view.board, lang, names, view.ruleset)
-    lines = [table, *log[-LOG_LINES:], *note_lines(view.notes, lang, names)]
-    # the players' lines under the table's head are what a short message leaves out (its picture
-    # shows them): the head (whose turn) and the newest events stay
-    head = table.find("\n")
-    optional = (head + 1, len(table) + 1) if 0 <= head < len(table) - 1 else None
+    head, _, rest = table.partition("\n")
+    # in the order things happened: the head (whose turn), what just happened, then the table as it
+    # stands with what it waits for (a purchase, a payment), the notes and the clock
+    news = [head, *log[-LOG_LINES:]]
+    lines = [*news, *([rest] if rest else []), *note_lines(view.notes, lang, names)]
+    # the players' lines are what a short message leaves out first (its picture shows them); what
+    # the table waits for is at their end, so it stays longest (``bot.chat.messenger.shorten``)
+    start = len("\n".join(news)) + 1
+    optional = (start, start + len(rest) + 1) if rest else None
     if view.status == "running":
         clocks = clock_line(lang, names, view.asks, view.current, view.match_ends_at, now, when)
         lines += [clocks] if clocks else []

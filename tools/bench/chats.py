@@ -26,7 +26,8 @@ of the run (as Telegram does to a group that went over; that move's table is the
 its players stop pressing until they can see their table again. ``flood_others_visible_p99_ms`` is
 the other groups' p99, ``flood_clocks_charged`` the moves at the penalised table while it could not
 be seen (clocks that ran out on its players), ``flood_edits_after`` the calls that showed something
-in that group in the second after the wait ended (one per message, each in its newest state).
+in that group from the wait's end until its table was shown again and its players went on (one per
+message, each in its newest state).
 """
 
 from __future__ import annotations
@@ -137,6 +138,7 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
     games_of = {chat: "deal" if g % 2 == 0 else "board" for g, chat in enumerate(chats)}
     penalised = chats[0]
     flood_window: list[float] = []
+    resumed: list[float] = []  # when the waiting group's table was shown again and its players went on
     flood_due = asyncio.Event()  # from a quarter of the run on: the penalised group's next move meets the wait
     flooded_at_version: list[int] = []
     charged, refused = {"n": 0}, {"n": 0}
@@ -163,8 +165,10 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
             live = await service.cache.get(table)  # read again when another process moved it
             if live is None or live.row.status != "running":
                 break
-            if flood_window and chat == penalised and flood_window[0] <= time.monotonic() < flood_window[1] + 0.5:
-                continue  # its players cannot see the table: they wait for it
+            if flood_window and chat == penalised and time.monotonic() >= flood_window[0] and not resumed:
+                if time.monotonic() < flood_window[1] or any(a.bot_data["front"].tables.behind(table) for a in apps):
+                    continue  # its players cannot see the table: they wait until it is shown again
+                resumed.append(time.monotonic())
             waiting = service.cache.waiting_for(table)
             if not waiting:
                 continue
@@ -225,10 +229,11 @@ async def _run(groups: int, seconds: float, flood: float | None, think: tuple[fl
                 await asyncio.sleep(0.05)
             await asyncio.sleep(flood_window[1] - time.monotonic())
             charged["n"] = (await service.cache.get(tables[0])).row.version - flooded_at_version[0]
-            await asyncio.sleep(1.0)
-            edits_after["n"] = len([w for w in group_calls.get(penalised, []) if w >= flood_window[1]])
         await asyncio.gather(*tasks)
         await caught_up()
+        if flood:  # what the waiting group was shown from the wait's end until its players went on
+            end = resumed[0] if resumed else float("inf")
+            edits_after["n"] = len([w for w in group_calls.get(penalised, []) if flood_window[1] <= w < end])
         ours = [r for r in server.flood.refusals if not r[3]]
         if processes > 1:  # a shared database: no later process brings this run's tables back
             from tools.bench.load import end_tables
