@@ -273,16 +273,22 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
         await service.close()
 
 
+async def _open_for_two(app, api, game: str) -> int:
+    """Ann opens a ``game`` table in the group, Bob joins, Ann starts it: its id."""
+    await _send(app, command(f"/newgame {game}", 1))
+    table = int(api.keyboards(GROUP)[0].split(":")[1])
+    await _send(app, press(f"l:{table}:join", 2))
+    await _send(app, press(f"l:{table}:start", 1))
+    return table
+
+
 async def test_a_non_player_pressing_gets_a_private_alert(tmp_path):
     api = FakeBotAPI()
     service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
     app = _app(service, api, lang="en")
     try:
         async with app:
-            await _send(app, command("/newgame board", 1))
-            table = int(api.keyboards(GROUP)[0].split(":")[1])
-            await _send(app, press(f"l:{table}:join", 2))
-            await _send(app, press(f"l:{table}:start", 1))
+            table = await _open_for_two(app, api, "board")
             token = api.keyboards(GROUP)[0]
             before = service.cache.row(table).version
             await _send(app, press(token, 77))
@@ -1008,10 +1014,7 @@ async def test_my_hand_pressed_in_the_group_always_says_where_it_went(tmp_path):
     app = _app(service, api, lang="en")
     try:
         async with app:
-            await _send(app, command("/newgame deal", 1))
-            table = int(api.keyboards(GROUP)[0].split(":")[1])
-            await _send(app, press(f"l:{table}:join", 2))
-            await _send(app, press(f"l:{table}:start", 1))
+            table = await _open_for_two(app, api, "deal")
             await _send(app, press(f"h:{table}", 2))
             answer = [p for name, p in api.calls if name == "answerCallbackQuery"][-1]
             assert answer.get("text") == t("en", "ch.own_sent") and not answer.get("show_alert")
@@ -1028,10 +1031,7 @@ async def test_the_discard_pile_is_one_message_in_a_private_chat(tmp_path):
     rules = GAMES["deal"].rules
     try:
         async with app:
-            await _send(app, command("/newgame deal", 1))
-            table = int(api.keyboards(GROUP)[0].split(":")[1])
-            await _send(app, press(f"l:{table}:join", 2))
-            await _send(app, press(f"l:{table}:start", 1))
+            table = await _open_for_two(app, api, "deal")
             for _ in range(400):  # played until something lies on the discard pile
                 state = service.cache.state(table)
                 if state.discard_pile:
