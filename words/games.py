@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import RuleError
-from words import board_text, deal_text
+from words import board_steps, board_text, deal_steps, deal_text, results
 from words.i18n import t
 
 Names = dict[int, str]
@@ -30,6 +30,12 @@ class GameWords:
     prompt: Callable[[dict, Any, str, Names, str], str]  # (view, decision, lang, names, ruleset): the question
     # (events, seat, lang, names, ruleset): what an update tells that seat alone (an offer of theirs declined)
     news: Callable[[list, int, str, Names, str], list[str]] = lambda events, seat, lang, names, ruleset: []
+    # (view, action, lang, names, ruleset): the short labels that lead to a move, step by step
+    # (``bot.chat.steps``); by default one step, the button's label
+    steps: Callable[[dict, Any, str, Names, str], tuple[str, ...]] | None = None
+    # (view, worth, winners, lang, names, ruleset, net-worth series): everyone ranked at the end, a
+    # line each with why (``words.results``); by default by worth
+    ranking: Callable[..., list[str]] | None = None
 
 
 def _deal_hand(view: dict, seat: int, lang: str) -> str | None:
@@ -52,7 +58,9 @@ WORDS: dict[str, GameWords] = {
         error=lambda err, lang, names, ruleset: deal_text.explain_error(err, lang, names),
         winners=deal_text.winners_line,
         own_screen="ch.btn.my_hand", hand=_deal_hand, money=lambda amount, lang, ruleset: f"{amount}M",
-        prompt=lambda view, decision, lang, names, ruleset: deal_text.prompt_line(view, decision, lang, names)),
+        prompt=lambda view, decision, lang, names, ruleset: deal_text.prompt_line(view, decision, lang, names),
+        steps=lambda view, action, lang, names, ruleset: deal_steps.action_path(view, action, lang, names),
+        ranking=results.deal_ranking),
     "board": GameWords(
         table=lambda view, lang, names, ruleset: board_text.render_board(view, lang, names, ruleset),
         private_lines=lambda view, seat, decisions, lang, names, ruleset: board_text.private_lines(
@@ -65,7 +73,7 @@ WORDS: dict[str, GameWords] = {
         winners=board_text.winners_line,
         own_screen="ch.btn.my_options", hand=lambda view, seat, lang: None,
         money=lambda amount, lang, ruleset: board_text.money(ruleset, amount, lang), prompt=board_text.prompt_line,
-        news=board_text.news_lines),
+        news=board_text.news_lines, steps=board_steps.action_path, ranking=results.board_ranking),
 }
 
 

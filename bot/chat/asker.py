@@ -34,6 +34,10 @@ class Answer(Protocol):
     async def update(self, text: str) -> None:
         """The message whose button they pressed now says ``text`` and has no buttons."""
 
+    async def menu(self, text: str, buttons: list[Button], note: str | None = None) -> None:
+        """The message whose button they pressed now says ``text`` with these buttons (its picture
+        stays): the next step of their choices; ``note``: said to them alone as well."""
+
     async def done(self) -> None:
         """Acknowledged: nothing to say where the platform allows silence, else a short "done"."""
 

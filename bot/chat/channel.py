@@ -57,6 +57,7 @@ from words.i18n import t
 
 log = logging.getLogger(__name__)
 TOLD_AFTER = 5.0  # seconds a table waited for its chat before its message says it was held back
+LAST_MOMENT = 2.0  # seconds: a question whose clock runs out sooner is not put (nobody could answer it)
 
 
 @dataclass
@@ -235,7 +236,8 @@ class TableChannel:
                     return
                 now = self.service.clock()
                 screens = await plan(update, lang, now, shown_turn=record.get(f"{self.prefix}_turn"),
-                                     when=lambda due: self.messenger.when(due, now, lang))
+                                     when=lambda due: self.messenger.when(due, now, lang),
+                                     series=await self._series(update))
                 try:
                     if not (again and record.get(f"{self.prefix}_v") == view.version):
                         await self._table_message(place, screens, lang, record, waited)
@@ -246,23 +248,30 @@ class TableChannel:
                 await self._privates(screens, record, lang, later)
                 if not group_behind:
                     try:
-                        notify = await self._prompts(place, screens, lang, record)
+                        await self._prompts(place, screens, lang, record)
                     except Behind as behind:
                         later.append(behind)
-                        notify = set()
-                    for seat in sorted(notify):  # told privately
-                        if seat in screens.private:
-                            await self.private(update.table, seat, view.seats[seat], screens.private[seat], lang,
-                                               record, anew=True, later=later)
                     await self._tidy(update.table, place, record)
         if later:
             raise max(later, key=lambda b: b.until)
 
+    async def _series(self, update: TableUpdate) -> dict[int, list[int]] | None:
+        """Each seat's worth turn by turn, for the result's chart; None before the end (or when the
+        log cannot be read now: the result goes out with the table's picture)."""
+        if not update.over:
+            return None
+        try:
+            return await self.service.seen.worth_series(update.table)
+        except Exception:
+            log.exception("table %s: its net-worth chart could not be drawn", update.table)
+            return None
+
     def table_buttons(self, screens: UpdateScreens, lang: str) -> list[Button]:
         """The buttons under the table: the public answers, or one button per player asked when
-        they do not fit; then the button to one's own screen and the "Watch" link."""
+        they do not fit; then the button to one's own screen and the "Watch" link. Over: what next
+        (a rematch, the standings, a new game)."""
         if screens.ended:
-            return []
+            return screens.public.buttons
         view = screens.update.public
         public = list({b.token: b for b in screens.public.buttons}.values())  # no repeated ids
         watch = self.messenger.watch(view.table, lang)
@@ -295,12 +304,10 @@ class TableChannel:
             record[self.prefix] = None  # not posted again when the chat is behind for the new one
         record[self.prefix] = await self.post(place, text, buttons, public.picture)
 
-    async def _prompts(self, place, screens: UpdateScreens, lang: str, record: dict) -> set[int]:
-        """The prompts under the table: at most one group message per kind of question and turn.
-        Players asked later in the same turn are added to that turn's prompt (edited: it shows
-        them and their buttons) and told by their private message, posted anew, which notifies;
-        only a player who cannot be written to privately is pinged in a prompt of their own.
-        Answered, a prompt loses its buttons. The seats to tell privately are returned."""
+    async def _prompts(self, place, screens: UpdateScreens, lang: str, record: dict) -> None:
+        """The prompts under the table: one group message, with its mentions, for the players each
+        update newly asks out of turn (a Just Say No window's target, then the attacker asked to
+        answer a "no"); answered, a prompt loses its buttons."""
         view = screens.update.public
         waiting = {(a.seat, a.kind) for a in view.asks}
         kept: list[dict] = []
@@ -315,33 +322,28 @@ class TableChannel:
                     record[f"{self.prefix}_prompts"] = kept + stored[n:]
                     raise
                 prompt = {**prompt, "buttons": False, "text": prompt["text"] + "\n" + t(lang, "ch.answered")}
-            if still or prompt.get("turn") == view.turn:  # this turn's prompts may take more players
-                kept.append(prompt)
+            if still or prompt.get("turn") == view.turn:  # this turn's: who is still asked in it
+                kept.append(prompt if still == prompt["asks"] else {**prompt, "asks": still})
         try:
-            return await self._new_prompts(place, screens, lang, record, kept)
+            await self._new_prompts(place, screens, lang, record, kept)
         finally:  # what was posted is kept, also when the chat fell behind half way
             if kept != record.get(f"{self.prefix}_prompts", []):
                 record[f"{self.prefix}_prompts"] = kept
 
-    async def _new_prompts(self, place, screens: UpdateScreens, lang: str, record: dict, kept: list[dict]) -> set[int]:
+    async def _new_prompts(self, place, screens: UpdateScreens, lang: str, record: dict, kept: list[dict]) -> None:
+        """A prompt of its own for the players newly asked: its mention is what notifies them (an
+        edit that adds a name notifies nobody). None for a question whose clock has run out
+        (its answer is being given for them)."""
         view = screens.update.public
         asked = {tuple(a) for prompt in kept for a in prompt["asks"]}
-        notify: set[int] = set()
+        now = self.service.clock()
         for prompt in screens.prompts:
             new = [s for s in prompt.seats if any((s, k) not in asked for k in prompt.kinds)]
             if not new:
                 continue  # already asked (by another process's update): one ping each
-            earlier = next((k for k in reversed(kept) if k.get("turn") == view.turn and k.get("where") == prompt.where
-                            and prompt.where != "private"), None)
-            reachable = [s for s in new if view.seats[s].dm is not False]
-            if earlier is not None and reachable:
-                await self._widen(place, earlier, prompt, reachable, view, lang, screens.accepts)
-                notify |= set(reachable)
-                new = [s for s in new if s not in reachable]
-                if not new:
-                    continue
+            if prompt.due_at is not None and prompt.due_at - now < LAST_MOMENT:
+                continue
             kept.append(await self._post_prompt(place, prompt.where, new, prompt, view, lang, record, screens.accepts))
-        return notify
 
     def _prompt_look(self, where: str, seats: list[int], view, due_at: float | None, lang: str,
                      accepts: dict[int, str] | None = None) -> tuple:
@@ -364,22 +366,6 @@ class TableChannel:
         message = await self.post(place, text, buttons[:self.messenger.page], reply_to=record.get(self.prefix))
         return {"id": message, "asks": [[s, k] for s in seats for k in prompt.kinds], "buttons": bool(buttons),
                 "text": text.plain(), "turn": view.turn, "where": where, "seats": seats, "due": prompt.due_at}
-
-    async def _widen(self, place, earlier: dict, prompt, seats: list[int], view, lang: str,
-                     accepts: dict[int, str]) -> None:
-        """This turn's prompt shows more players (an edit, which pings nobody: they are told privately)."""
-        # changed only once the edit is made (a chat that is behind shows it when its lane opens)
-        widened = {"seats": [*earlier.get("seats", []), *[s for s in seats if s not in earlier.get("seats", [])]],
-                   "asks": [*earlier["asks"], *[[s, k] for s in seats for k in prompt.kinds]]}
-        open_seats = [s for s in widened["seats"] if any(a[0] == s for a in widened["asks"]
-                                                          if (a[0], a[1]) in {(x.seat, x.kind) for x in view.asks})]
-        # the soonest clock of those still asked (a clock already run out is no one's any more)
-        dues = [a.due_at for a in view.asks if a.seat in (open_seats or seats) and a.due_at is not None]
-        due = min(dues) if dues else prompt.due_at
-        line, buttons = self._prompt_look(earlier["where"], open_seats or seats, view, due, lang, accepts)
-        text = Text("", line)
-        await self.edit(place, earlier["id"], text, buttons[:self.messenger.page], None)
-        earlier.update(widened, text=text.plain(), buttons=bool(buttons), due=due)
 
     async def _tidy(self, table: int, place, record: dict) -> None:
         """The buttons of table messages a newer one replaced go, last of an update's calls and only

@@ -21,8 +21,10 @@ from bot.chat.channel import TableChannel
 from bot.chat.lobby_flows import LobbyFlows, admin_for
 from bot.chat.messenger import Text
 from bot.chat.presenter import discard_pile_picture, pile_answer, refused_text
-from bot.chat.screens import Button, Screen, private_screen
+from bot.chat.screens import Button, Screen, private_screen, step_buttons
+from bot.chat.steps import find, keys
 from bot.chat.updates import damaged_text
+from engine import options as table_options
 from engine.games import GAMES
 from engine.service.outcome import Outcome
 from engine.service.tables import GameService
@@ -114,6 +116,43 @@ class Flows(LobbyFlows):
             return
         await answer.update(t(who.lang, "service.ended_by", by=who.name))
 
+    async def lobby_press(self, who: Who, table_id: int, op: str, answer: Answer) -> None:
+        """A lobby's press, or one of the buttons under an ended game's result: a rematch, the
+        chat's standings, a new game."""
+        if op == "stats":
+            await answer.reply(await self.stats(who))
+        elif op == "again":
+            await self.rematch(who, table_id, answer)
+        elif op.startswith("n:"):
+            game = op[2:]
+            if game not in GAMES:
+                await answer.tell(t(who.lang, "service.bad_token"))
+                return
+            await self.open_lobby(who, game, None, {}, answer)
+        else:
+            await super().lobby_press(who, table_id, op, answer)
+
+    async def rematch(self, who: Who, table_id: int, answer: Answer) -> None:
+        """A new lobby like the ended table's: its game, rule set, options and AI seats, opened by
+        the one who pressed; the others are named and join with one tap."""
+        ended = await self.service.public_view(table_id)
+        if ended is None or ended.status != "over":
+            await answer.tell(t(who.lang, "service.not_running"))
+            return
+        # the options a lobby may switch (a tournament's fixed ones are the tournament's, not the chat's)
+        chosen = {k: v for k, v in ended.options.items()
+                  if table_options.by_name(ended.game, k) is not None and isinstance(v, bool)}
+        table = await self.open_lobby(who, ended.game, ended.ruleset, chosen, answer, post=False)
+        if table is None:
+            return
+        for seat in ended.seats:
+            if not seat.person:
+                op = "ai" if seat.level in (None, "ai") else f"ai:{seat.level}"
+                await self.service.lobby.op(table, op, who.user, who.name, seed=self.seed)
+        people = [s.name for s in ended.seats if s.person]
+        await self.post_lobby(table, who.lang, answer,
+                              t(who.lang, "end.again", names=t(who.lang, "ui.list_sep").join(people)))
+
     async def seat_back(self, who: Who, table_id: int, answer: Answer) -> None:
         out = await self.service.lobby.back(table_id, who.user)
         await answer.tell(t(who.lang, "service.welcome_back") if out.ok else t(who.lang, out.key, **out.params))
@@ -130,6 +169,24 @@ class Flows(LobbyFlows):
         public, own = await self.service.seat_view(table_id, who.user) if back else seen
         screen = await asyncio.to_thread(private_screen, own, public.names, who.lang)
         return OwnScreen(public, own, screen, back)
+
+    async def step(self, who: Who, table_id: int, node: str, page: int, answer: Answer) -> None:
+        """The next step of a player's choices (``bot.chat.steps``), found again among their choices
+        as they are now: their own message shows it, with the way they came; a step that is gone
+        (the table moved on) shows their choices from the start, and says why."""
+        seen = await self.service.seat_view(table_id, who.user)
+        if seen is None or seen[0].status != "running":
+            await answer.tell(t(who.lang, "service.not_a_player" if seen is None else "service.not_running"))
+            return
+        public, own = seen
+        screen = private_screen(own, public.names, who.lang, pictures=False)
+        prefix = find(screen.choices, node) if not own.ai_keeps else None
+        if not prefix:  # the first step, or a step that is gone
+            gone = t(who.lang, "ch.step.changed") if prefix is None else None
+            await answer.menu(screen.text, screen.buttons, gone)
+            return
+        shown = step_buttons(keys(screen.choices, who.lang, prefix, page), table_id, own.seat)
+        await answer.menu(f"{screen.text}\n\n{t(who.lang, 'ch.step.path', path=' › '.join(prefix))}", shown)
 
     async def pile(self, who: Who, table_id: int) -> tuple[str, bytes | None, bool]:
         """D-18: the discard pile for a player the rules let look through it now: (its text, its

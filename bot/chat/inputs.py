@@ -16,7 +16,8 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
-SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "t:", "v:")  # button data other than moves: signed by the service
+# button data other than moves: signed by the service
+SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "t:", "v:", "m:")
 NEW_GAME = "n:"  # the unsigned "choose a game" button of a bare /newgame (``n:<game>``)
 NAME_LIMIT = 32
 MAX_ID = 2**31 - 1  # ids are database integers
@@ -25,10 +26,13 @@ _DIGITS = re.compile(r"[0-9]{1,10}")
 _SHAPES = {
     # ``ai:<level>``: an AI seat of a level; ``o:<code>``: the creator switches a rule option (``engine.options``)
     "l": re.compile(r"l:(?P<table>[0-9]{1,10}):"
-                    r"(?P<op>join|leave|ai(?::(?:basic|strong))?|noai|start|cancel|o:[a-z0-9]{1,8})"),
+                    r"(?P<op>join|leave|ai(?::(?:basic|strong))?|noai|start|cancel|o:[a-z0-9]{1,8}"
+                    r"|again|stats|n:[a-z]{1,8})"),  # after the end: a rematch, the standings, a new game
     "h": re.compile(r"h:(?P<table>[0-9]{1,10})(?::(?P<seat>[0-9]))?"),
     "b": re.compile(r"b:(?P<table>[0-9]{1,10})"),
     "p": re.compile(r"p:(?P<table>[0-9]{1,10})"),  # a Deal table's discard pile (D-18)
+    # a step of a player's choices (``bot.chat.steps``): the step's id and the page of it
+    "m": re.compile(r"m:(?P<table>[0-9]{1,10}):(?P<node>r|[0-9a-f]{10}):(?P<page>[0-9]{1,2})"),
     # the trade builder (``bot.chat.trade_builder``: its ops)
     "t": re.compile(r"t:(?P<table>[0-9]{1,10}):"
                     r"(?P<op>n|k[0-9]{1,6}|p[0-9]|[my][0-9]{1,2}|c[pm][0-9]{1,7}|z|j|i|x[ytm]|s|q)"),
@@ -56,6 +60,7 @@ class PressKind(StrEnum):
     OWN = "h"  # my hand, my options (a player's own screen)
     SEAT_BACK = "b"  # take my seat back from the AI
     PILE = "p"  # the Deal discard pile (D-18)
+    STEP = "m"  # the next step of a player's choices (whose, which card)
     TRADE = "t"  # the trade builder (B-15)
     TRADE_MENU = "v"  # a select menu of the trade builder (Discord)
     END = "e"  # the answer to /endgame's question

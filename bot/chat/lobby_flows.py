@@ -108,10 +108,12 @@ class LobbyFlows:
             await self.post_lobby(out.table, who.lang, answer)
         return out.table
 
-    async def post_lobby(self, table_id: int, lang: str, answer: Answer) -> None:
-        """The lobby's message as the answer to the one who opened it, remembered to be edited."""
+    async def post_lobby(self, table_id: int, lang: str, answer: Answer, note: str | None = None) -> None:
+        """The lobby's message as the answer to the one who opened it, remembered to be edited;
+        ``note``: a line above it (a rematch names the last game's players)."""
         view = await self.service.public_view(table_id)
-        body, buttons = Text(self.lobby_text(view, lang)), self.lobby_buttons(view, lang)
+        text = self.lobby_text(view, lang)
+        body, buttons = Text(f"{note}\n\n{text}" if note else text), self.lobby_buttons(view, lang)
         sent = await answer.reply(body.body, buttons)
         place = self.tables.messenger.table_place(view)
         await self._keep_one_lobby(table_id, place, f"{self.prefix}_lobby", None, sent,

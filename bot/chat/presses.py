@@ -45,7 +45,7 @@ class PressRouter:
         self.flows = ctx.flows
         self.handlers: dict[PressKind, Handler] = {
             PressKind.LOBBY: self._lobby, PressKind.SEAT_BACK: self._seat_back, PressKind.END: self._end,
-            PressKind.SIGN_UP: self._sign_up, **handlers}
+            PressKind.SIGN_UP: self._sign_up, PressKind.STEP: self._step, **handlers}
         self.homes = homes
         ctx.router = self
 
@@ -90,6 +90,9 @@ class PressRouter:
 
     async def _end(self, event, who: Who, press: Press, answer: Answer) -> None:
         await self.flows.end_answer(who, press.id("table"), press.fields["answer"] == "y", answer)
+
+    async def _step(self, event, who: Who, press: Press, answer: Answer) -> None:
+        await self.flows.step(who, press.id("table"), press.fields["node"], int(press.fields["page"]), answer)
 
     async def _sign_up(self, event, who: Who, press: Press, answer: Answer) -> None:
         await self.flows.sign_up(who, press.id("schedule"), answer)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from bot.chat.steps import Choice, Key, keys
 from engine.core.errors import RuleError
 from engine.service.views import Ask, PrivateView, PublicView
 from render.games import EVENT_LINES, PICTURES
@@ -41,6 +42,7 @@ class Screen:
     buttons: list[Button] = field(default_factory=list)
     picture: bytes | None = None  # PNG: the board or the Deal table (public), the hand (private)
     optional: tuple[int, int] | None = None  # the span of ``text`` left out first when too long
+    choices: list[Choice] = field(default_factory=list)  # a player's moves with their steps (``bot.chat.steps``)
 
 
 def clock_text(ends_at: float | None, now: float) -> str | None:
@@ -132,10 +134,8 @@ def private_screen(view: PrivateView, names: dict[int, str], lang: str, pictures
     words = WORDS[view.game]
     lines = words.private_lines(view.board, view.seat, [a.decision for a in view.asks], lang, names, view.ruleset)
     lines[1:1] = words.news(view.events, view.seat, lang, names, view.ruleset)  # under the player's own line
-    labelled = {}  # one button a label: two of them (a Deal card and its twin from one pile) do the same
-    for c in view.choices:
-        labelled.setdefault(words.action(view.board, c.action, lang, names, view.ruleset), c.token)
-    buttons = [Button(label, token, view.seat) for label, token in labelled.items()]
+    choices = own_choices(view, names, lang)
+    buttons = step_buttons(keys(choices, lang), view.table, view.seat)
     buttons += [Button(extra_label(e, lang), extra_token(e, view.table), view.seat) for e in view.extras]
     if view.ai_keeps:  # away: the AI keeps the seat warm
         lines.append(t(lang, "service.ai_keeps_seat"))
@@ -144,7 +144,29 @@ def private_screen(view: PrivateView, names: dict[int, str], lang: str, pictures
         buttons = []
     own = PICTURES[view.game].own
     picture = png_bytes(own(view.board, view.seat, lang)) if pictures and own is not None else None
-    return Screen("\n".join(lines), buttons, picture)
+    return Screen("\n".join(lines), buttons, picture, choices=choices)
+
+
+def own_choices(view: PrivateView, names: dict[int, str], lang: str) -> list[Choice]:
+    """A player's moves with the labels that lead to each (one move a path: a Deal card and its
+    twin from one pile do the same)."""
+    words = WORDS[view.game]
+    steps = words.steps or (lambda board, action, *rest: (words.action(board, action, *rest),))
+    out: dict[tuple[str, ...], Choice] = {}
+    for c in view.choices:
+        path = tuple(steps(view.board, c.action, lang, names, view.ruleset))
+        out.setdefault(path, Choice(path, c.token))
+    return list(out.values())
+
+
+def step_token(table: int, node: str, page: int = 0) -> str:
+    """The button data of a step that opens another (signed by the front end)."""
+    return f"m:{table}:{node}:{page}"
+
+
+def step_buttons(step_keys: list[Key], table: int, seat: int) -> list[Button]:
+    return [Button(k.label, k.token if k.token is not None else step_token(table, k.node, k.page), seat)
+            for k in step_keys]
 
 
 def hand_line(view: PrivateView, lang: str) -> str | None:

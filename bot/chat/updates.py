@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 
 import msgspec
 
+from bot.chat.results import result_screen
 from bot.chat.screens import TURN_POLICIES, Button, Screen, private_screen, public_screen
 from engine.service.updates import TableUpdate
 from engine.service.views import Ask
@@ -106,12 +107,15 @@ def _prompt(asks: list[Ask], where: str) -> Prompt | None:
 
 
 def _plan(update: TableUpdate, lang: str, lang_of: Callable[[int], str] | None, now: float,
-          when: Callable[[float], str] | None, shown_turn: int | None) -> UpdateScreens:
+          when: Callable[[float], str] | None, shown_turn: int | None,
+          series: dict[int, list[int]] | None = None) -> UpdateScreens:
     view = update.public
     public = public_screen(view, lang, now, when)
     ended = view.status in ("over", "cancelled") or update.kind == "cancelled"
     if ended:
         public.buttons = []
+    if update.over:  # the result: the ranking, the chart, what next
+        public = result_screen(view, lang, series, public.picture)
     # a turn the chat's table message does not show yet: the update of another process may have
     # passed the turn and not been shown (yet), or be shown after this one
     turn_moved = shown_turn is not None and view.turn is not None and view.turn != shown_turn
@@ -156,11 +160,13 @@ def _accepts(update: TableUpdate) -> dict[int, str]:
 
 
 async def plan(update: TableUpdate, lang: str, now: float, lang_of: Callable[[int], str] | None = None,
-               shown_turn: int | None = None, when: Callable[[float], str] | None = None) -> UpdateScreens:
+               shown_turn: int | None = None, when: Callable[[float], str] | None = None,
+               series: dict[int, list[int]] | None = None) -> UpdateScreens:
     """The screens and messages of one update, drawn in a worker thread (pictures take
     milliseconds). ``shown_turn``: the turn the chat's current table message shows (from the
-    message record); ``when``: how the table message words a deadline (default: seconds left)."""
-    return await asyncio.to_thread(_plan, update, lang, lang_of, now, when, shown_turn)
+    message record); ``when``: how the table message words a deadline (default: seconds left);
+    ``series``: each seat's worth turn by turn, for the result's chart once the game is over."""
+    return await asyncio.to_thread(_plan, update, lang, lang_of, now, when, shown_turn, series)
 
 
 # when several updates are merged, the kind a front end must act on (as the service's loop decides)

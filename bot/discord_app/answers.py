@@ -109,6 +109,15 @@ class InteractionAnswer:
         else:
             await self.interaction.response.edit_message(content=md(text)[:TEXT], view=None)
 
+    async def menu(self, text: str, buttons: list[Button], note: str | None = None) -> None:
+        """The pressed message (an ephemeral reply or a DM) shows the next step; its picture stays."""
+        if self.interaction.response.is_done():
+            await self.interaction.edit_original_response(content=md(text)[:TEXT], view=self.view(buttons))
+        else:
+            await self.interaction.response.edit_message(content=md(text)[:TEXT], view=self.view(buttons))
+        if note:
+            await self.interaction.followup.send(md(note)[:TEXT], ephemeral=True)
+
     async def defer(self) -> None:
         """Discord wants an answer within 3 s: the interaction is deferred (the table's message,
         edited, is the answer)."""

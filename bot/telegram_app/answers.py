@@ -72,6 +72,9 @@ class CommandAnswer:
     async def update(self, text: str) -> None:  # a command has no pressed message to change
         await self.reply(text)
 
+    async def menu(self, text: str, buttons: list[Button], note: str | None = None) -> None:
+        await self.reply(f"{note}\n\n{text}" if note else text, buttons)
+
     async def done(self) -> None:
         return None
 
@@ -115,6 +118,13 @@ class PressAnswer:
         await self._answer()
         if self.query.message is not None:
             await self.messenger.edit(self.place, self.query.message.message_id, Text(text), [], None, False)
+
+    async def menu(self, text: str, buttons: list[Button], note: str | None = None) -> None:
+        await self._answer(note, alert=note is not None)
+        message = self.query.message
+        if message is not None:  # a photo's caption, or a message's text, with the new buttons
+            captioned = bool(getattr(message, "photo", None))
+            await self.messenger.rekey(self.place, message.message_id, Text(text), buttons, captioned)
 
     async def done(self) -> None:
         await self._answer()

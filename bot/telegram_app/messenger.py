@@ -23,6 +23,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from bot.chat.inputs import SIGNED
 from bot.chat.messenger import Mention, Text, Unreachable, shorten
 from bot.chat.screens import Button, Screen
+from bot.chat.steps import FULL, width
 from bot.web.auth import telegram_path, watch_path
 from engine.service.tables import GameService
 from engine.service.tournaments import base_chat
@@ -96,7 +97,25 @@ def keyboard(buttons: list[Button] | list[tuple[str, str]], per_row: int = 2, si
         else:
             signed = sign(data) if sign is not None and data[:2] in SIGNED else data
             made.append(InlineKeyboardButton(label[:60], callback_data=signed))
-    return InlineKeyboardMarkup([made[i:i + per_row] for i in range(0, len(made), per_row)])
+    return InlineKeyboardMarkup(rows(made, per_row))
+
+
+def rows(made: list[InlineKeyboardButton], per_row: int = 2) -> list[list[InlineKeyboardButton]]:
+    """Buttons in rows of ``per_row``, but a label too wide for a shared row (a phone cuts it to a
+    stub) gets a row of its own."""
+    out: list[list[InlineKeyboardButton]] = []
+    row: list[InlineKeyboardButton] = []
+    for button in made:
+        if width(button.text) > FULL // per_row:
+            out += [row] if row else []
+            out.append([button])
+            row = []
+            continue
+        row.append(button)
+        if len(row) == per_row:
+            out.append(row)
+            row = []
+    return out + ([row] if row else [])
 
 
 def _not_modified(error: BadRequest) -> bool:
@@ -182,6 +201,21 @@ class TelegramMessenger:
         except Forbidden as e:
             raise Unreachable(str(e)) from None
         return True
+
+    async def rekey(self, place, message_id: int, text: Text, buttons: list[Button], captioned: bool) -> None:
+        """A message's words and buttons changed, its picture kept (the next step of a choice)."""
+        chat, _ = self._chat(place)
+        markup = self.markup(buttons)
+        try:
+            if captioned:
+                await self.bot.edit_message_caption(chat_id=chat, message_id=message_id, parse_mode=HTML,
+                                                    caption=self.render(text, CAPTION_LIMIT), reply_markup=markup)
+            else:
+                await self.bot.edit_message_text(self.render(text, TEXT_LIMIT), chat_id=chat, message_id=message_id,
+                                                 parse_mode=HTML, reply_markup=markup)
+        except BadRequest as e:
+            if not _not_modified(e):
+                raise
 
     async def strip(self, place, message_id: int) -> None:
         chat, _ = self._chat(place)

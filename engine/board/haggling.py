@@ -33,7 +33,7 @@ import msgspec
 
 from engine.board import ai
 from engine.board.model import BANK, Bid, BoardState, PassAuction, ProposeTrade, Roll
-from engine.board.rules import board_of, legal_actions, min_bid
+from engine.board.rules import bid_reach, board_of, min_bid
 from engine.board.trades import position_stamp, proposal_problem, was_refused
 from engine.board.valuation import exchange_gain, reserve
 
@@ -133,5 +133,5 @@ def bid_up(world: BoardState, seat: int) -> Bid | None:
     top = max(ai.property_limit(world, r, a.square) for r in rivals)
     if min_bid(world) > top - board_of(world).price[a.square] // 10:
         return None
-    bids = [x for x in legal_actions(world, seat) if isinstance(x, Bid) and not x.beyond_reach]
-    return min(bids, key=lambda x: x.amount) if bids else None
+    low = min_bid(world)  # the least raise the rules allow (a person's buttons are larger steps)
+    return Bid(amount=low) if low <= bid_reach(world, seat) else None

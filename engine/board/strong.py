@@ -28,7 +28,7 @@ from engine.board.model import (
     RejectTrade,
     Roll,
 )
-from engine.board.rules import legal_actions, management_choices
+from engine.board.rules import bid_reach, legal_actions, management_choices, min_bid
 from engine.board.win_model import win_chances
 
 _ROLL = Roll()
@@ -48,8 +48,8 @@ def candidates(world: BoardState, seat: int) -> list:
         # bid on, or stop: the least raise against the heuristic's pass, a pass against its bid
         if isinstance(pick, Bid):
             return [pick, PassAuction()]
-        bids = [a for a in legal_actions(world, seat) if isinstance(a, Bid) and not a.beyond_reach]
-        return [pick, min(bids, key=lambda a: a.amount)] if bids else [pick]
+        low = min_bid(world)  # the least raise the rules allow (a person's buttons are larger steps)
+        return [pick, Bid(amount=low)] if low <= bid_reach(world, seat) else [pick]
     if stage == "roll" and not world.rolled:
         if pick != _ROLL:
             return [pick, _ROLL] if _ROLL in legal_actions(world, seat) else [pick]

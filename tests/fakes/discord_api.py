@@ -128,7 +128,7 @@ def _form(errors: limits.FormErrors) -> None:
 class DiscordAPI:
     """The state of one Discord (channels, messages, DMs, interactions, commands) and its answers."""
 
-    SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:")  # what the tests sign again when they press it
+    SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "m:")  # what the tests sign again when they press it
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, dict]] = []
@@ -339,6 +339,7 @@ class DiscordAPI:
                 (it.channel, int(shown["id"]))
             self.messages[it.original] = self._look({"flags": flags}, [], it.user, it.channel)
         elif kind == 7 and it.origin is not None:
+            self.calls[-1][2]["edits"] = list(it.origin)  # the message it changes: public only in a channel
             shown = self._edit(it.origin, data, files, f"/interactions/{token}")
             it.original = it.origin
         elif kind in (6, 7):
@@ -494,6 +495,8 @@ class DiscordAPI:
         for _, url, p in self.calls:
             if "/interactions/" in url or "/webhooks/" in url:
                 data = p.get("data", p) if isinstance(p.get("data"), dict) else p
+                if p.get("edits") and p["edits"][0] != channel:  # a DM's or an ephemeral reply's message
+                    continue
                 if not (data.get("flags") or 0) & EPHEMERAL:
                     out.append(data)
         return out

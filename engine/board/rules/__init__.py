@@ -78,6 +78,7 @@ from engine.board.rules.auctions import (
     _h_decline_shortage,
     _h_join_shortage,
     _h_pass_auction,
+    bid_buttons,
     bid_reach,
     bid_steps,
     min_bid,
@@ -154,7 +155,8 @@ from engine.core.values import SYSTEM
 
 # what other modules and the tests import from ``engine.board.rules`` (the dice: ``rules.dice``)
 __all__ = [
-    "active_seats", "answers", "apply", "_bankrupt", "bid_reach", "bid_steps", "board_of", "buildable_streets",
+    "active_seats", "answers", "apply", "_bankrupt", "bid_buttons", "bid_reach", "bid_steps", "board_of",
+    "buildable_streets",
     "current_seat", "doubles_window", "event_for", "GO_TO_JAIL", "group_has_buildings", "_HANDLERS", "interest",
     "JAIL", "legal_actions", "lift_cost", "Management", "management_choices", "MAX_PLAYERS", "max_raisable",
     "min_bid", "MIN_PLAYERS", "new_game", "new_game_with_events", "next_sale", "owns_group", "_pay_first_debt",

@@ -202,10 +202,9 @@ def _after_shortage_answer(state: BoardState, events: list) -> None:
 
 
 def bid_steps(state: BoardState, seat: int, reach: int | None = None) -> list[int]:
-    """A few bids to offer as buttons: the minimum and some larger steps within what the bidder
-    could pay (``reach``, by default ``bid_reach``: cash, plus sales and mortgages for a property,
-    B-05); only the minimum may lie beyond it, and ``legal_actions`` marks it so
-    (``Bid.beyond_reach``)."""
+    """The amounts the AI weighs in an auction: the minimum and some larger steps within what the
+    bidder could pay (``reach``, by default ``bid_reach``: cash, plus sales and mortgages for a
+    property, B-05). A person's buttons are ``bid_buttons``."""
     step = board_of(state).money["min_bid_step"]
     low = min_bid(state)
     cash = bid_reach(state, seat) if reach is None else reach
@@ -215,3 +214,25 @@ def bid_steps(state: BoardState, seat: int, reach: int | None = None) -> list[in
         if x <= cash and x not in out:
             out.append(x)
     return out
+
+
+def bid_buttons(state: BoardState, seat: int, reach: int | None = None) -> list[int]:
+    """A few bids to offer as buttons, scaled to what is on sale (B-04 lets a bidder raise by any
+    multiple of the least step; buttons ten a time made a 2,000 station's auction hundreds of bids
+    long): a tenth, a quarter and half its price above the high bid, and the price itself while the
+    bidding is below it. Only bids the bidder could pay (``reach``, by default ``bid_reach``: cash,
+    plus sales and mortgages for a property, B-05); the least bid when no larger one is."""
+    a = state.auction
+    if a is None:
+        return []
+    b = board_of(state)
+    step = b.money["min_bid_step"]
+    low = min_bid(state)
+    cash = bid_reach(state, seat) if reach is None else reach
+    worth = b.price[a.square] if a.square >= 0 else a.opening
+    base = a.high_bid if a.high_bidder >= 0 else 0
+    wanted = [base + -(-worth * share // (100 * step)) * step for share in (10, 25, 50)]
+    if worth > base:
+        wanted.append(worth)
+    out = sorted({max(low, x) for x in wanted if max(low, x) <= cash})
+    return out or ([low] if low <= cash else [])

@@ -41,7 +41,7 @@ from engine.board.model import (
     Roll,
     UseJailCard,
 )
-from engine.board.rules.auctions import bid_reach, bid_steps
+from engine.board.rules.auctions import bid_buttons, bid_reach
 from engine.board.rules.base import (
     _BOARDS,
     _BUILD,
@@ -121,7 +121,7 @@ def legal_actions(state: BoardState, seat: int) -> list:
         a = state.auction
         if a is not None and seat in a.bidders and seat != a.high_bidder:
             reach = bid_reach(state, seat)
-            out += [Bid(amount=x, beyond_reach=x > reach) for x in bid_steps(state, seat, reach)]
+            out += [Bid(amount=x) for x in bid_buttons(state, seat, reach)]  # B-04: a few scaled steps
             out.append(PassAuction())
     elif stage == "shortage":
         s = state.shortage

@@ -270,13 +270,14 @@ async def test_a_private_message_never_shows_two_buttons_of_one_label(tmp_path):
         state.draw_pile = [c for c in state.draw_pile if c not in twins]
         me.groups.append(Group(colour="pink", cards=twins))
         assert len(twins) == 2
-        moves = [c for c in table_screens(service, table, (), "en").private[seat].buttons]
-        labels = [b.label for b in moves]
+        screen = table_screens(service, table, (), "en").private[seat]
+        labels = [b.label for b in screen.buttons]
         assert len(labels) == len(set(labels))
         both = [a for a, _tok in service.buttons(table, seat) if isinstance(a, MoveProperty) and a.card in twins
                 and a.group is None and a.colour == "orange"]
         assert len(both) == 2  # the rules offer each card; the message shows the move once
-        shown = [b for b in moves if b.label.startswith("Move Wild: Pink/Orange to a new Orange")]
+        shown = [c for c in screen.choices if c.path == ("Rearrange properties", "Wild: Pink/Orange",
+                                                          "To a new Orange set")]
         assert len(shown) == 1
     finally:
         await service.close()

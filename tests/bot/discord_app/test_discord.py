@@ -20,6 +20,7 @@ from engine.service.storage import queries
 from engine.service.storage.rows import ActionRow, ScheduleRow
 from engine.service.tables import GameService
 from tests.board_builders import tables_start_at
+from tests.bot import stepping
 from tests.bot.discord_app.harness import fake_discord, handled, online
 from tests.fakes.discord_api import CHANNEL, DM_BASE, GUILD, interaction_payload, member, message_payload
 from tests.fakes.discord_api import DiscordAPI as FakeDiscord
@@ -53,7 +54,7 @@ def slash(name: str, uid: int, permissions: int = 0, **options) -> dict:
 
 
 SIGNER: dict = {}  # the running bot's service signs what ``click`` carries, as the bot signs what it shows
-SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:")
+SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "m:")
 
 
 def plain(custom_id: str) -> str:
@@ -144,12 +145,31 @@ async def play_one(client, fake, service, table: int) -> None:
     uid = int(service.cache.row(table).seats[decision.seat]["user"][3:])
     wanted = GAMES[game].choose_listed(state, decision.seat)
     token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
-    if not fake.has_shown(f"g:{token}"):
-        await dispatch(client, click(f"h:{table}", uid))  # own choices come with "My hand" / "My options"
-    assert fake.has_shown(f"g:{token}"), (decision.kind, len(service.buttons(table, decision.seat)))
+    shown = await reach(client, fake, service, table, uid, token)  # through "My hand" and the steps
     version = service.cache.row(table).version
-    await dispatch(client, click(f"g:{token}", uid))
+    await dispatch(client, click(shown, uid))
     assert service.cache.row(table).version > version
+
+
+async def reach(client, fake, service, table: int, uid: int, token: str) -> str:
+    """Presses through the steps of ``uid``'s choices (``bot.chat.steps``) until the move ``token``
+    makes is a button they can press: on the channel's messages, in their DM, or in a reply only
+    they see. The component id to press (``g:<token>``)."""
+    token, nodes = await stepping.plan(service, table, f"dc:{uid}", token, "en")
+    seen = len(fake.calls)
+    for _ in range(12):
+        live = {i: mid for c in (CHANNEL, DM_BASE + uid) for mid, ids in fake.live(c).items() for i in ids}
+        replies = fake.custom_ids([c for c in fake.calls[seen:] if "/webhooks/" in c[1] or "/interactions/" in c[1]])
+        if f"g:{token}" in live or f"g:{token}" in replies:
+            return f"g:{token}"
+        step = stepping.next_step([*live, *replies], nodes)
+        seen = len(fake.calls)
+        if step is None:  # "My hand" / "My options": their choices from the first step
+            await dispatch(client, click(f"h:{table}", uid))
+        else:
+            await dispatch(client, click(step, uid, message=live.get(step), channel=CHANNEL if step not in live
+                                         or live[step] not in fake.live(DM_BASE + uid) else DM_BASE + uid))
+    raise AssertionError(f"no way through the steps to {token}")
 
 
 def _hand_texts(fake: FakeDiscord, uids) -> set[str]:
@@ -566,13 +586,8 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             decision = rules.waiting_for(state)[0]
             uid = members[decision.seat]
             wanted = GAMES[game].choose_listed(state, decision.seat)
-            token = f"g:{next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)}"
-            reachable = [i for c in (CHANNEL, DM_BASE + uid) for ids in fake.live(c).values() for i in ids]
-            if token not in reachable:  # "My hand" / "My options" (or "Name: answer…") opens the rest
-                seen = len(fake.calls)
-                await dispatch(client, click(f"h:{table}", uid))
-                reachable = fake.custom_ids([c for c in fake.calls[seen:] if c[0] == "POST" and "/webhooks/" in c[1]])
-            assert token in reachable, (decision, "every choice is one or two presses away")
+            token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
+            token = await reach(client, fake, service, table, uid, token)  # every choice is shown
             await dispatch(client, click(token, uid))
             presses += 1
         assert service.cache.row(table).status == "over" and left and back
@@ -588,7 +603,9 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
                   and "table.png" in p.get("files", [])]
         assert len(tables) == len(new_messages) <= turns + 2
         assert new_messages[0] == "started" and new_messages[-1] == "over"
-        assert not fake.live(CHANNEL) and not any(fake.live(DM_BASE + uid) for uid in members)
+        (_end, after), = fake.live(CHANNEL).items()  # what next, under the result only
+        assert after == [f"l:{table}:{op}" for op in ("again", "stats", "n:deal", "n:board")]
+        assert not any(fake.live(DM_BASE + uid) for uid in members)
         result = tables[-1]
         assert all(f"<@{uid}>" in result["content"] for uid in members), "the result mentions everyone"
         assert sorted(int(u) for u in result["allowed_mentions"]["users"]) == list(members)
@@ -671,7 +688,8 @@ async def test_my_hand_is_kept_current_and_an_older_reply_loses_its_buttons(tmp_
                 and "@original" not in u]
         assert kept and kept[-1]["components"], "the My hand reply was edited to the current buttons"
         tokens = {f"g:{tok}" for _, tok in service.buttons(table, seat)}
-        assert set(fake.custom_ids([("", "", kept[-1])])) <= tokens | {f"b:{table}"}
+        steps = {i for i in fake.custom_ids([("", "", kept[-1])]) if i.startswith(f"m:{table}:")}  # whose, which
+        assert set(fake.custom_ids([("", "", kept[-1])])) - steps <= tokens | {f"b:{table}"}
         await dispatch(client, click(f"h:{table}", uid))  # pressed again: the older reply goes inert
         stripped = [p for m, u, p in fake.calls if m == "PATCH" and "/webhooks/" in u and p.get("components") == []]
         assert stripped and first

@@ -26,6 +26,7 @@ from engine.board.model import AcceptTrade
 from engine.games import GAMES
 from engine.service.storage import queries
 from engine.service.tables import GameService
+from tests.bot import stepping
 from tests.bot.telegram_app.test_telegram_trades import _tradable
 from tests.fakes.discord_api import CHANNEL, command_payload
 from tests.fakes.discord_server import DiscordServer
@@ -109,8 +110,13 @@ class Members:
         uid = int(self.service.cache.row(table).seats[decision.seat]["user"][3:])
         wanted = GAMES["board"].choose_listed(state, decision.seat)
         token = next(tok for a, tok in self.service.buttons(table, decision.seat) if a == wanted)
-        if self.find(uid, f"g:{token}") is None:
-            await self.press(uid, f"h:{table}")
+        token, nodes = await stepping.plan(self.service, table, f"dc:{uid}", token, "en")
+        for _ in range(12):  # through "My options" and the steps (whose, which) to the move's button
+            if self.find(uid, f"g:{token}") is not None:
+                break
+            shown = [c["custom_id"].rsplit(".", 1)[0] for _, c in self.api.pressable(uid)]
+            step = stepping.next_step(shown, nodes)
+            await self.press(uid, step if step is not None else f"h:{table}")
         await self.press(uid, f"g:{token}")
 
 

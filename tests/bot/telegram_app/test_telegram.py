@@ -18,6 +18,7 @@ from engine.games import GAMES
 from engine.service.tables import GameService
 from engine.service.updates import snapshot_of
 from tests.board_builders import tables_start_at
+from tests.bot import stepping
 from tests.fakes import telegram_limits
 from words.i18n import t
 
@@ -169,22 +170,57 @@ def command(text: str, uid: int) -> dict:
         "text": text, "entities": [{"type": "bot_command", "offset": 0, "length": len(word)}]}}
 
 
-def press(data: str, uid: int, chat: int = GROUP, signed: bool = True) -> dict:
+SIGNS = ("l:", "h:", "b:", "e:", "s:", "T:", "m:")  # what the bot signs (``bot.chat.inputs.SIGNED``)
+
+
+def press(data: str, uid: int, chat: int = GROUP, signed: bool = True, message_id: int = 1,
+          photo: bool = False) -> dict:
     """A press of a button whose data is ``data``; lobby, hand, sign-up… data is signed as the bot
     signs what it shows (``signed=False``: exactly as given, as a forger would send it)."""
-    if signed and data[:2] in ("l:", "h:", "b:", "e:", "s:", "T:") and "." not in data and "sign" in SIGNER:
+    if signed and data[:2] in SIGNS and "." not in data and "sign" in SIGNER:
         data = SIGNER["sign"](data)
     _update_id[0] += 1
+    message = {"message_id": message_id, "date": 0,
+               "chat": {"id": chat, "type": "supergroup" if chat < 0 else "private"}}
+    if photo:
+        message["photo"] = [{"file_id": "p", "file_unique_id": "p", "width": 1, "height": 1}]
+        message["caption"] = "x"
+    else:
+        message["text"] = "x"
     return {"update_id": _update_id[0], "callback_query": {
-        "id": str(_update_id[0]), "from": _user(uid), "chat_instance": "c", "data": data,
-        "message": {"message_id": 1, "date": 0, "chat": {"id": chat, "type": "supergroup" if chat < 0 else "private"},
-                    "text": "x"}}}
+        "id": str(_update_id[0]), "from": _user(uid), "chat_instance": "c", "data": data, "message": message}}
+
+
+def press_on(api: FakeBotAPI, data: str, uid: int, chat: int) -> dict:
+    """A press of the button ``data`` (unsigned) on the message of ``chat`` that shows it now."""
+    for mid, buttons in api.live(chat).items():
+        signed = next((b for b in buttons if b == data or b.rsplit(".", 1)[0] == data), None)
+        if signed is not None:
+            return press(signed, uid, chat=chat, signed=False, message_id=mid,
+                         photo=api.messages[(chat, mid)]["picture"] is not None)
+    raise AssertionError(f"{data} is not shown in {chat}")
+
+
+async def reach(app, api: FakeBotAPI, service, table: int, uid: int, token: str) -> tuple[str, int]:
+    """Presses through the steps of ``uid``'s choices (``bot.chat.steps``) until the move ``token``
+    makes is a button in their private chat or the group: (the token shown, the chat it is in)."""
+    token, nodes = await stepping.plan(service, table, f"tg:{uid}", token, "en")
+    for _ in range(12):
+        for chat in (uid, GROUP):
+            if token in shown_now(api, chat):
+                return token, chat
+        step = stepping.next_step(shown_now(api, uid), nodes)
+        if step is None:  # "My options" / "My hand": the private message with the first step
+            await _send(app, press(f"h:{table}", uid))
+        else:
+            await _send(app, press_on(api, step, uid, uid))
+    raise AssertionError(f"no way through the steps to {token}")
 
 
 def shown_now(api: FakeBotAPI, chat: int) -> list[str]:
     """The buttons ``chat`` can press now (on messages that still have them), lobby, hand, seat…
     data without the bot's signature (``press`` signs it again)."""
-    return [data.rsplit(".", 1)[0] if data[:2] in ("l:", "h:", "b:", "e:", "s:", "T:") else data
+    return [data.rsplit(".", 1)[0] if data[:2] in SIGNS else data
             for buttons in api.live(chat).values() for data in buttons]
 
 
@@ -246,9 +282,7 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
                 uid = int(info["user"][3:])
                 wanted = GAMES[game].choose_listed(state, decision.seat)
                 token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
-                if token not in shown_now(api, uid) + shown_now(api, GROUP):  # "My options" shows the rest
-                    await _send(app, press(f"h:{table}", uid))
-                assert token in shown_now(api, uid) + shown_now(api, GROUP), "the bot showed that button"
+                token, _chat = await reach(app, api, service, table, uid, token)  # "the bot showed that button"
                 await _send(app, press(token, uid, chat=uid))
                 presses += 1
             assert service.cache.row(table).status == "over"
@@ -898,10 +932,7 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
                 uid = members[decision.seat]
                 wanted = GAMES[game].choose_listed(state, decision.seat)
                 token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
-                if token not in shown_now(api, uid) + shown_now(api, GROUP):
-                    await _send(app, press(f"h:{table}", uid))  # "My hand" / "My options"
-                where = uid if token in shown_now(api, uid) else GROUP
-                assert token in shown_now(api, where), (decision, "every choice is one or two presses away")
+                token, where = await reach(app, api, service, table, uid, token)  # every choice is shown
                 await _send(app, press(token, uid, chat=where))
                 presses += 1
             assert service.cache.row(table).status == "over" and left and back
@@ -909,16 +940,30 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             posts = [n for n, p in api.calls[started:] if n in ("sendPhoto", "sendMessage")
                      and int(p.get("chat_id", 0) or 0) == GROUP]
             turns = service.cache.state(table).turn_number - first_turn + 1  # the turns played through the chat
-            assert 0.8 <= len(posts) / turns <= 1.6, (len(posts), turns)
+            # (each player newly asked to answer out of turn gets a message of their own that mentions them)
+            assert 0.8 <= len(posts) / turns <= 1.8, (len(posts), turns)
             assert api.identical == [], api.identical[:3]
             assert api.refused == [], api.refused[:5]  # nothing over Telegram's limits
             assert api.reuploads == 0
             photos = [p for name, p in api.calls if name == "sendPhoto" and int(p["chat_id"]) == GROUP]
             assert len(photos) == len(new_messages) <= turns + 2
             assert new_messages[0] == "started" and new_messages[-1] == "over" and new_messages.count("started") == 1
-            assert not api.live(GROUP) and not any(api.live(uid) for uid in members), "no buttons after the end"
+            (end, after), = api.live(GROUP).items()  # what next, under the result only
+            assert [b.rsplit(".", 1)[0] for b in after] == [f"l:{table}:again", f"l:{table}:stats",
+                                                             f"l:{table}:n:deal", f"l:{table}:n:board"]
+            assert not any(api.live(uid) for uid in members), "no private buttons after the end"
             result = photos[-1]["caption"]
             assert all(f'tg://user?id={uid}' in result for uid in members), "the result mentions everyone"
+            view = await service.public_view(table)
+            ranked = [line for line in result.split("\n") if line[:3] in ("1. ", "2. ", "3. ", "4. ")]
+            assert len(ranked) == len(view.seats) and ranked[0].startswith("1. 🏆 ")  # everyone, the winner first
+            await _send(app, press_on(api, f"l:{table}:again", members[1], GROUP))  # a rematch, by another member
+            again = await service.lobby.table_in_chat(f"tg:{GROUP}")
+            assert again is not None, [p for n, p in api.calls[-4:]]
+            lobby = await service.public_view(again.id)
+            assert lobby.status == "lobby" and lobby.game == game and lobby.ruleset == view.ruleset
+            assert [s.person for s in lobby.seats] == [True] + [False] * sum(not s.person for s in view.seats)
+            assert t("en", "end.again", names="").split(":")[0] in api.messages[(GROUP, api.next_id)]["text"]
     finally:
         await service.close()
 
@@ -1050,5 +1095,78 @@ async def test_the_discard_pile_is_one_message_in_a_private_chat(tmp_path):
             assert all(piles), "the pile was shown each time"
             left = [key for key in api.messages if key[0] == 1 and any(key in p for p in piles)]
             assert left and all(key in piles[-1] for key in left), "only the newest pile is left in the chat"
+    finally:
+        await service.close()
+
+
+async def test_a_step_of_ones_choices_opens_in_place_and_a_step_that_is_gone_starts_again(tmp_path):
+    """The first player's hand: a card with more than one use opens its uses on the same private
+    message (its picture kept, the way there said under it, a Back to the hand); a step whose
+    choices are gone (the table moved on) shows the choices from the start and says why."""
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = _app(service, api, lang="en", seed=0)
+    try:
+        async with app:
+            table = await open_game(app, api, "deal")
+            seat = service.cache.waiting_for(table)[0].seat
+            uid = int(service.cache.row(table).seats[seat]["user"][3:])
+            await _send(app, press(f"h:{table}", uid))
+            (mid, first), = api.live(uid).items()
+            steps = [d for d in shown_now(api, uid) if d.startswith(f"m:{table}:")]
+            assert steps, "a card with more than one use is a step"
+            picture = api.messages[(uid, mid)]["picture"]
+            await _send(app, press_on(api, steps[0], uid, uid))
+            shown = api.messages[(uid, mid)]
+            assert shown["picture"] == picture and shown["buttons"] != first  # the same message, new buttons
+            assert "▸ " in shown["text"] and api.calls[-1][0] == "editMessageCaption"
+            back = shown_now(api, uid)[-1]
+            assert back == f"m:{table}:r:0"
+            await _send(app, press_on(api, back, uid, uid))
+            assert api.messages[(uid, mid)]["buttons"] == first  # back at the hand
+            await _send(app, press(f"m:{table}:0123456789:0", uid, chat=uid, message_id=mid, photo=True))
+            alert = [p for name, p in api.calls if name == "answerCallbackQuery"][-1]
+            assert alert["text"] == t("en", "ch.step.changed")
+            assert api.messages[(uid, mid)]["buttons"] == first
+            assert api.refused == []
+    finally:
+        await service.close()
+
+
+async def test_every_player_newly_asked_to_answer_gets_a_message_that_mentions_them(tmp_path):
+    """A Just Say No chain between two people (seed 0): whenever a press leaves a player newly asked
+    to answer (the target, then the attacker asked about the "no"), the group gets a new message
+    under the table that mentions them; no edit adds a name (an edit notifies nobody)."""
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = _app(service, api, lang="en", seed=0)
+    rules = GAMES["deal"].rules
+    try:
+        async with app:
+            table = await _open_for_two(app, api, "deal")
+            asked = 0
+            for _ in range(800):
+                if service.cache.row(table).status != "running":
+                    break
+                state = service.cache.state(table)
+                before = {(d.seat, d.kind) for d in rules.waiting_for(state)}
+                decision = rules.waiting_for(state)[0]
+                uid = int(service.cache.row(table).seats[decision.seat]["user"][3:])
+                wanted = GAMES["deal"].choose_listed(state, decision.seat)
+                token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
+                token, where = await reach(app, api, service, table, uid, token)
+                mark = len(api.calls)
+                await _send(app, press(token, uid, chat=where))
+                for d in rules.waiting_for(service.cache.state(table)):
+                    if d.kind in ("respond", "counter") and (d.seat, d.kind) not in before:
+                        asked += 1
+                        who = service.cache.row(table).seats[d.seat]["user"][3:]
+                        posts = [p for name, p in api.calls[mark:] if name == "sendMessage"
+                                 and int(p["chat_id"]) == GROUP
+                                 and (p.get("reply_to_message_id") or p.get("reply_parameters"))]
+                        assert any(f"tg://user?id={who}" in p["text"] for p in posts), (d, posts)
+                edits = [p for name, p in api.calls[mark:] if name == "editMessageText" and int(p["chat_id"]) == GROUP]
+                assert not any("tg://user?id=" in p["text"] for p in edits), "no edit adds a mention"
+            assert asked >= 2  # the target and, after a "no", the attacker
     finally:
         await service.close()

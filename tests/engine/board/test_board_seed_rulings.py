@@ -209,24 +209,49 @@ def test_B05_auction_void_only_when_even_raising_cannot_cover(ruleset):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_B05_bids_beyond_reach_carry_a_warning(ruleset):
+def test_B05_no_bid_beyond_reach_is_offered(ruleset):
+    """A bidder is offered only bids it could pay (B-05 would void the auction); a bid beyond reach
+    from an older game's log still reads with its warning."""
     s = _auction_on_3(ruleset)
     b = board(ruleset)
     set_cash(s, 2, 0)
     own(s, 2, 5)
     reach = max_raisable(s, 2)
     act(s, 1, m.Bid(amount=reach))
-    bids = of_type(legal_actions(s, 2), m.Bid)
-    assert bids == [m.Bid(amount=reach + b.money["min_bid_step"], beyond_reach=True)]
+    assert of_type(legal_actions(s, 2), m.Bid) == [] and m.PassAuction() in legal_actions(s, 2)
     fine = of_type(legal_actions(s, 0), m.Bid)
-    assert fine and not any(x.beyond_reach for x in fine)
+    assert fine and all(x.amount <= max_raisable(s, 0) and not x.beyond_reach for x in fine)
     assert BOARD.view(s, 2)["bid_reach"][2] == reach
+    beyond = m.Bid(amount=reach + b.money["min_bid_step"], beyond_reach=True)
     for lang in ("en", "zh-Hans", "zh-Hant"):
-        warned = board_text.describe_action(BOARD.view(s, 2), bids[0], lang, {}, ruleset)
-        plain = board_text.describe_action(BOARD.view(s, 2), m.Bid(amount=bids[0].amount), lang, {}, ruleset)
+        warned = board_text.describe_action(BOARD.view(s, 2), beyond, lang, {}, ruleset)
+        plain = board_text.describe_action(BOARD.view(s, 2), m.Bid(amount=beyond.amount), lang, {}, ruleset)
         assert "⚠" in warned and "⚠" not in plain
-    act(s, 2, bids[0])  # the warning never refuses: it is the bidder's risk (B-05 then voids)
+    act(s, 2, beyond)  # typed in (or from an old log): never refused, the bidder's risk (B-05 then voids)
     assert s.auction.high_bidder == 2
+
+
+def test_B04_a_2000_station_auction_between_two_ends_within_ten_bids_at_the_offered_steps():
+    """Both want the station up to its printed price and always press the least bid offered: the
+    bids are scaled to the price (a tenth of it a step), so it is sold within ten bids, not two hundred."""
+    s = table(2, "china")
+    b = board("china")
+    assert b.price[5] == 2000
+    Dice(s, (2, 3))
+    act(s, 0, m.Roll())
+    act(s, 0, m.DeclineToBuy())
+    bids, events = 0, []
+    while s.stage == "auction":
+        seat = waiting_for(s)[0].seat
+        offered = of_type(legal_actions(s, seat), m.Bid)
+        assert all(x.amount <= max_raisable(s, seat) for x in offered)  # nothing it could not pay
+        fit = [x for x in offered if x.amount <= b.price[5]]
+        if not fit:
+            events += act(s, seat, m.PassAuction())
+            continue
+        events += act(s, seat, fit[0])
+        bids += 1
+    assert bids <= 10 and "AuctionWon" in kinds(events)
 
 
 def test_B05_bid_steps_reach_what_a_property_can_raise():

@@ -36,11 +36,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.chat.steps import node_id
 from engine.games import GAMES
 from engine.service import tokens
 from engine.service.views import digests
+from tests.bot import stepping
 from tests.fakes.telegram_server import BotAPIServer, Call, _caption, _json
 from tests.paths import ROOT
+from words.games import WORDS
 from words.i18n import t
 
 DB_URL = os.environ.get("TEST_DATABASE_URL")
@@ -53,7 +56,7 @@ pytestmark = [pytest.mark.skipif(not DB_URL, reason="needs TEST_DATABASE_URL (Po
 BOT_TOKEN = "123:TEST"
 HOOK_SECRET = "two-processes-secret"
 HOOK_URL = "https://bot.example.com/tg"  # the processes serve its path, /tg
-SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:")
+SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "m:")
 SHORT_CLOCKS = dict.fromkeys(("turn", "card", "response", "payment", "discard", "choice", "auction"), 5)
 
 # the games played at once: group, game, members (user ids), members who never press, 5-second clocks
@@ -206,10 +209,18 @@ class Harness:
             decision = people[0]
             uid = int(seats[decision.seat]["user"][3:])
             wanted = plug.choose_listed(state, decision.seat)
-            index = rules.legal_actions(state, decision.seat).index(wanted)
-            digest = digests(rules, state, [wanted])[0]  # what the bot signs with the button
+            legal = rules.legal_actions(state, decision.seat)
+            # the steps that lead to it (``bot.chat.steps``), as the bot words them ("en"); of two
+            # moves alike (a twin card), the bot shows the first
+            names = {i: s["name"] for i, s in enumerate(seats)}
+            seen = rules.view(state, decision.seat)
+            path = tuple(WORDS[game].steps(seen, wanted, "en", names, seen.get("ruleset")))
+            index = next(i for i, a in enumerate(legal)
+                         if tuple(WORDS[game].steps(seen, a, "en", names, seen.get("ruleset"))) == path)
+            digest = digests(rules, state, [legal[index]])[0]  # what the bot signs with the button
             token = tokens.encode(self.secret, tokens.Token(table, row["version"], decision.seat, index, digest))
-            where = await self.shown(token, uid, group, table, row["version"], decision.kind)
+            nodes = [node_id(path[:n]) for n in range(1, len(path))]
+            where = await self.shown(token, uid, group, table, row["version"], decision.kind, nodes)
             if where is None:
                 continue  # the table moved on meanwhile (a clock): read it again
             tables_shown = [mid for mid, buttons in self.api.live(group).items()
@@ -233,21 +244,29 @@ class Harness:
                 raise AssertionError(f"table {table} did not move past version {version} in {timeout} s")
             await asyncio.sleep(0.05)
 
-    async def shown(self, token: str, uid: int, group: int, table: int, version: int, kind: str
-                    ) -> tuple[int, int] | None:
+    async def shown(self, token: str, uid: int, group: int, table: int, version: int, kind: str,
+                    nodes: list[str]) -> tuple[int, int] | None:
         """Where the member sees the button (their private chat or the group), once the bot showed
-        it; "My hand" / "My options" is pressed when the bot has gone quiet without showing it.
-        None when the table moved on meanwhile."""
+        it; "My hand" / "My options" is pressed when the bot has gone quiet without showing it, and
+        the steps that lead to it (``nodes``) once shown. None when the table moved on meanwhile."""
         chats = (uid, group)
         asked_at = None
         began = time.monotonic()
         end = began + 40
+        stepped: dict[str, float] = {}  # a step pressed, and when (pressed again if shown again later)
         while time.monotonic() < end:
             where = self.api.find(token, chats)
             if where is not None:
                 return where
             if (await self.row(table))["version"] != version:
                 return None
+            mine = [data.rsplit(".", 1)[0] for buttons in self.api.live(uid).values() for data in buttons]
+            step = stepping.next_step([d for d in mine if time.monotonic() - stepped.get(d, -9.0) > 2.0], nodes)
+            if step is not None:  # a step on the way: its keyboard replaces this one
+                stepped[step] = time.monotonic()
+                found = self.api.find_prefix(step, uid)
+                await self.press(found[0], uid, uid, found[1])
+                continue
             quiet = time.monotonic() - max(began, *(self.api.touched.get(c, 0.0) for c in chats))
             hand = self.api.find_prefix(f"h:{table}", group) if asked_at is None and quiet > 0.8 else None
             if hand is not None:  # (on a busy machine the bot may still be posting the table message)
@@ -410,11 +429,15 @@ def test_the_table_message_a_new_one_replaces_loses_its_buttons(played):
     """The table message a new one replaces loses its buttons right after it (last of the update's
     calls, spending what the group's budget has to spare): a new table message never finds more
     than that one still with buttons, and none at all, in groups or private chats, is left with
-    buttons once the games are over."""
+    buttons once the games are over but the result's (a rematch, the standings, a new game)."""
     older = Counter((chat, new) for chat, data, _old, new in played.api.twice if data.count(":") == 1)
     tables_twice = [key for key, n in older.items() if n > 1]
-    left = {chat: played.api.live(chat) for group, _game, members, *_ in GAMES_PLAYED for chat in (group, *members)
-            if played.api.live(chat)}
+    after = ("again", "stats", "n:deal", "n:board")
+    ended = {chat: [mid for mid, ids in played.api.live(chat).items()
+                    if [i.rsplit(".", 1)[0] for i in ids] != [f"l:{played.tables[chat]}:{op}" for op in after]]
+             for chat in played.tables}
+    left = {chat: played.api.live(chat) for group, _game, members, *_ in GAMES_PLAYED for chat in members
+            if played.api.live(chat)} | {chat: mids for chat, mids in ended.items() if mids}
     assert not tables_twice and not played.two_current and not left, (tables_twice[:3], played.two_current[:3],
                                                                       {c: list(m) for c, m in left.items()})
 

@@ -1,0 +1,46 @@
+"""The message a group gets when a game ends, for every platform: who won, large; everyone ranked
+with why (sets and bank, total assets, who went bankrupt when), what ended it; the net-worth chart
+of the whole game as its picture; and what to do next: a rematch with the same seats' settings,
+the chat's standings, a new game of either kind."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.chat.screens import Button, Screen, event_lines
+from engine.games import GAMES
+from engine.service.views import PublicView
+from render.chart import render_chart
+from render.png import png_bytes
+from words.games import WORDS
+from words.i18n import game_name, t
+from words.results import worth_ranking
+
+ENDING_LINES = 3  # what ended it: the last few events
+
+
+def result_buttons(table: int, lang: str) -> list[Button]:
+    """Rematch, the standings, and a new game of each kind (lobby presses on the ended table)."""
+    return [Button(t(lang, "end.btn.again"), f"l:{table}:again", -1),
+            Button(t(lang, "end.btn.stats"), f"l:{table}:stats", -1),
+            *[Button(t(lang, "end.btn.new", game=game_name(g, lang)), f"l:{table}:n:{g}", -1) for g in GAMES]]
+
+
+def result_screen(view: PublicView, lang: str, series: Mapping[int, list[int]] | None,
+                  picture: bytes | None) -> Screen:
+    """The end message; ``picture`` (the table as it ended) when there is no chart to draw."""
+    words, names = WORDS[view.game], view.names
+    title = t(lang, "end.title", winners=words.winners(view.winners, lang, names))
+    table = words.table(view.board, lang, names, view.ruleset).split("\n", 1)[0]  # the game's own head line
+    head = f"{title}\n{table}"
+    if words.ranking is not None:
+        ranked = words.ranking(view.board, view.worth, view.winners, lang, names, view.ruleset, series)
+    else:
+        ranked = worth_ranking(list(range(len(view.seats))), view.worth, view.winners, lang, names)
+    ending = event_lines(view, view.events, lang, names)[-ENDING_LINES:]
+    text = "\n".join([head, "", *ranked, *([""] + ending if ending else [])])
+    if series and max((len(v) for v in series.values()), default=0) > 1:
+        picture = png_bytes(render_chart(dict(series), dict(names), view.winners, lang,
+                                         lambda amount: words.money(amount, lang, view.ruleset)))
+    start = len(head) + 2 + len("\n".join(ranked)) + 1  # a short caption leaves out the ending first
+    return Screen(text, result_buttons(view.table, lang), picture, (start, len(text)) if ending else None)
