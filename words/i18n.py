@@ -14,6 +14,7 @@ than a crashed game.
 from __future__ import annotations
 
 import json
+import re
 import string
 from importlib.resources import files
 
@@ -71,13 +72,31 @@ def template(lang: str, key: str) -> str:
     return key if found is None else found
 
 
+# Chinese text: a Latin name filled in (Bob, AI 1) stands apart from the characters around it
+# ("轮到 Bob 了", not "轮到Bob了"); marked while filled in, spaced where it meets a character
+_OPEN, _CLOSE = "\x02", "\x03"
+_HAN = "\u3400-\u9fff\uf900-\ufaff"
+_SPACED = re.compile(f"(?<=[{_HAN}]){_OPEN}(?=[A-Za-z0-9])|(?<=[A-Za-z0-9]){_CLOSE}(?=[{_HAN}])")
+_LATIN = re.compile("[A-Za-z]")
+
+
+def _marked(value: object) -> object:
+    return f"{_OPEN}{value}{_CLOSE}" if isinstance(value, str) and _LATIN.search(value) else value
+
+
 def t(lang: str, key: str, **params: object) -> str:
     """The message ``key`` in ``lang`` with ``params`` filled in; never raises."""
     text = template(lang, key)
+    chinese = lang.startswith("zh")
+    if chinese:
+        params = {k: _marked(v) for k, v in params.items()}
     try:
-        return text.format_map(_KeepMissing(params))
+        out = text.format_map(_KeepMissing(params))
     except (ValueError, IndexError, KeyError, AttributeError, TypeError):
         return text  # a malformed translation: show it unfilled rather than fail the game
+    if chinese:
+        out = _SPACED.sub(" ", out).replace(_OPEN, "").replace(_CLOSE, "")
+    return out
 
 
 def game_name(game: str, lang: str) -> str:

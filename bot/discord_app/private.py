@@ -1,6 +1,7 @@
-"""What only the presser sees on Discord, as ephemeral replies (no DM needed): their own screen
-at a table (in their own Discord language; a seat the AI kept is theirs again) and the Deal
-discard pile when the rules let them look through it (D-18)."""
+"""What only the presser sees on Discord: their own screen at a table (in their own Discord
+language; a seat the AI kept is theirs again) — in their DM when the bot may write there (one live
+copy of a hand), else as an ephemeral reply — and the Deal discard pile when the rules let them
+look through it (D-18)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,13 @@ async def own_screen(ctx: PlatformContext, interaction: discord.Interaction, tab
         return
     notes = [refusal] if refusal else []
     notes += [t(lang, "service.welcome_back")] if mine.back else []
-    if mine.public.seats[mine.own.seat].dm is False:
+    seat = mine.public.seats[mine.own.seat]
+    if refusal is None and seat.dm is not False and await ctx.channel.private(
+            table_id, mine.own.seat, seat, mine.screen, lang, version=mine.public.version):
+        # one live copy of a player's hand: their DM, brought up to date (not a second, ephemeral one)
+        await say(interaction, "\n".join([*notes, t(lang, "ch.own_sent")]))
+        return
+    if seat.dm is False:
         notes.append(t(lang, "dc.dm_closed"))
     note, screen = "\n".join(notes), mine.screen
     text = md(screen.text[-(TEXT - len(note) - 100):]) + (f"\n\n{md(note)}" if note else "")

@@ -22,7 +22,15 @@ from engine.service.tables import GameService
 from tests.board_builders import tables_start_at
 from tests.bot import stepping
 from tests.bot.discord_app.harness import fake_discord, handled, online
-from tests.fakes.discord_api import CHANNEL, DM_BASE, GUILD, interaction_payload, member, message_payload
+from tests.fakes.discord_api import (
+    CHANNEL,
+    DM_BASE,
+    EPHEMERAL_CHANNEL,
+    GUILD,
+    interaction_payload,
+    member,
+    message_payload,
+)
 from tests.fakes.discord_api import DiscordAPI as FakeDiscord
 from tests.fakes.discord_server import DiscordServer
 from words.deal_text import card_name
@@ -158,7 +166,9 @@ async def reach(client, fake, service, table: int, uid: int, token: str) -> str:
     token, nodes = await stepping.plan(service, table, f"dc:{uid}", token, "en")
     seen = len(fake.calls)
     for _ in range(12):
-        live = {i: mid for c in (CHANNEL, DM_BASE + uid) for mid, ids in fake.live(c).items() for i in ids}
+        # the channel, their DM, and the replies only they see (a closed DM's hand) that still have buttons
+        live = {i: mid for c in (CHANNEL, DM_BASE + uid, EPHEMERAL_CHANNEL) for mid, ids in fake.live(c).items()
+                for i in ids}
         replies = fake.custom_ids([c for c in fake.calls[seen:] if "/webhooks/" in c[1] or "/interactions/" in c[1]])
         if f"g:{token}" in live or f"g:{token}" in replies:
             return f"g:{token}"
@@ -378,10 +388,9 @@ async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp
         # every target, so nothing public tells who holds a Just Say No (issue 45)
         accept = next(tok for a, tok in service.buttons(table, decision.seat) if a == decision.timeout)
         assert fake.custom_ids([("POST", "", asked)]) == [f"g:{accept}", f"h:{table}:{decision.seat}"]
-        seen = len(fake.calls)
         await dispatch(client, click(f"h:{table}:{decision.seat}", uid))
         tokens = {tok for _, tok in service.buttons(table, decision.seat)}
-        own = [c[2:] for c in fake.custom_ids([c for c in fake.calls[seen:] if c[0] == "POST"]) if c.startswith("g:")]
+        own = [c[2:] for ids in fake.live(DM_BASE + uid).values() for c in ids if c.startswith("g:")]  # their DM
         assert own and set(own) <= tokens, "the target's own answers, privately"
         table_message = next(p for m, u, p in reversed(fake.calls)
                              if f"/channels/{CHANNEL}/messages" in u and "message_reference" not in p)
@@ -489,10 +498,14 @@ async def test_a_player_who_left_gets_the_seat_back_with_my_hand(tmp_path, monke
             await asyncio.sleep(0.005)
         assert service.cache.waiting_for(table)[0].seat == 0 and service.cache.row(table).status == "running"
         assert any(x.seat == 1 for x in await queries.load_log(service.db, table)), "the AI played for Bob"
+        seen = len(fake.calls)
         await dispatch(client, click(f"h:{table}", 2))
         reply = fake.last_reply("POST")
         assert reply["flags"] == 64 and t("en", "service.welcome_back") in reply["content"]
-        assert "hand.png" in reply.get("files", []) or reply.get("attachments") is not None
+        assert t("en", "ch.own_sent") in reply["content"]  # one live copy of his hand: his DM
+        hand = t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0]
+        assert any(hand in (p.get("content") or "") for m, u, p in fake.calls[seen:]
+                   if f"/channels/{DM_BASE + 2}/messages" in u), "his own screen, in his DM"
         assert service.cache.row(table).seats[1]["ai"] is False
         await dispatch(client, slash("hand", 2))  # /hand too: his screen, no second welcome
         reply = fake.last_reply("POST")
@@ -645,7 +658,7 @@ async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path, monkeyp
             if not bids <= set(shown):
                 assert f"h:{table}:{seat}" in shown, "a button that opens this bidder's own answers"
                 await dispatch(client, click(f"h:{table}:{seat}", uid))
-                mine = set(fake.custom_ids([("", "", fake.last_reply("POST"))]))
+                mine = {i for ids in fake.live(DM_BASE + uid).values() for i in ids}  # in their DM
                 answers = {f"g:{tok}" for a, tok in service.buttons(table, seat)
                            if any(a in rules.answers(d, [a]) for d in rules.waiting_for(service.cache.state(table))
                                   if d.seat == seat)}
@@ -654,8 +667,10 @@ async def test_every_bidder_can_bid_in_an_eight_player_auction(tmp_path, monkeyp
 
 async def test_an_older_my_hand_reply_loses_its_buttons_after_a_restart_too(tmp_path, monkeypatch):
     """"My hand" pressed, the bot restarted, "My hand" pressed again: the reply from before the
-    restart goes inert (its interaction token was noted), and the new one is kept current."""
+    restart goes inert (its interaction token was noted), and the new one is kept current (DMs
+    closed: a player whose DMs are open has their hand there)."""
     fake = FakeDiscord()
+    fake.closed_dms.update({1, 2})
     async with running_bot(tmp_path, monkeypatch, fake) as (client, fake, service):
         table = await open_table(client, fake, service, "deal", ai=False)
         seat = service.cache.waiting_for(table)[0].seat
@@ -677,7 +692,10 @@ async def test_an_older_my_hand_reply_loses_its_buttons_after_a_restart_too(tmp_
 
 
 async def test_my_hand_is_kept_current_and_an_older_reply_loses_its_buttons(tmp_path, monkeypatch):
-    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+    """DMs closed: the hand is an ephemeral reply, kept current, one live at a time."""
+    fake = FakeDiscord()
+    fake.closed_dms.update({1, 2})
+    async with running_bot(tmp_path, monkeypatch, fake) as (client, fake, service):
         table = await open_table(client, fake, service, "deal", ai=False)
         seat = service.cache.waiting_for(table)[0].seat
         uid = int(service.cache.row(table).seats[seat]["user"][3:])
