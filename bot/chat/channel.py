@@ -37,6 +37,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from bot.chat.amounts import amount_button
 from bot.chat.messenger import Behind, Mention, Messenger, Text, Unreachable, chore, deferrable, pages
 from bot.chat.screens import Button, Screen
 from bot.chat.updates import (
@@ -275,11 +276,13 @@ class TableChannel:
         view = screens.update.public
         public = list({b.token: b for b in screens.public.buttons}.values())  # no repeated ids
         watch = self.messenger.watch(view.table, lang)
-        room = self.messenger.page - 1 - (watch is not None)
+        own = Button(t(lang, WORDS[view.game].own_screen), f"h:{view.table}", -1)
+        typed = amount_button(view, lang)  # an amount of one's own (a bid), where the game has one
+        extra = [own] + ([typed] if typed is not None else []) + ([watch] if watch is not None else [])
+        room = self.messenger.page - len(extra)
         if len(public) > room:
             public = answer_buttons(view.table, sorted({b.seat for b in public}), view.names, lang)
-        own = Button(t(lang, WORDS[view.game].own_screen), f"h:{view.table}", -1)
-        return public[:room] + [own] + ([watch] if watch is not None else [])
+        return public[:room] + extra
 
     async def _table_message(self, place, screens: UpdateScreens, lang: str, record: dict,
                              waited: float = 0.0) -> None:

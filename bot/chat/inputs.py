@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 # button data other than moves: signed by the service
-SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "t:", "v:", "m:")
+SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "t:", "v:", "m:", "a:")
 NEW_GAME = "n:"  # the unsigned "choose a game" button of a bare /newgame (``n:<game>``)
 NAME_LIMIT = 32
 MAX_ID = 2**31 - 1  # ids are database integers
@@ -31,6 +31,7 @@ _SHAPES = {
     "h": re.compile(r"h:(?P<table>[0-9]{1,10})(?::(?P<seat>[0-9]))?"),
     "b": re.compile(r"b:(?P<table>[0-9]{1,10})"),
     "p": re.compile(r"p:(?P<table>[0-9]{1,10})"),  # a Deal table's discard pile (D-18)
+    "a": re.compile(r"a:(?P<table>[0-9]{1,10})"),  # an amount to type (the board's own bid, B-04)
     # a step of a player's choices (``bot.chat.steps``): the step's id and the page of it
     "m": re.compile(r"m:(?P<table>[0-9]{1,10}):(?P<node>r|[0-9a-f]{10}):(?P<page>[0-9]{1,2})"),
     # the trade builder (``bot.chat.trade_builder``: its ops)
@@ -61,6 +62,7 @@ class PressKind(StrEnum):
     SEAT_BACK = "b"  # take my seat back from the AI
     PILE = "p"  # the Deal discard pile (D-18)
     STEP = "m"  # the next step of a player's choices (whose, which card)
+    AMOUNT = "a"  # an amount to type instead of the offered steps (the board's own bid)
     TRADE = "t"  # the trade builder (B-15)
     TRADE_MENU = "v"  # a select menu of the trade builder (Discord)
     END = "e"  # the answer to /endgame's question

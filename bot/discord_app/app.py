@@ -79,11 +79,16 @@ class TycoonBot(commands.AutoShardedBot):
         whether or not this process showed the form. A component whose id no item reads (made up,
         or from a version of the bot that named its buttons otherwise) still gets an answer."""
         if interaction.type == discord.InteractionType.modal_submit:
-            await guarded(interaction, self.front.trades.form_submitted(interaction))
+            await guarded(interaction, self._form(interaction))
         elif interaction.type == discord.InteractionType.component:
             custom_id = str((interaction.data or {}).get("custom_id", ""))
             if item_for(custom_id) is None:
                 await guarded(interaction, self.front.refuse(interaction))
+
+    async def _form(self, interaction: discord.Interaction) -> None:
+        """A submitted form: a bid of one's own, else the trade builder's cash."""
+        if not await self.front.amounts.submitted(interaction):
+            await self.front.trades.form_submitted(interaction)
 
     async def setup_hook(self) -> None:
         if self._set_up:  # a login tried again: the buttons and commands are there already

@@ -22,6 +22,7 @@ from bot.chat.flows import Flows
 from bot.chat.inputs import Press, PressKind
 from bot.chat.presses import PressRouter, failed
 from bot.discord_app import calendar, private, threads
+from bot.discord_app.amounts import DiscordAmounts
 from bot.discord_app.answers import InteractionAnswer, own_lang, refuse, say, who
 from bot.discord_app.commands import DiscordCommands
 from bot.discord_app.messenger import DiscordMessenger
@@ -47,10 +48,12 @@ class Front:
         self.ctx = PlatformContext(service, self.tables, self.flows, self.lang)
         self.commands = DiscordCommands(self.ctx)
         self.trades = DiscordTrades(self.ctx)
+        self.amounts = DiscordAmounts(self.ctx)
         self.tournaments = None  # the bot's TournamentFront, which shows a round's start and end
         self.router = PressRouter(self.ctx, {
             PressKind.OWN: self._own, PressKind.PILE: self._pile, PressKind.SEAT_BACK: self._seat_back,
-            PressKind.TRADE: self._trade, PressKind.TOURNAMENT: self._tournament}, homes=threads.homes,
+            PressKind.TRADE: self._trade, PressKind.TOURNAMENT: self._tournament,
+            PressKind.AMOUNT: self._amount}, homes=threads.homes,
             stale=self._stale)
         self._subscribed = False
         self.client = client
@@ -88,6 +91,9 @@ class Front:
         """Answered in the presser's own Discord language (the note is theirs alone)."""
         await self.flows.seat_back(asker, press.id("table"), InteractionAnswer(interaction, own_lang(interaction,
                                                                                                      self.lang)))
+
+    async def _amount(self, interaction, asker, press: Press, answer) -> None:
+        await self.amounts.press(interaction, press.id("table"))
 
     async def _trade(self, interaction, asker, press: Press, answer) -> None:
         await self.trades.press(interaction, press.id("table"), press.fields["op"])

@@ -86,8 +86,8 @@ def build_application(service: GameService, token: str, base_url: str | None = N
     app.add_handler(CommandHandler("rep", front.tours.rep))
     app.add_handler(CommandHandler("standings", front.tours.standings))
     app.add_handler(CallbackQueryHandler(front.button))
-    # typed amounts for the trade builder (B-15); other private text gets the help
-    app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, front.trades.typed))
+    # typed amounts: a bid asked for (B-04), the trade builder's (B-15); other private text gets the help
+    app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, front.typed))
     app.add_error_handler(front.on_error)
     app.bot_data["front"] = front
     front.bot = app.bot  # the service's table updates are sent with it

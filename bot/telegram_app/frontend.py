@@ -27,6 +27,7 @@ from bot.chat.inputs import Press, PressKind
 from bot.chat.messenger import Text
 from bot.chat.presses import PressRouter, failed
 from bot.chat.screens import hand_line
+from bot.telegram_app.amounts import TelegramAmounts
 from bot.telegram_app.answers import PressAnswer, chat_key, who, who_of
 from bot.telegram_app.commands import TelegramCommands
 from bot.telegram_app.messenger import CAPTION_LIMIT, TelegramMessenger, units, where
@@ -50,9 +51,10 @@ class TelegramFrontEnd:
         self.commands = TelegramCommands(self.ctx)
         self.trades = TelegramTrades(self.ctx)
         self.tours = TelegramTournaments(self.ctx)
+        self.amounts = TelegramAmounts(self.ctx)
         self.router = PressRouter(self.ctx, {
             PressKind.OWN: self.own_screen, PressKind.PILE: self.discard_pile, PressKind.TRADE: self.trades.press,
-            PressKind.TOURNAMENT: self.tours.press})
+            PressKind.TOURNAMENT: self.tours.press, PressKind.AMOUNT: self.amounts.press})
         self._subscribed = False
         self._piles: dict[int, list[int]] = {}  # private chat -> the discard pile's messages shown there
 
@@ -99,6 +101,14 @@ class TelegramFrontEnd:
             return
         await answer.tell(hand_line(mine.own, lang) or t(lang, "service.not_reachable"))
         await self.messenger.post(where(chat_key(update)), Text(self.messenger.private_note(table_id, lang)), [])
+
+    async def typed(self, update: Update, context: ContextTypes.DEFAULT_TYPE | None = None) -> None:
+        """Text in a private chat: a bid asked for, else an amount the trade builder asked for,
+        else the help."""
+        if update.effective_chat is None or update.effective_chat.type != "private":
+            return
+        if not await self.amounts.typed(update):
+            await self.trades.typed(update, context)
 
     async def discard_pile(self, update: Update, asker, press: Press, answer: PressAnswer) -> None:
         """D-18: the discard pile listed for a player the rules let look through it (a message in

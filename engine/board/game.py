@@ -11,7 +11,7 @@ from engine.board import invariants as board_invariants
 from engine.board import rules as board_rules
 from engine.board import strong as board_strong
 from engine.board.landing import landing_frequencies
-from engine.board.model import AcceptTrade, BoardOptions, EndMatch, ProposeTrade, TurnEnded
+from engine.board.model import AcceptTrade, Bid, BoardOptions, EndMatch, ProposeTrade, TurnEnded
 from engine.board.presentation import BOARD_PRESENTATION
 from engine.core.game import Game, Toggle
 from engine.play.search import SearchKit, policy
@@ -57,6 +57,8 @@ BOARD_GAME = Game(
         Toggle("free_parking_pot", "pot", "B-10"),
     ),
     offer_type=ProposeTrade,
+    amount_kind="bid",
+    amount_move=lambda amount: Bid(amount=amount),
     round_defaults=round_defaults,
     landing=landing_frequencies,
 )

@@ -61,6 +61,10 @@ class Game:
     # the one move a player composes instead of picking it from ``legal_actions`` (the board's trade
     # offer, B-15): the service's ``offer`` takes only this type; None for a game without one
     offer_type: type | None = None
+    # an amount a player types instead of pressing one of the offered steps (the board's own bid,
+    # B-04): the decision kind it answers and the move it makes; None for a game without one
+    amount_kind: str | None = None
+    amount_move: Callable[[int], Any] | None = None
     # the options of a tournament round's tables before the organiser's (round, rounds) -> dict
     round_defaults: Callable[[int, int], dict] = lambda round_no, rounds: {}
     card_clock: str | None = None  # the option that holds a tournament's seconds per card (D-16)

@@ -243,14 +243,27 @@ class GameService:
         return await self.core.apply(live, seat, action, seats=seats, missed=missed, notes=notes)
 
     async def offer(self, user: str, table_id: int, action: Any) -> Outcome:
-        """A trade offer a player composed (the trade builder): the one move that is not picked from
+        """A trade offer a player composed (the trade builder): one of the moves not picked from
         ``legal_actions`` by index, because an offer is any exchange of deeds, cash and jail cards
         (B-15). Only the game's ``offer_type`` comes through here (``Game.offer_type``); the rules' one validator
         decides, and the move is stored and shown like a button's."""
+        return await self._composed(user, table_id, lambda game: action if game.offer_type is not None
+                                    and type(action) is game.offer_type else None)
+
+    async def typed(self, user: str, table_id: int, amount: int) -> Outcome:
+        """An amount a player typed instead of pressing one of the offered steps (the board's own
+        bid, B-04): the game's ``amount_move``, decided by the rules like any other move (too low, not
+        a bidder: refused with the rule's reason)."""
+        return await self._composed(user, table_id, lambda game: game.amount_move(amount)
+                                    if game.amount_move is not None else None)
+
+    async def _composed(self, user: str, table_id: int, make: Callable[[Any], Any]) -> Outcome:
+        """A move not picked from ``legal_actions`` (``make``: the game's move, or None where the
+        game has no such move), applied like a button's on the stored version."""
         async with self.cache.lock(table_id):
             live = await self.cache.get(table_id)
-            offer_type = GAMES[live.row.game].offer_type if live is not None else None
-            if live is not None and (offer_type is None or type(action) is not offer_type):
+            action = make(GAMES[live.row.game]) if live is not None else None
+            if live is not None and action is None:
                 return Outcome(False, "service.bad_token", table=table_id)
             if live is not None and live.row.status == "running":
                 live = await self.cache.refresh(live)  # offers are rare: always on the stored version

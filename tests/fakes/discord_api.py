@@ -128,7 +128,7 @@ def _form(errors: limits.FormErrors) -> None:
 class DiscordAPI:
     """The state of one Discord (channels, messages, DMs, interactions, commands) and its answers."""
 
-    SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "m:")  # what the tests sign again when they press it
+    SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "m:", "a:")  # what the tests sign again when they press it
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, dict]] = []

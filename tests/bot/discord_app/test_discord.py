@@ -62,7 +62,7 @@ def slash(name: str, uid: int, permissions: int = 0, **options) -> dict:
 
 
 SIGNER: dict = {}  # the running bot's service signs what ``click`` carries, as the bot signs what it shows
-SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "m:")
+SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "m:", "a:")
 
 
 def plain(custom_id: str) -> str:
@@ -731,3 +731,37 @@ async def test_an_older_reply_without_buttons_is_not_edited_when_a_newer_one_com
         edits = [u for m, u, p in fake.calls[seen:] if m == "PATCH" and "/webhooks/" in u]
         assert edits == [], edits
         assert fake.identical == []
+
+
+async def test_B04_a_bidder_types_a_bid_of_their_own_in_a_form(tmp_path, monkeypatch):
+    """"✏️ Type a bid" opens a form for the bidder; what they submit is their bid (too low: the
+    rule's reason, nothing changes)."""
+    async with running_bot(tmp_path, monkeypatch, seed=3) as (client, fake, service):
+        table = await open_table(client, fake, service, "board", ai=False)
+        rules = GAMES["board"].rules
+        for _ in range(200):
+            state = service.cache.state(table)
+            if state.stage == "auction":
+                break
+            decision = rules.waiting_for(state)[0]
+            if decision.kind == "buy":  # declined: the street goes to auction
+                uid = int(service.cache.row(table).seats[decision.seat]["user"][3:])
+                token = next(tok for a, tok in service.buttons(table, decision.seat) if a == decision.timeout)
+                await dispatch(client, click(await reach(client, fake, service, table, uid, token), uid))
+            else:
+                await play_one(client, fake, service, table)
+        state = service.cache.state(table)
+        assert state.stage == "auction"
+        bidder = rules.waiting_for(state)[0].seat
+        uid = int(service.cache.row(table).seats[bidder]["user"][3:])
+        assert f"a:{table}" in [i for ids in fake.live(CHANNEL).values() for i in ids]
+        await dispatch(client, click(f"a:{table}", uid))
+        form = fake.last_form(uid)
+        assert form is not None and form["custom_id"].startswith(f"a:{table}.")
+        await handled(client, SERVERS[id(client)], fake.form_payload(form["custom_id"], uid, {"amount": "5"}))
+        await client.front.service.idle()
+        assert "B-04" in fake.last_reply()["content"] and service.cache.state(table).auction.high_bidder < 0
+        await handled(client, SERVERS[id(client)], fake.form_payload(form["custom_id"], uid, {"amount": "1230"}))
+        await client.front.service.idle()
+        auction = service.cache.state(table).auction
+        assert auction.high_bid == 1230 and auction.high_bidder == bidder

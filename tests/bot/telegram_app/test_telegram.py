@@ -170,7 +170,7 @@ def command(text: str, uid: int) -> dict:
         "text": text, "entities": [{"type": "bot_command", "offset": 0, "length": len(word)}]}}
 
 
-SIGNS = ("l:", "h:", "b:", "e:", "s:", "T:", "m:")  # what the bot signs (``bot.chat.inputs.SIGNED``)
+SIGNS = ("l:", "h:", "b:", "e:", "s:", "T:", "m:", "a:")  # what the bot signs (``bot.chat.inputs.SIGNED``)
 
 
 def press(data: str, uid: int, chat: int = GROUP, signed: bool = True, message_id: int = 1,
@@ -1170,3 +1170,60 @@ async def test_every_player_newly_asked_to_answer_gets_a_message_that_mentions_t
             assert asked >= 2  # the target and, after a "no", the attacker
     finally:
         await service.close()
+
+
+async def test_B04_a_bidder_types_a_bid_of_their_own_in_the_private_chat(tmp_path):
+    """"✏️ Type a bid" under the table: the bidder is asked privately (a forced reply), a word that
+    is not a number is asked again, a bid under the least allowed is refused with the rule's
+    reason, and a number within the rules is their bid; someone not bidding is told so."""
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = _app(service, api, lang="en", seed=3)
+    rules = GAMES["board"].rules
+    try:
+        async with app:
+            table = await _open_for_two(app, api, "board")
+            for _ in range(200):  # to the first street bought or declined: declined, it goes to auction
+                state = service.cache.state(table)
+                decision = rules.waiting_for(state)[0]
+                uid = int(service.cache.row(table).seats[decision.seat]["user"][3:])
+                wanted = decision.timeout if decision.kind == "buy" else GAMES["board"].choose_listed(
+                    state, decision.seat)
+                token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
+                token, where = await reach(app, api, service, table, uid, token)
+                await _send(app, press(token, uid, chat=where))
+                if service.cache.state(table).stage == "auction":
+                    break
+            state = service.cache.state(table)
+            assert state.stage == "auction"
+            bidder = rules.waiting_for(state)[0].seat
+            uid = int(service.cache.row(table).seats[bidder]["user"][3:])
+            assert f"a:{table}" in shown_now(api, GROUP), "a button to type a bid, under the table"
+            await _send(app, press_on(api, f"a:{table}", 9, GROUP))  # someone not at the table
+            alert = [p for name, p in api.calls if name == "answerCallbackQuery"][-1]
+            assert alert["text"] == t("en", "service.not_a_player")
+            await _send(app, press_on(api, f"a:{table}", uid, GROUP))
+            asked = [p for name, p in api.calls if name == "sendMessage" and int(p["chat_id"]) == uid][-1]
+            assert "force_reply" in str(asked.get("reply_markup")) and str(state.auction.opening) in asked["text"]
+            await _send(app, _typed("lots", uid))
+            assert api.calls[-1][1]["text"] == t("en", "amount.not_a_number")
+            await _send(app, _typed("5", uid))  # below the opening bid: B-04 says why
+            low = service.cache.state(table).auction
+            assert "B-04" in api.calls[-1][1]["text"] and low.high_bidder < 0
+            await _send(app, _typed("1,230", uid))
+            auction = service.cache.state(table).auction
+            assert auction.high_bid == 1230 and auction.high_bidder == bidder
+            said = [p["text"] for name, p in api.calls if name == "sendMessage" and int(p["chat_id"]) == uid]
+            assert t("en", "amount.done") in said[-3:]
+            await _send(app, _typed("1500", uid))  # nothing waits for a bid of theirs any more: the help
+            assert api.calls[-1][1]["text"] == t("en", "tg.help")
+            assert service.cache.state(table).auction is None or service.cache.state(table).auction.high_bid == 1230
+    finally:
+        await service.close()
+
+
+def _typed(text: str, uid: int) -> dict:
+    _update_id[0] += 1
+    return {"update_id": _update_id[0], "message": {
+        "message_id": _update_id[0], "date": 0, "chat": {"id": uid, "type": "private"}, "from": _user(uid),
+        "text": text}}
