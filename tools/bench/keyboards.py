@@ -2,9 +2,9 @@
 every decision in zh-Hans, zh-Hant and English, shown in steps (``bot.chat.steps``) against the
 flat list of one button a move they replaced. Not a speed figure: what a phone shows.
 
-``python -m tools.bench.keyboards``: for each game, the keyboards walked, the flat list's largest
+``python -m tools.bench.keyboards [long]``: for each game, the keyboards walked, the flat list's largest
 size and how many of its labels a half-width Telegram button cuts (over 20 places, a CJK character
-counting two), the steps' largest keyboard and widest label, and how many steps from the hand a
+counting two), the first step's largest keyboard (the hand, End turn), the later steps' largest and the widest label (a label over 20 places gets a Telegram row of its own), and how many steps from the hand a
 Forced Deal takes (a histogram)."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from words.i18n import LANGS
 
 NAMES = {0: "Alice", 1: "AI 1", 2: "Bob", 3: "Carol", 4: "Dan"}
 GAMES_PLAYED = [("deal", 2, 1, 300), ("deal", 4, 2, 300), ("deal", 5, 3, 200), ("board", 3, 4, 300)]
+LONG = [("deal", 3, seed, 1500) for seed in range(6)]  # ``long``: six 3-player Deal games to their end
 
 
 def _walk(choices: list[Choice], lang: str):
@@ -33,12 +34,12 @@ def _walk(choices: list[Choice], lang: str):
         todo += [(k.node, k.page, depth + 1) for k in shown if k.node is not None]
 
 
-def figures() -> dict:
+def figures(played=GAMES_PLAYED) -> dict:
     out: dict = {}
-    for game, players, seed, plies in GAMES_PLAYED:
+    for game, players, seed, plies in played:
         g = GAMES[game]
         state = g.rules.new_game(players, None, seed)
-        walked = flat_max = flat_cut = flat_labels = step_max = widest = 0
+        walked = flat_max = flat_cut = flat_labels = step_max = widest = root_max = 0
         forced: Counter = Counter()
         for _ in range(plies):
             waiting = g.rules.waiting_for(state)
@@ -64,6 +65,8 @@ def figures() -> dict:
                         walked += 1
                         if node != ROOT:
                             step_max = max(step_max, len(shown))
+                        else:
+                            root_max = max(root_max, len(shown))
                         widest = max([widest, *(width(k.label) for k in shown)])
                         for k in shown:
                             if k.token is not None:
@@ -72,10 +75,11 @@ def figures() -> dict:
                                   if isinstance(actions[int(c.token)], PlayForcedDeal))
             seat = waiting[0].seat
             g.rules.apply(state, seat, g.choose_listed(state, seat))
-        name = f"{game}{players}p"
+        name = f"{game}{players}p_seed{seed}"
         out[f"{name}_keyboards_walked"] = walked
         out[f"{name}_flat_buttons_max"] = flat_max
         out[f"{name}_flat_labels_cut_pct"] = round(100 * flat_cut / max(1, flat_labels), 1)
+        out[f"{name}_first_step_buttons_max"] = root_max
         out[f"{name}_step_buttons_max"] = step_max
         out[f"{name}_widest_label"] = f"{widest} of {FULL}"
         if forced:
@@ -84,5 +88,7 @@ def figures() -> dict:
 
 
 if __name__ == "__main__":
-    for k, v in figures().items():
+    import sys
+
+    for k, v in figures(LONG if sys.argv[1:] == ["long"] else GAMES_PLAYED).items():
         print(f"{k}: {v}")
