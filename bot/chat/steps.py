@@ -136,3 +136,21 @@ def keys(choices: list[Choice], lang: str, prefix: tuple[str, ...] = (), page: i
         kids = kids[page * room:(page + 1) * room]
         kids.append(Key(t(lang, "ch.step.more"), node=here, page=(page + 1) % pages))  # the last leads round
     return [*kids, Key(t(lang, "ch.step.back"), node=node_id(_back(choices, prefix)))]
+
+
+def walk(choices: list[Choice], lang: str):
+    """Every keyboard a player can reach from the first, nearest first: (the step's labels, its
+    page, its keys, how many presses from the first). For the tests and the figures."""
+    todo, seen = [(ROOT, 0, 0)], set()
+    while todo:
+        node, page, depth = todo.pop(0)
+        if (node, page) in seen:
+            continue
+        seen.add((node, page))
+        prefix = find(choices, node)
+        if prefix is None:  # a step button that leads nowhere: the caller's check says so
+            yield None, page, [], depth
+            continue
+        shown = keys(choices, lang, prefix, page)
+        yield prefix, page, shown, depth
+        todo += [(k.node, k.page, depth + 1) for k in shown if k.node is not None]

@@ -11,7 +11,7 @@ from bot.chat.asker import Who
 from bot.chat.inputs import clean_name
 from bot.chat.messenger import Text
 from bot.chat.screens import Button
-from bot.telegram_app.messenger import TelegramMessenger, where
+from bot.telegram_app.messenger import KEPT, TelegramMessenger, where
 
 
 def chat_key(update: Update) -> str:
@@ -123,8 +123,8 @@ class PressAnswer:
         await self._answer(note, alert=note is not None)
         message = self.query.message
         if message is not None:  # a photo's caption, or a message's text, with the new buttons
-            captioned = bool(getattr(message, "photo", None))
-            await self.messenger.rekey(self.place, message.message_id, Text(text), buttons, captioned)
+            kept = KEPT if getattr(message, "photo", None) else None  # a photo keeps its picture
+            await self.messenger.edit(self.place, message.message_id, Text(text), buttons, kept, False)
 
     async def done(self) -> None:
         await self._answer()

@@ -122,6 +122,9 @@ def _not_modified(error: BadRequest) -> bool:
     return "not modified" in str(error).lower()
 
 
+KEPT = b""  # an edit's picture: the one the message has (its caption and buttons change, no upload)
+
+
 class TelegramMessenger:
     name = "tg"
     page = PAGE
@@ -201,21 +204,6 @@ class TelegramMessenger:
         except Forbidden as e:
             raise Unreachable(str(e)) from None
         return True
-
-    async def rekey(self, place, message_id: int, text: Text, buttons: list[Button], captioned: bool) -> None:
-        """A message's words and buttons changed, its picture kept (the next step of a choice)."""
-        chat, _ = self._chat(place)
-        markup = self.markup(buttons)
-        try:
-            if captioned:
-                await self.bot.edit_message_caption(chat_id=chat, message_id=message_id, parse_mode=HTML,
-                                                    caption=self.render(text, CAPTION_LIMIT), reply_markup=markup)
-            else:
-                await self.bot.edit_message_text(self.render(text, TEXT_LIMIT), chat_id=chat, message_id=message_id,
-                                                 parse_mode=HTML, reply_markup=markup)
-        except BadRequest as e:
-            if not _not_modified(e):
-                raise
 
     async def strip(self, place, message_id: int) -> None:
         chat, _ = self._chat(place)

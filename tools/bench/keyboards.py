@@ -2,16 +2,17 @@
 every decision in zh-Hans, zh-Hant and English, shown in steps (``bot.chat.steps``) against the
 flat list of one button a move they replaced. Not a speed figure: what a phone shows.
 
-``python -m tools.bench.keyboards [long]``: for each game, the keyboards walked, the flat list's largest
-size and how many of its labels a half-width Telegram button cuts (over 20 places, a CJK character
-counting two), the first step's largest keyboard (the hand, End turn), the later steps' largest and the widest label (a label over 20 places gets a Telegram row of its own), and how many steps from the hand a
-Forced Deal takes (a histogram)."""
+``python -m tools.bench.keyboards [long]``: for each game, the keyboards walked, the flat list's
+largest size and how many of its labels a half-width Telegram button cuts (over 20 places, a CJK
+character counting two), the first step's largest keyboard (the hand, End turn), the later steps'
+largest, the widest label (over 20 places, it gets a Telegram row of its own), and how many steps
+from the hand a Forced Deal takes (a histogram); ``long``: six 3-player Deal games to their end."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from bot.chat.steps import FULL, HALF, ROOT, Choice, find, keys, width
+from bot.chat.steps import FULL, HALF, Choice, walk, width
 from engine.deal.model import PlayForcedDeal
 from engine.games import GAMES
 from words.games import WORDS
@@ -20,18 +21,6 @@ from words.i18n import LANGS
 NAMES = {0: "Alice", 1: "AI 1", 2: "Bob", 3: "Carol", 4: "Dan"}
 GAMES_PLAYED = [("deal", 2, 1, 300), ("deal", 4, 2, 300), ("deal", 5, 3, 200), ("board", 3, 4, 300)]
 LONG = [("deal", 3, seed, 1500) for seed in range(6)]  # ``long``: six 3-player Deal games to their end
-
-
-def _walk(choices: list[Choice], lang: str):
-    todo, seen = [(ROOT, 0, 0)], set()
-    while todo:
-        node, page, depth = todo.pop(0)
-        if (node, page) in seen:
-            continue
-        seen.add((node, page))
-        shown = keys(choices, lang, find(choices, node) or (), page)
-        yield node, shown, depth
-        todo += [(k.node, k.page, depth + 1) for k in shown if k.node is not None]
 
 
 def figures(played=GAMES_PLAYED) -> dict:
@@ -61,9 +50,9 @@ def figures(played=GAMES_PLAYED) -> dict:
                         paths.setdefault(path, Choice(path, str(i)))
                     choices = list(paths.values())
                     depth_of: dict = {}
-                    for node, shown, depth in _walk(choices, lang):
+                    for prefix, _page, shown, depth in walk(choices, lang):
                         walked += 1
-                        if node != ROOT:
+                        if prefix:
                             step_max = max(step_max, len(shown))
                         else:
                             root_max = max(root_max, len(shown))

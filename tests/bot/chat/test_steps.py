@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.chat.steps import FULL, HALF, PER_STEP, ROOT, Choice, find, keys, node_id, width
+from bot.chat.steps import FULL, HALF, PER_STEP, ROOT, Choice, find, keys, node_id, walk, width
 from bot.telegram_app.messenger import keyboard
 from engine.deal.model import PlayForcedDeal
 from engine.games import GAMES
@@ -17,21 +17,6 @@ NAMES = {0: "Alice", 1: "AI 1", 2: "Bob", 3: "Carol", 4: "Dan"}
 
 def _choices(*paths: tuple[str, ...]) -> list[Choice]:
     return [Choice(p, f"tok{i}") for i, p in enumerate(paths)]
-
-
-def _walk(choices: list[Choice], lang: str):
-    """Every keyboard a player can reach from the first: (the step's labels, page, its keys, depth)."""
-    todo, seen = [(ROOT, 0, 0)], set()
-    while todo:
-        node, page, depth = todo.pop(0)
-        if (node, page) in seen:
-            continue
-        seen.add((node, page))
-        prefix = find(choices, node)
-        assert prefix is not None, "every step button leads to a step of these choices"
-        shown = keys(choices, lang, prefix, page)
-        yield prefix, page, shown, depth
-        todo += [(k.node, k.page, depth + 1) for k in shown if k.node is not None]
 
 
 def test_a_step_shows_its_children_and_a_lone_move_is_one_button():
@@ -125,7 +110,8 @@ def test_every_keyboard_of_a_seeded_game_fits_a_phone_in_every_language(game, pl
                 choices = list(paths.values())
                 depth_of: dict[str, int] = {}
                 paged = False
-                for prefix, _page, shown, depth in _walk(choices, lang):
+                for prefix, _page, shown, depth in walk(choices, lang):
+                    assert prefix is not None, "every step button leads to a step of these choices"
                     keyboards += 1
                     labels = [k.label for k in shown]
                     assert len(labels) == len(set(labels)), labels

@@ -201,6 +201,21 @@ def press_on(api: FakeBotAPI, data: str, uid: int, chat: int) -> dict:
     raise AssertionError(f"{data} is not shown in {chat}")
 
 
+async def press_first(app, api: FakeBotAPI, service, table: int, pick=None):
+    """The first decision the table waits for, answered by its member through the buttons (the
+    steps included): with ``pick(state, decision)``'s move, else the AI's. The decision."""
+    game = GAMES[service.cache.row(table).game]
+    state = service.cache.state(table)
+    decision = game.rules.waiting_for(state)[0]
+    uid = int(service.cache.row(table).seats[decision.seat]["user"][3:])
+    wanted = pick(state, decision) if pick is not None else None
+    wanted = game.choose_listed(state, decision.seat) if wanted is None else wanted
+    token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
+    token, where = await reach(app, api, service, table, uid, token)
+    await _send(app, press(token, uid, chat=where))
+    return decision
+
+
 async def reach(app, api: FakeBotAPI, service, table: int, uid: int, token: str) -> tuple[str, int]:
     """Presses through the steps of ``uid``'s choices (``bot.chat.steps``) until the move ``token``
     makes is a button in their private chat or the group: (the token shown, the chat it is in)."""
@@ -1148,15 +1163,9 @@ async def test_every_player_newly_asked_to_answer_gets_a_message_that_mentions_t
             for _ in range(800):
                 if service.cache.row(table).status != "running":
                     break
-                state = service.cache.state(table)
-                before = {(d.seat, d.kind) for d in rules.waiting_for(state)}
-                decision = rules.waiting_for(state)[0]
-                uid = int(service.cache.row(table).seats[decision.seat]["user"][3:])
-                wanted = GAMES["deal"].choose_listed(state, decision.seat)
-                token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
-                token, where = await reach(app, api, service, table, uid, token)
+                before = {(d.seat, d.kind) for d in rules.waiting_for(service.cache.state(table))}
                 mark = len(api.calls)
-                await _send(app, press(token, uid, chat=where))
+                await press_first(app, api, service, table)
                 for d in rules.waiting_for(service.cache.state(table)):
                     if d.kind in ("respond", "counter") and (d.seat, d.kind) not in before:
                         asked += 1
@@ -1184,14 +1193,8 @@ async def test_B04_a_bidder_types_a_bid_of_their_own_in_the_private_chat(tmp_pat
         async with app:
             table = await _open_for_two(app, api, "board")
             for _ in range(200):  # to the first street bought or declined: declined, it goes to auction
-                state = service.cache.state(table)
-                decision = rules.waiting_for(state)[0]
-                uid = int(service.cache.row(table).seats[decision.seat]["user"][3:])
-                wanted = decision.timeout if decision.kind == "buy" else GAMES["board"].choose_listed(
-                    state, decision.seat)
-                token = next(tok for a, tok in service.buttons(table, decision.seat) if a == wanted)
-                token, where = await reach(app, api, service, table, uid, token)
-                await _send(app, press(token, uid, chat=where))
+                await press_first(app, api, service, table,
+                                  lambda state, decision: decision.timeout if decision.kind == "buy" else None)
                 if service.cache.state(table).stage == "auction":
                     break
             state = service.cache.state(table)

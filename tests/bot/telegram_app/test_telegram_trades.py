@@ -11,7 +11,7 @@ from engine.board import basic
 from engine.board.data import board
 from engine.games import GAMES
 from engine.service.tables import GameService
-from tests.bot.telegram_app.test_telegram import GROUP, FakeBotAPI, _app, _send, _user, open_game, press
+from tests.bot.telegram_app.test_telegram import GROUP, FakeBotAPI, _app, _send, _typed, open_game, press
 from words.i18n import t
 
 ANN, BOB = 1, 2
@@ -57,11 +57,6 @@ def _signed(api: FakeBotAPI, uid: int, message: int, op_prefix: str) -> str:
     data = [b for b in api.messages[(uid, message)]["buttons"] if b.split(".")[0].split(":", 2)[2] == op_prefix]
     assert data, (op_prefix, api.messages[(uid, message)]["buttons"])
     return data[0]
-
-
-def _typed(text: str, uid: int) -> dict:
-    return {"update_id": 900_000 + len(text), "message": {
-        "message_id": 77, "date": 0, "chat": {"id": uid, "type": "private"}, "from": _user(uid), "text": text}}
 
 
 @contextlib.asynccontextmanager
