@@ -979,6 +979,10 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             assert lobby.status == "lobby" and lobby.game == game and lobby.ruleset == view.ruleset
             assert [s.person for s in lobby.seats] == [True] + [False] * sum(not s.person for s in view.seats)
             assert t("en", "end.again", names="").split(":")[0] in api.messages[(GROUP, api.next_id)]["text"]
+            await _send(app, press(f"l:{table}:again", members[2]))  # pressed again: one lobby at a time
+            alert = [p for name, p in api.calls if name == "answerCallbackQuery"][-1]
+            assert alert["show_alert"] and str(again.id) in alert["text"]  # "table N is open here"
+            assert (await service.lobby.table_in_chat(f"tg:{GROUP}")).id == again.id
     finally:
         await service.close()
 
