@@ -3,10 +3,18 @@
 Every string a picture shows goes through ``Pen.text`` (or arrives inside a cached ``Sprite``
 that carries its own strings), so a test can ask a renderer for the exact texts it drew and check
 that the font has a glyph for each character (no empty boxes in Chinese or in player names).
+
+The pen also keeps each string's font size and its layer (``Pen.sizes``), so that a test can check
+the pictures are readable on a phone (issue 46). A table picture is read at two sizes: in the chat
+bubble (~330 px wide) a player takes in the *glance* layer (whose turn, the money, what just
+happened), opened full screen (~390 px wide) the *details* (names, prices, owners, rents).
+``glance_size`` and ``detail_size`` give the smallest font size, in the picture's own pixels, that
+shows as 11 px in the bubble and as 9 px full screen.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 from typing import NamedTuple
@@ -19,40 +27,75 @@ RGB = tuple[int, int, int]
 ELLIPSIS = "…"
 BLACK: RGB = (25, 25, 25)
 WHITE: RGB = (255, 255, 255)
+GLANCE, DETAIL = "glance", "detail"  # the two layers a picture is read in (see the module's note)
+BUBBLE_W, FULL_W = 330, 390  # how wide a picture shows in the chat bubble and full screen (px)
+GLANCE_PX, DETAIL_PX = 11, 9  # the smallest type read there
+
+
+def glance_size(width: int) -> int:
+    """The smallest font size (px of a picture ``width`` wide) that shows as 11 px in the bubble."""
+    return math.ceil(GLANCE_PX * width / BUBBLE_W - 1e-9)
+
+
+def detail_size(width: int) -> int:
+    """The smallest font size (px of a picture ``width`` wide) that shows as 9 px full screen."""
+    return math.ceil(DETAIL_PX * width / FULL_W - 1e-9)
+
+
+Drawn = tuple[str, int, str]  # a string, its font size, its layer
 
 
 class Sprite(NamedTuple):
-    """A pre-drawn piece (a card face, a card strip) and the strings drawn on it."""
+    """A pre-drawn piece (a card face, a card strip) and the strings drawn on it (with their
+    sizes and layers)."""
 
     image: Image.Image
     texts: tuple[str, ...]
+    sizes: tuple[Drawn, ...] = ()
 
 
 class Pen:
-    """``ImageDraw`` plus a record of every string written or pasted in with a sprite."""
+    """``ImageDraw`` plus a record of every string written or pasted in with a sprite: ``texts``
+    (the strings) and ``sizes`` (each with its font size and layer)."""
 
     def __init__(self, image: Image.Image, lang: str) -> None:
         self.image = image
         self.draw = ImageDraw.Draw(image)
         self.lang = lang
         self.texts: list[str] = []
+        self.sizes: list[Drawn] = []
 
     def text(self, xy: tuple[float, float], s: str, size: int, fill: RGB = BLACK, anchor: str = "lm",
-             bold: bool = False) -> tuple[int, int, int, int]:
+             bold: bool = False, layer: str = DETAIL) -> tuple[int, int, int, int]:
         """Write ``s`` with its ``anchor`` (Pillow's two-letter anchors) at ``xy``; returns the
-        box its ink may cover (what layout tests check against the space it was given)."""
+        box its ink may cover (what layout tests check against the space it was given).
+        ``layer``: ``GLANCE`` for what the chat bubble must show, else ``DETAIL``."""
         if not s:
             return (round(xy[0]), round(xy[1]), round(xy[0]), round(xy[1]))
-        self.texts.append(s)
+        self.note(s, size, layer)
         mask, dx, dy = text_mask(s, size, self.lang, anchor, bold)
         x, y = round(xy[0]) + dx, round(xy[1]) + dy
         self.image.paste(fill, (x, y), mask)
         return x, y, x + mask.width, y + mask.height
 
+    def note(self, s: str, size: int, layer: str = DETAIL) -> None:
+        """Record a string drawn some other way (a token's mark, drawn large and scaled down)."""
+        self.texts.append(s)
+        self.sizes.append((s, size, layer))
+
     def paste(self, sprite: Sprite, xy: tuple[int, int]) -> None:
         im = sprite.image
         self.image.paste(im, xy, im if im.mode == "RGBA" else None)
         self.texts.extend(sprite.texts)
+        self.sizes.extend(sprite.sizes)
+
+    def take(self, sprite: Sprite) -> None:
+        """Record the strings of ``sprite`` (a layer this pen's image was copied from)."""
+        self.texts.extend(sprite.texts)
+        self.sizes.extend(sprite.sizes)
+
+    def sprite(self) -> Sprite:
+        return Sprite(self.image, tuple(self.texts), tuple(self.sizes))
 
 
 @lru_cache(maxsize=2048)
@@ -69,9 +112,10 @@ def text_mask(s: str, size: int, lang: str, anchor: str, bold: bool) -> tuple[Im
     return mask.point(_COVERAGE), left, top
 
 
-# Text edges keep five coverage levels instead of 256: they look the same at these sizes, and the
-# pictures' 8-bit palettes and PNG compression do much better (the board is ~10% fewer bytes).
-_COVERAGE = [round(v / 63.75) * 64 if v < 224 else 255 for v in range(256)]
+# Text edges keep three coverage levels instead of 256 (none, half, full): they look the same at
+# these sizes (the board's smallest type is 24 px), and the pictures' 8-bit palettes and PNG
+# compression do much better (the board is ~7% fewer bytes than with five levels).
+_COVERAGE = [0 if v < 64 else 128 if v < 192 else 255 for v in range(256)]
 
 
 @lru_cache(maxsize=8192)
@@ -108,9 +152,10 @@ def _is_wide(ch: str) -> bool:
     return ord(ch) >= 0x2E80  # CJK and full-width forms: a line may break before any of them
 
 
-def wrap(s: str, size: int, lang: str, width: float, max_lines: int) -> list[str]:
+def wrap(s: str, size: int, lang: str, width: float, max_lines: int, hyphen: bool = False) -> list[str]:
     """``s`` broken into at most ``max_lines`` lines of at most ``width`` pixels (CJK anywhere,
-    Latin at spaces, an over-long word by characters); the last line ends with "…" if cut."""
+    Latin at spaces, an over-long word by characters, with a hyphen where ``hyphen``); the last
+    line ends with "…" if cut."""
     tokens: list[str] = []  # words with their trailing space, or single wide characters
     word = ""
     for ch in s:
@@ -132,10 +177,21 @@ def wrap(s: str, size: int, lang: str, width: float, max_lines: int) -> list[str
         if width_of((line + tok).rstrip(), size, lang) <= width:
             line += tok
             continue
+        if hyphen and line.strip() and tok.strip().isalpha() and width_of(tok.strip(), size, lang) > width:
+            head = _hyphen_cut(tok.strip(), size, lang, width - width_of(line, size, lang))
+            if head:  # the start of the word on this line ("Mediter-"), the rest on the next
+                lines.append(line + tok.strip()[:head] + "-")
+                line = tok[head:]
+                continue
         if line.strip():
             lines.append(line.rstrip())
         line = tok.lstrip()
         while width_of(line.rstrip(), size, lang) > width and len(line) > 1:  # a word longer than a line
+            head = _hyphen_cut(line.rstrip(), size, lang, width) if hyphen else 0
+            if head:
+                lines.append(line[:head] + "-")
+                line = line[head:]
+                continue
             cut = len(line) - 1
             while cut > 1 and width_of(line[:cut], size, lang) > width:
                 cut -= 1
@@ -145,29 +201,76 @@ def wrap(s: str, size: int, lang: str, width: float, max_lines: int) -> list[str
         lines.append(line.rstrip())
     if len(lines) > max_lines:
         lines = lines[:max_lines]
-        lines[-1] = fit(lines[-1], size, lang, width, cut=True)
+        lines[-1] = fit(lines[-1].removesuffix("-"), size, lang, width, cut=True)
     return lines
 
 
-def initials(names: dict[int, str], lang: str) -> dict[int, str]:
-    """The mark each seat's token and owner band carry: the first letter of the name, unless
-    another player's name starts the same way (chat tables are often "Ann", "AI 1", "AI 2"…):
-    then a name ending in a number keeps its letter and number ("A1", "A2"), any other its first
-    two characters ("An", "张伟"), and if even that is shared, the letter and the seat ("A3").
-    Colour is never the only cue, so no two players may share a mark."""
-    clean = {s: "".join(printable(str(n or ""), lang).split()) for s, n in names.items()}
-    first = {s: (c[:1].upper() or "?") for s, c in clean.items()}
-    out = {}
-    for seat, c in clean.items():
-        if sum(1 for f in first.values() if f == first[seat]) == 1:
-            out[seat] = first[seat]
-            continue
-        digits = re.search(r"[0-9]+$", c)
-        out[seat] = first[seat] + digits.group() if digits and digits.start() > 0 else first[seat] + c[1:2]
-    for seat in out:
-        if sum(1 for m in out.values() if m == out[seat]) > 1:
-            out[seat] = first[seat] + str(seat + 1)
+_VOWELS = set("aeiouyAEIOUY")
+_DIGRAPHS = ("ch", "sh", "th", "ph", "ck", "gh", "wh", "qu", "zh", "ng")  # never cut in two
+
+
+def _hyphen_cut(word: str, size: int, lang: str, width: float) -> int:
+    """How many letters of ``word`` go before a hyphen in ``width`` px (0: none), at least two
+    before it and three after, between syllables as far as letters tell: between two consonants
+    ("Ken-tucky", "Board-walk") or after a vowel before a consonant and a vowel ("Caro-lina")."""
+    if not word.isalpha():
+        return 0
+    for head in range(len(word) - 3, 1, -1):
+        a, b, c = word[head - 1], word[head], word[head + 1]
+        between = a not in _VOWELS and b not in _VOWELS and (a + b).lower() not in _DIGRAPHS
+        syllable = a in _VOWELS and b not in _VOWELS and c in _VOWELS
+        if (between or syllable) and width_of(word[:head] + "-", size, lang) <= width:
+            return head
+    return 0
+
+
+def unwrapped(lines: list[str]) -> str:
+    """The text ``wrap`` broke into ``lines`` (hyphens at line ends taken out again)."""
+    out = ""
+    for line in lines:
+        if out.endswith("-") and out[-2:-1].isalpha() and line[:1].isalpha():
+            out = out[:-1] + line
+        elif out and not (_is_wide(out[-1]) or _is_wide(line[:1])):
+            out += " " + line
+        else:
+            out += line
     return out
+
+
+_LOOK_ALIKE = str.maketrans({"I": "1", "|": "1", "O": "0", "Q": "0"})  # (marks are upper case: no "l")
+
+
+def initials(names: dict[int, str], lang: str) -> dict[int, str]:
+    """The mark each seat's token and owner band carry: one character where it can be, and no two
+    seats alike, not even at a glance ("I" and "1", "O" and "0" count as the same).
+
+    A name ending in a number is marked by that number ("AI 1" → "1", "电脑2" → "2"), any other
+    by its first letter ("Alice" → "A", "张伟" → "张"). Where two seats would share a mark, the
+    first keeps it and the next takes the next letter of its own name that is still free ("Al"
+    → "A", "Alan" → "L"), else its seat number. Colour is never the only cue."""
+    clean = {s: "".join(ch for ch in printable(str(n or ""), lang) if ch.isalnum()) for s, n in names.items()}
+
+    def choices(seat: int) -> list[str]:
+        c = clean[seat]
+        number = re.search(r"[0-9]+$", c)
+        out = [number.group()] if number and number.start() > 0 else []
+        out += [ch.upper() for ch in c]
+        return out + [str(seat + 1)] + [str(k) for k in range(1, 100)]
+
+    def same(mark: str) -> str:
+        return mark.upper().translate(_LOOK_ALIKE)
+
+    wanted = {seat: choices(seat)[0] for seat in clean}
+    out: dict[int, str] = {}
+    for seat, mark in wanted.items():  # a first choice nobody else wants is kept
+        if sum(1 for m in wanted.values() if same(m) == same(mark)) == 1:
+            out[seat] = mark
+    for seat in sorted(clean):
+        if seat in out:
+            continue
+        taken = {same(m) for m in out.values()}
+        out[seat] = next(m for m in choices(seat) if same(m) not in taken)
+    return {seat: out[seat] for seat in names}
 
 
 def ink_for(fill: RGB) -> RGB:

@@ -4,6 +4,14 @@ Players would rather look than read (issue 5): the group's message carries a pic
 player's properties, bank and hand size, the piles, whose turn it is and what is being asked of
 whom; each player's private message carries a picture of their hand, numbered like the buttons.
 
+The table is read on a phone (issue 46): in the chat bubble (~330 px wide) the *glance* layer in
+large type (whose turn, every player's bank and complete sets, the open demands and the last
+moves), full screen (~390 px wide) the *details* (each group's colour, count, cards and rent, the
+piles). ``render.common.glance_size``/``detail_size`` give the smallest type of each; a long card
+name is shortened ("Medit. Ave", "北卡罗来纳"), never set smaller. Both pictures keep one size
+through a game: the table's depends only on the number of players (``table_size``), the hand's on
+nothing (a fixed grid, ``hand_grid``), so a chat does not jump as the game goes on.
+
 Both pictures are drawn only from a ``view(state, seat)`` dict (docs/design.md, "render/ draws only
 from views"): the public table cannot show a hand or the draw pile's order because the view it
 reads does not hold them. Words come from the deck (card and colour names), the locale
@@ -26,24 +34,28 @@ from engine.deal.cards import CARDS, COLOURS, KEY, SET_SIZE
 from engine.deal.rules import HAND_LIMIT
 from render.common import (
     BLACK,
+    ELLIPSIS,
+    GLANCE,
     RGB,
     WHITE,
     Pen,
     Sprite,
+    detail_size,
     draw_check,
     first_fitting,
     fit,
+    glance_size,
     ink_for,
     printable,
     width_of,
     wrap,
 )
-from render.png import fixed_palette, to_palette
+from render.png import PALETTE_LEVEL, fixed_palette, to_palette
 from words.deal_text import card_name, colour_name, demand_text, player_name, winners_line
 from words.i18n import LANGS, normalise_lang, t
 
-WIDTH = 1000
-MARGIN = 12
+WIDTH = 880
+MARGIN = 10
 SETS_TO_WIN = 3
 
 # A colour per property colour; every place that shows one also writes its name (colour-blind use).
@@ -71,23 +83,37 @@ WORDS: dict[str, dict[str, str]] = {
     "action": {"en": "Action", "zh-Hans": "行动", "zh-Hant": "行動"},
     "money": {"en": "Money", "zh-Hans": "货币", "zh-Hant": "貨幣"},
     "any": {"en": "any colour", "zh-Hans": "任意颜色", "zh-Hant": "任意顏色"},
+    "sets": {"en": "Sets", "zh-Hans": "整套", "zh-Hant": "整套"},
 }
 SHORT_COLOUR_EN = {"light_blue": "Lt Blue", "dark_blue": "Dk Blue", "railroad": "Rail", "utility": "Util"}
-_EN_ABBREV = (("Avenue", "Ave"), ("Place", "Pl"), ("Railroad", "RR"), ("Gardens", "Gdns"), ("Company", "Co"))
+_EN_ABBREV = (("Avenue", "Ave"), ("Place", "Pl"), ("Railroad", "RR"), ("Gardens", "Gdns"), ("Company", "Co"),
+              ("Mediterranean", "Medit."), ("Pennsylvania", "Penn."), ("Connecticut", "Conn."),
+              ("North Carolina", "N. Carolina"))
 _EN_DROP = (" Ave", " Pl", " RR", " Gdns", " Co")
 _ZH_DROP = ("大道", "广场", "廣場", "花园", "花園", "公司", "铁路", "鐵路", "物业", "物業")
 
-# The property area: a panel per player, a left column of facts, groups as card stacks.
-LEFT_W = 170
-GROUP_W, GROUP_GAP = 104, 6
-STRIP_W, STRIP_H, STRIP_STEP = GROUP_W - 8, 22, 21
-STRIP_FONT = 13
-GROUP_HEAD, GROUP_FOOT = 22, 20
-PILE_W, PILE_H = 80, 112
+# The table: its type sizes (the glance layer and the details, see render/common.py), the banner,
+# the piles, the news, then a panel per player: a line of facts, and its property groups.
+GLANCE_T = glance_size(WIDTH)  # 30
+DETAIL_T = detail_size(WIDTH)  # 21
+TITLE_LINE = GLANCE_T + 9
+BANNER_H = TITLE_LINE + 12
+PILES_Y, PILES_H = MARGIN + BANNER_H + 5, 42
+NEWS_LINES = 3
+NEWS_Y, NEWS_H = PILES_Y + PILES_H + 5, NEWS_LINES * TITLE_LINE + 10
+PANELS_Y, PANEL_GAP = NEWS_Y + NEWS_H + 7, 7
+GROUP_W, GROUP_GAP, GROUPS_A_ROW = 135, 5, 6
+STRIP_W, STRIP_H, STRIP_STEP = GROUP_W - 8, 24, 24
+STRIP_FONT = DETAIL_T
+GROUP_HEAD, GROUP_FOOT = 26, 29
+NAMED = 3  # cards named in a group (a fourth, a railroad's, is counted: "+1")
+GROUPS_H = 4 + GROUP_HEAD + NAMED * STRIP_STEP + GROUP_FOOT + 4  # a group of named cards
+COMPACT_H = (GROUPS_H - GROUP_GAP) // 2  # a group without names, two rows of them
+ROW_A = 40  # the name, bank, sets and hand
+PANEL_H = 5 + ROW_A + 4 + GROUPS_H + 7
 
-# A hand: up to five faces a row.
-FACE_W, FACE_H, FACE_GAP, HAND_COLS = 176, 220, 12, 5
-BADGE = 40  # room kept on a hand face's band for its number
+# A hand: a grid of faces on a canvas of a fixed size (see "a hand" below).
+FACE_W, FACE_H, FACE_GAP = 144, 180, 10
 
 
 def _word(key: str, lang: str) -> str:
@@ -148,6 +174,8 @@ def _colour_label(colour: str | None, lang: str, size: int, width: float) -> str
     options = [colour_name(colour, lang)]
     if lang == "en" and colour in SHORT_COLOUR_EN:
         options.append(SHORT_COLOUR_EN[colour])
+    elif colour == "utility" and lang != "en":
+        options.append(options[0][:2])  # 公用事业 → 公用
     return first_fitting(options, size, lang, width)
 
 
@@ -182,10 +210,10 @@ def _strip(key: str, colour: str | None, lang: str) -> Sprite:
     pen.draw.rounded_rectangle((0, 0, STRIP_W - 1, STRIP_H - 1), radius=4, fill=fill, outline=(40, 40, 40))
     room = STRIP_W - 8
     if CARDS[card].kind == "wild":
-        room -= 15
-        _swatch(pen.draw, STRIP_W - 17, (STRIP_H - 12) // 2, CARDS[card].colours, ink)
+        room -= 22
+        _swatch(pen.draw, STRIP_W - 22, (STRIP_H - 16) // 2, CARDS[card].colours, ink, 16)
     pen.text((4, STRIP_H / 2), first_fitting(_short_names(card, lang), STRIP_FONT, lang, room), STRIP_FONT, ink)
-    return Sprite(im, tuple(pen.texts))
+    return pen.sprite()
 
 
 @lru_cache(maxsize=1024)
@@ -262,7 +290,7 @@ def _face(key: str, lang: str, w: int, h: int, badge: int) -> Sprite:
         d.ellipse((x0, y0, x0 + value_d, y0 + value_d), fill=(250, 222, 120), outline=(55, 55, 55), width=2)
         pen.text((x0 + value_d / 2, y0 + value_d / 2), f"{c.value}M", max(11, round(value_d * 0.42)), BLACK,
                  anchor="mm")
-    return Sprite(im, tuple(pen.texts))
+    return pen.sprite()
 
 
 @lru_cache(maxsize=8)
@@ -290,12 +318,14 @@ def _house(d: ImageDraw.ImageDraw, x: int, y: int) -> int:
     return 12
 
 
-def _hotel(d: ImageDraw.ImageDraw, x: int, y: int) -> int:
-    """A hotel (red, wide, flat roof and windows) with its bottom-left at (x, y); returns its width."""
-    d.rectangle((x, y - 14, x + 20, y), fill=(200, 40, 40), outline=BLACK)
-    for wx in (x + 4, x + 9, x + 14):
+def _hotel(d: ImageDraw.ImageDraw, x: int, y: int, w: int = 20) -> int:
+    """A hotel (red, wide, flat roof and windows) ``w`` px wide with its bottom-left at (x, y);
+    returns its width."""
+    d.rectangle((x, y - 14, x + w, y), fill=(200, 40, 40), outline=BLACK)
+    for k in range(3):
+        wx = x + 3 + k * (w - 6) // 2 - 1
         d.rectangle((wx, y - 10, wx + 2, y - 8), fill=WHITE)
-    return 20
+    return w
 
 
 def _pips(d: ImageDraw.ImageDraw, x: float, y: float, left: int, total: int = 3, r: int = 6) -> None:
@@ -305,62 +335,106 @@ def _pips(d: ImageDraw.ImageDraw, x: float, y: float, left: int, total: int = 3,
 
 
 # -- the table ---------------------------------------------------------------------------------
+#
+# Read on a phone (issue 46): in the chat bubble the glance layer (whose turn it is, each player's
+# bank and complete sets, what just happened and what the table waits for), full screen the
+# details (each property group's colour, count and rent, the cards in it, the piles). The picture
+# is as tall for every state of a game of n players: the header and the news take fixed room, and
+# every player's panel has room for six groups with their cards named, or twelve without names.
 
 
-def _group_height(g: dict) -> int:
-    return 4 + GROUP_HEAD + (len(g["cards"]) - 1) * STRIP_STEP + STRIP_H + 4 + GROUP_FOOT + 2
+def _colour_fill(colour: str | None) -> RGB:
+    return PALETTE[colour] if colour else NO_COLOUR
 
 
-def _group(pen: Pen, x: int, y: int, h: int, g: dict, lang: str) -> None:
+def _group_head(pen: Pen, x: int, y: float, g: dict, lang: str) -> None:
+    """A group's colour name, and its count ("2/3") or the check of a complete set with the
+    house and hotel on it."""
     d = pen.draw
     colour = g["colour"]
     complete = g["complete"]
-    d.rounded_rectangle((x, y, x + GROUP_W - 1, y + h - 1), radius=6, fill=(247, 248, 250),
-                        outline=BLACK if complete else PANEL_EDGE, width=3 if complete else 1)
-    head_y = y + 4 + GROUP_HEAD / 2
-    right = 22 if complete or colour is None else width_of(f"{len(g['cards'])}/{SET_SIZE[colour]}", 13, lang) + 4
-    pen.text((x + 6, head_y), _colour_label(colour, lang, 14, GROUP_W - 12 - right), 14, BLACK)
+    count = f"{len(g['cards'])}/{SET_SIZE[colour]}" if colour is not None else ""
+    right = 26 if complete else (width_of(count, DETAIL_T, lang) + 6 if count else 0)
+    pen.text((x + 6, y), _colour_label(colour, lang, DETAIL_T, GROUP_W - 14 - right), DETAIL_T, BLACK)
     if complete:  # D-07: a complete set — a check mark drawn with lines on a green disc
         cx = x + GROUP_W - 14
-        d.ellipse((cx - 9, head_y - 9, cx + 9, head_y + 9), fill=CHECK_FILL, outline=BLACK)
-        draw_check(d, (cx - 6, head_y - 6, cx + 6, head_y + 6), WHITE, width=3)
-    elif colour is not None:
-        pen.text((x + GROUP_W - 5, head_y), f"{len(g['cards'])}/{SET_SIZE[colour]}", 13, GREY, anchor="rm")
-    cy = y + 4 + GROUP_HEAD
-    for card in g["cards"]:
-        pen.paste(_strip(KEY[card], colour, pen.lang), (x + 4, cy))
-        cy += STRIP_STEP
-    foot_y = y + h - 4 - GROUP_FOOT / 2
-    if colour is not None:
-        pen.text((x + 6, foot_y), f"{t(lang, 'deal.ui.rent_card')} {g['rent']}M", 13, BLACK)
-    bx = x + GROUP_W - 6
-    base = round(foot_y + 7)
+        d.ellipse((cx - 10, y - 10, cx + 10, y + 10), fill=CHECK_FILL, outline=BLACK)
+        draw_check(d, (cx - 6, y - 6, cx + 6, y + 6), WHITE, width=3)
+    elif count:
+        pen.text((x + GROUP_W - 6, y), count, DETAIL_T, GREY, anchor="rm")
+
+
+def _group_foot(pen: Pen, x: int, y: float, g: dict, lang: str) -> None:
+    """A group's rent, and its house and hotel (at the right)."""
+    d = pen.draw
+    if g["colour"] is not None:
+        pen.text((x + 6, y), f"{t(lang, 'deal.ui.rent_card')} {g['rent']}M", DETAIL_T, BLACK)
+    bx = x + GROUP_W - 4
+    base = round(y + 8)
     if g.get("hotel") is not None:
-        bx -= 20
-        _hotel(d, bx, base)
-        bx -= 3
+        bx -= 18
+        _hotel(d, bx, base, 18)
+        bx -= 2
     if g.get("house") is not None:
         bx -= 12
         _house(d, bx, base)
 
 
-def _group_rows(groups: list[dict], per_row: int) -> list[list[dict]]:
-    return [groups[i:i + per_row] for i in range(0, len(groups), per_row)]
+def _group_frame(pen: Pen, x: int, y: int, h: int, g: dict) -> None:
+    complete = g["complete"]
+    pen.draw.rounded_rectangle((x, y, x + GROUP_W - 1, y + h - 1), radius=6, fill=(247, 248, 250),
+                               outline=BLACK if complete else PANEL_EDGE, width=3 if complete else 1)
 
 
-def _layout(view: dict) -> dict:
-    """Heights of each part of the table, so the image is made once at its final size."""
-    gx0 = MARGIN + 12 + LEFT_W
-    per_row = max(1, (WIDTH - MARGIN - 10 - gx0 + GROUP_GAP) // (GROUP_W + GROUP_GAP))
-    panels = {}
-    for p in view["players"]:
-        rows = _group_rows(p["groups"], per_row)
-        row_h = [max(_group_height(g) for g in row) for row in rows]
-        groups_h = sum(row_h) + GROUP_GAP * max(0, len(rows) - 1)
-        lit_play = p["seat"] == view["current"] and view["phase"] == "play"
-        left_h = 142 if lit_play else 120  # name, three facts, and the plays left on the turn's panel
-        panels[p["seat"]] = (rows, row_h, max(left_h, groups_h + 20))
-    return {"gx0": gx0, "panels": panels}
+@lru_cache(maxsize=16)
+def _group_card(h: int, complete: bool, fill: RGB) -> Image.Image:
+    """An empty group ``h`` px tall on a panel's ``fill`` (a complete set's with a thick edge)."""
+    im = Image.new("RGB", (GROUP_W, h), fill)
+    _group_frame(Pen(im, "en"), 0, 0, h, {"complete": complete})
+    return im
+
+
+def _group(pen: Pen, x: int, y: int, g: dict, lang: str, compact: bool, fill: RGB) -> None:
+    """A group of a panel of fill ``fill``: drawn once for what it shows (``_group_sprite``)."""
+    pen.paste(_group_sprite(g["colour"], tuple(g["cards"]), g["complete"], g["rent"], g.get("house") is not None,
+                            g.get("hotel") is not None, lang, compact, fill), (x, y))
+
+
+@lru_cache(maxsize=1024)
+def _group_sprite(colour: str | None, cards: tuple[int, ...], complete: bool, rent: int, house: bool, hotel: bool,
+                  lang: str, compact: bool, fill: RGB) -> Sprite:
+    """A group as a stack of named cards (a panel of six groups at most), or its colour, count and
+    rent with a chip a card (``compact``: a panel of more groups), on a panel's ``fill``."""
+    g = {"colour": colour, "cards": list(cards), "complete": complete, "rent": rent,
+         "house": 0 if house else None, "hotel": 0 if hotel else None}
+    h = COMPACT_H if compact else GROUPS_H
+    pen = Pen(_group_card(h, complete, fill).copy(), lang)
+    if compact:  # the head, a chip a card (its colours), the rent
+        _group_head(pen, 0, 14, g, lang)
+        d = pen.draw
+        cx, cy = 7, 26
+        for card in cards:
+            c = CARDS[card]
+            fills = [_colour_fill(colour)] if c.kind == "property" else [PALETTE[k] for k in c.colours] or [
+                PALETTE[k] for k in ANY_COLOUR]
+            _stripes(d, (cx, cy, cx + 15, cy + 9), fills)
+            d.rectangle((cx, cy, cx + 15, cy + 9), outline=BLACK)
+            cx += 20
+        _group_foot(pen, 0, h - 13, g, lang)
+    else:
+        _group_head(pen, 0, 4 + GROUP_HEAD / 2, g, lang)
+        cy = 4 + GROUP_HEAD
+        for card in cards[:NAMED]:
+            pen.paste(_strip(KEY[card], colour, lang), (4, cy))
+            cy += STRIP_STEP
+        _group_foot(pen, 0, h - 4 - GROUP_FOOT / 2, g, lang)
+        if len(cards) > NAMED:  # beside the rent, in the colour of the cards it counts
+            fill = _colour_fill(colour)
+            label = f"+{len(cards) - NAMED}"
+            box = (GROUP_W - 38, h - 4 - GROUP_FOOT + 2, GROUP_W - 5, h - 5)
+            pen.draw.rounded_rectangle(box, radius=4, fill=fill, outline=BLACK)
+            pen.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), label, DETAIL_T, ink_for(fill), anchor="mm")
+    return pen.sprite()
 
 
 def _title_lines(view: dict, lang: str, names: Mapping[int, str]) -> list[str]:
@@ -374,116 +448,136 @@ def _title_lines(view: dict, lang: str, names: Mapping[int, str]) -> list[str]:
     return [t(lang, "deal.ui.header", turn=view["turn"], seat=who, plays=view["plays_left"])]
 
 
-def _header_text(view: dict, lang: str, names: Mapping[int, str]) -> tuple[list[str], list[str], int]:
-    """The title's lines (wrapped), the lines under it, and the header's height."""
-    first, *rest = _title_lines(view, lang, names)
-    text_w = WIDTH - 2 * MARGIN - (2 * PILE_W + 40) - 30
-    title = wrap(first, 24, lang, text_w, 2)
-    rest = [fit(line, 20, lang, text_w) for line in rest]
-    text_h = 8 + 34 * len(title) + 30 * len(rest) + (36 if view["phase"] == "play" else 0)
-    return title, rest, max(text_h, PILE_H + 30) + 8
-
-
-def _header(pen: Pen, view: dict, lang: str, title: list[str], rest: list[str]) -> None:
-    """Title, plays left and the two piles."""
+def _banner(pen: Pen, view: dict, lang: str, names: Mapping[int, str]) -> None:
+    """Whose turn it is (or the game's end and its winners), in large type, on one line."""
     d = pen.draw
-    y = MARGIN + 8
-    for line in title:
-        pen.text((MARGIN + 8, y), line, 24, BLACK, anchor="lt", bold=True)
-        y += 34
-    for line in rest:
-        pen.text((MARGIN + 8, y), line, 20, BLACK, anchor="lt")
-        y += 30
-    if view["phase"] == "play":
-        label = t(lang, "deal.ui.plays_left")
-        pen.text((MARGIN + 8, y + 16), label, 18, GREY)
-        _pips(d, MARGIN + 16 + width_of(label, 18, lang), y + 16, view["plays_left"], max(3, view["plays_left"]), r=8)
-    # the piles: a card back with the draw pile's count, the discard pile's top card
-    x = WIDTH - MARGIN - (2 * PILE_W + 40) + 10
-    py = MARGIN + 6
-    back = _card_back(PILE_W, PILE_H)
-    pen.image.paste(back, (x, py), back)
-    d.rounded_rectangle((x + 14, py + PILE_H / 2 - 18, x + PILE_W - 14, py + PILE_H / 2 + 18), radius=6, fill=WHITE,
-                        outline=BLACK)
-    pen.text((x + PILE_W / 2, py + PILE_H / 2), str(view["draw_count"]), 24, BLACK, anchor="mm", bold=True)
-    pen.text((x + PILE_W / 2, py + PILE_H + 12), fit(t(lang, "deal.ui.draw_pile"), 15, lang, PILE_W + 36), 15,
-             BLACK, anchor="mm")
-    x += PILE_W + 20
+    x0, y0, x1, y1 = MARGIN, MARGIN, WIDTH - MARGIN, MARGIN + BANNER_H
+    d.rounded_rectangle((x0, y0, x1, y1), radius=12, fill=TURN_FILL, outline=TURN_EDGE, width=3)
+    title = " · ".join(_title_lines(view, lang, names))
+    mid = (y0 + y1) / 2
+    if view["phase"] != "over":
+        _turn_marker(d, x0 + 15, mid, 20)
+    pen.text((x0 + 40, mid), fit(title, GLANCE_T, lang, x1 - x0 - 52), GLANCE_T, BLACK, bold=True, layer=GLANCE)
+
+
+def _mini_card(d: ImageDraw.ImageDraw, x: float, y: float, fills: list[RGB]) -> None:
+    """A card 26 px wide without words: its band's colours over a pale face."""
+    d.rounded_rectangle((x, y, x + 25, y + 34), radius=4, fill=(252, 250, 244), outline=BLACK)
+    _stripes(d, (x + 2, y + 2, x + 23, y + 10), fills)
+
+
+def _piles(pen: Pen, view: dict, y: float, lang: str) -> None:
+    """The draw pile, the discard pile and its top card, the plays left on this turn."""
+    d = pen.draw
+    x = MARGIN + 8
+    back = _card_back(26, 35)
+    pen.image.paste(back, (x, round(y - 17)), back)
+    box = pen.text((x + 36, y), f"{t(lang, 'deal.ui.draw_pile')} {view['draw_count']}", DETAIL_T, BLACK)
+    x = box[2] + 24
     top = view.get("discard_top")
     if top is None:
-        d.rounded_rectangle((x, py, x + PILE_W - 1, py + PILE_H - 1), radius=7, outline=GREY, width=2)
-        pen.text((x + PILE_W / 2, py + PILE_H / 2), t(lang, "deal.ui.empty"), 15, GREY, anchor="mm")
+        d.rounded_rectangle((x, y - 17, x + 25, y + 17), radius=4, outline=GREY, width=2)
     else:
-        pen.paste(_face(KEY[top], lang, PILE_W, PILE_H, 0), (x, py))
+        _mini_card(d, x, y - 17, _fills(top))
     label = f"{t(lang, 'deal.ui.discard_pile')} {view['discard_count']}"
-    pen.text((x + PILE_W / 2, py + PILE_H + 12), fit(label, 15, lang, PILE_W + 36), 15, BLACK, anchor="mm")
+    box = pen.text((x + 36, y), label, DETAIL_T, BLACK)
+    right = WIDTH - MARGIN - 8
+    if view["phase"] == "play":
+        total = max(3, view["plays_left"])
+        right -= total * 19 + 4
+        _pips(d, right + 4, y, view["plays_left"], total, r=7)
+        plays = t(lang, "deal.ui.plays_left")
+        if width_of(plays, DETAIL_T, lang) < right - box[2] - 40:
+            right = pen.text((right - 6, y), plays, DETAIL_T, GREY, anchor="rm")[0] - 20
+    if top is not None:  # the top card's name, as far as there is room
+        name = fit(card_name(top, lang), DETAIL_T, lang, right - box[2] - 16)
+        if name != ELLIPSIS:
+            pen.text((box[2] + 12, y), f"· {name}", DETAIL_T, GREY)
 
 
-def _panel(pen: Pen, view: dict, p: dict, y: int, layout: dict, lang: str, names: Mapping[int, str]) -> int:
+def _news(pen: Pen, view: dict, y0: int, lang: str, names: Mapping[int, str], events: list[str]) -> None:
+    """What the table waits for (each open demand), then what just happened, newest last."""
     d = pen.draw
-    rows, row_h, h = layout["panels"][p["seat"]]
+    x0, x1 = MARGIN, WIDTH - MARGIN
+    pending = []
+    for dm in view.get("pending") or []:
+        attacker = player_name(dm["attacker"], lang, names)
+        stage = t(lang, f"deal.ui.stage.{dm['stage']}", attacker=attacker)
+        pending.append(t(lang, "deal.ui.pending", target=player_name(dm["target"], lang, names), attacker=attacker,
+                         what=demand_text(dm, lang, names), stage=stage))
+    if len(pending) > NEWS_LINES:  # Birthday asks everyone: the first ones, and how many more
+        pending = pending[:NEWS_LINES - 1] + [f"+{len(pending) - NEWS_LINES + 1} …"]
+    lines = [printable(line, lang) for e in events for line in str(e).splitlines() if line.strip()]
+    news = [(True, line) for line in pending] + [(False, line) for line in lines[-(NEWS_LINES - len(pending)):]
+                                                 if len(pending) < NEWS_LINES]
+    if news:  # (nothing yet: the room stays empty)
+        d.rounded_rectangle((x0, y0, x1, y0 + NEWS_H), radius=10, fill=PANEL, outline=PANEL_EDGE)
+    y = y0 + 6
+    for waiting, line in news:
+        cy = y + TITLE_LINE / 2
+        if waiting:
+            d.polygon([(x0 + 9, cy), (x0 + 18, cy - 9), (x0 + 27, cy), (x0 + 18, cy + 9)], fill=TURN_EDGE,
+                      outline=BLACK)
+        pen.text((x0 + 36, cy), fit(line, GLANCE_T, lang, x1 - x0 - 46), GLANCE_T, BLACK, layer=GLANCE)
+        y += TITLE_LINE
+
+
+def _facts(p: dict, lang: str) -> list[tuple[str, str]]:
+    """A player's bank, complete sets and hand size: (icon, text), in large type."""
+    return [("coin", f"{t(lang, 'deal.ui.bank')} {p['bank_total']}M"),
+            ("check", f"{_word('sets', lang)} {p['complete_sets']}/{SETS_TO_WIN}"),
+            ("card", f"{_word('hand', lang)} {p['hand_count']}")]
+
+
+def _panel(pen: Pen, view: dict, p: dict, y: int, lang: str, names: Mapping[int, str]) -> None:
+    d = pen.draw
     over = view["phase"] == "over"
     seat = p["seat"]
     lit = seat in (view.get("winners") or []) if over else seat == view["current"]
     x0, x1 = MARGIN, WIDTH - MARGIN - 1
-    d.rounded_rectangle((x0, y, x1, y + h - 1), radius=10, fill=TURN_FILL if lit else PANEL,
+    fill = TURN_FILL if lit else PANEL
+    d.rounded_rectangle((x0, y, x1, y + PANEL_H - 1), radius=10, fill=fill,
                         outline=TURN_EDGE if lit else PANEL_EDGE, width=4 if lit else 1)
-    lx = x0 + 14
-    ly = y + 22
-    name_x = lx
+    mid = y + 5 + ROW_A / 2
+    x = x0 + 12
     if lit:
         if over:
-            d.ellipse((lx, ly - 9, lx + 18, ly + 9), fill=CHECK_FILL, outline=BLACK)
-            draw_check(d, (lx + 3, ly - 6, lx + 15, ly + 6), WHITE, width=3)
+            d.ellipse((x, mid - 11, x + 22, mid + 11), fill=CHECK_FILL, outline=BLACK)
+            draw_check(d, (x + 4, mid - 7, x + 18, mid + 7), WHITE, width=3)
         else:
-            _turn_marker(d, lx, ly, 16)
-        name_x += 24
-    name = player_name(seat, lang, names)
-    pen.text((name_x, ly), fit(name, 20, lang, layout["gx0"] - 12 - name_x), 20, BLACK, bold=True)
-    facts = [
-        f"{_word('hand', lang)} {p['hand_count']}",
-        f"{t(lang, 'deal.ui.bank')} {p['bank_total']}M",
-        f"{t(lang, 'deal.ui.sets')} {p['complete_sets']}/{SETS_TO_WIN}",
-    ]
-    fy = ly + 28
-    for i, fact in enumerate(facts):
-        if i == 0:  # a tiny card back beside the hand size
-            d.rounded_rectangle((lx, fy - 8, lx + 11, fy + 8), radius=2, fill=(170, 36, 46), outline=BLACK)
-        elif i == 1:  # a coin beside the bank
-            d.ellipse((lx, fy - 6, lx + 12, fy + 6), fill=(250, 222, 120), outline=BLACK)
-        else:  # a small check beside the sets count
-            draw_check(d, (lx, fy - 6, lx + 12, fy + 6), CHECK_FILL, width=2)
-        pen.text((lx + 18, fy), fit(fact, 16, lang, LEFT_W - 20), 16, BLACK)
-        fy += 24
-    if lit and not over and view["phase"] == "play":
-        label = t(lang, "deal.ui.plays_left")
-        pen.text((lx, fy), fit(label, 14, lang, LEFT_W - 60), 14, GREY)
-        label = fit(label, 14, lang, LEFT_W - 60)
-        _pips(d, lx + 6 + width_of(label, 14, lang), fy, view["plays_left"], max(3, view["plays_left"]), r=6)
-    gy = y + 10
-    if not rows:
-        pen.text((layout["gx0"], y + h / 2), t(lang, "deal.ui.no_properties"), 16, GREY)
-    for row, rh in zip(rows, row_h, strict=True):
-        gx = layout["gx0"]
-        for g in row:
-            _group(pen, gx, gy, rh, g, lang)
-            gx += GROUP_W + GROUP_GAP
-        gy += rh + GROUP_GAP
-    return h
-
-
-def _pending(pen: Pen, view: dict, y: int, lang: str, names: Mapping[int, str]) -> int:
-    for dm in view.get("pending") or []:
-        attacker = player_name(dm["attacker"], lang, names)
-        stage = t(lang, f"deal.ui.stage.{dm['stage']}", attacker=attacker)
-        line = t(lang, "deal.ui.pending", target=player_name(dm["target"], lang, names), attacker=attacker,
-                 what=demand_text(dm, lang, names), stage=stage)
-        cy = y + 14
-        pen.draw.polygon([(MARGIN + 8, cy), (MARGIN + 16, cy - 8), (MARGIN + 24, cy), (MARGIN + 16, cy + 8)],
-                         fill=TURN_EDGE, outline=BLACK)
-        pen.text((MARGIN + 32, cy), fit(line, 17, lang, WIDTH - 2 * MARGIN - 40), 17, BLACK)
-        y += 28
-    return y
+            _turn_marker(d, x, mid, 20)
+        x += 28
+    right = x1 - 14  # the facts, from the right
+    for icon, fact in reversed(_facts(p, lang)):
+        box = pen.text((right, mid), fact, GLANCE_T, BLACK, anchor="rm", layer=GLANCE)
+        ix = box[0] - 25
+        if icon == "coin":
+            d.ellipse((ix, mid - 9, ix + 18, mid + 9), fill=(250, 222, 120), outline=BLACK, width=2)
+        elif icon == "check":
+            draw_check(d, (ix, mid - 9, ix + 18, mid + 9), CHECK_FILL, width=3)
+        else:
+            d.rounded_rectangle((ix + 3, mid - 11, ix + 16, mid + 11), radius=3, fill=(170, 36, 46), outline=BLACK)
+        right = ix - 18
+    name = fit(player_name(seat, lang, names), GLANCE_T, lang, right - x)
+    pen.text((x, mid), name, GLANCE_T, BLACK, bold=True, layer=GLANCE)
+    gy = y + 5 + ROW_A + 4
+    gx0 = x0 + (WIDTH - 2 * MARGIN - GROUPS_A_ROW * GROUP_W - (GROUPS_A_ROW - 1) * GROUP_GAP) // 2
+    groups = p["groups"]
+    if not groups:
+        pen.text((gx0 + 6, gy + GROUPS_H / 2), t(lang, "deal.ui.no_properties"), DETAIL_T, GREY)
+    elif len(groups) <= GROUPS_A_ROW:
+        for k, g in enumerate(groups):
+            _group(pen, gx0 + k * (GROUP_W + GROUP_GAP), gy, g, lang, False, fill)
+    else:  # more groups than names have room for: two rows of small groups, twelve at most
+        room = 2 * GROUPS_A_ROW
+        shown = groups if len(groups) <= room else groups[:room - 1]
+        for k, g in enumerate(shown):
+            row, col = divmod(k, GROUPS_A_ROW)
+            _group(pen, gx0 + col * (GROUP_W + GROUP_GAP), gy + row * (COMPACT_H + GROUP_GAP), g, lang, True, fill)
+        if len(shown) < len(groups):
+            gx, gy1 = gx0 + (GROUPS_A_ROW - 1) * (GROUP_W + GROUP_GAP), gy + COMPACT_H + GROUP_GAP
+            pen.text((gx + GROUP_W / 2, gy1 + COMPACT_H / 2), f"+{len(groups) - len(shown)}", GLANCE_T, GREY,
+                     anchor="mm")
 
 
 def _printable_names(view: dict, lang: str, names: Mapping[int, str]) -> dict[int, str]:
@@ -497,29 +591,60 @@ def _printable_names(view: dict, lang: str, names: Mapping[int, str]) -> dict[in
     return out
 
 
-def _draw_table(view: dict, lang: str, names: Mapping[int, str]) -> Pen:
+def table_size(players: int) -> tuple[int, int]:
+    """The table picture's size for a game of ``players``: the same whatever its state."""
+    return WIDTH, PANELS_Y + players * (PANEL_H + PANEL_GAP) - PANEL_GAP + MARGIN
+
+
+def table_pen(view: dict, lang: str, names: Mapping[int, str], events: list[str] | None = None) -> Pen:
+    """The table in full colour, with every string drawn (and its size and layer) on the pen."""
+    return _draw_table(view, lang, names, events)[0]
+
+
+def _draw_table(view: dict, lang: str, names: Mapping[int, str], events: list[str] | None
+                ) -> tuple[Pen, list[tuple[int, int, tuple]]]:
+    """The table, and the rows of each player's panel with what they show (a key: the same key,
+    the same rows)."""
     lang = _lang(lang)
     names = _printable_names(view, lang, names)
-    layout = _layout(view)
     by_seat = {p["seat"]: p for p in view["players"]}
     order = [s for s in (view.get("order") or []) if s in by_seat] or sorted(by_seat)
-    title, rest, header_h = _header_text(view, lang, names)
-    panels_h = sum(layout["panels"][s][2] + 8 for s in order)
-    pending_h = 28 * len(view.get("pending") or []) + (8 if view.get("pending") else 0)
-    height = MARGIN + header_h + panels_h + pending_h + MARGIN
-    pen = Pen(Image.new("RGB", (WIDTH, height), BG), lang)
-    _header(pen, view, lang, title, rest)
-    y = MARGIN + header_h
+    size = table_size(len(by_seat))
+    pen = Pen(Image.new("RGB", size, BG), lang)
+    _banner(pen, view, lang, names)
+    _piles(pen, view, PILES_Y + PILES_H / 2, lang)
+    _news(pen, view, NEWS_Y, lang, names, list(events or []))
+    y = PANELS_Y
+    panels = []
     for s in order:
-        y += _panel(pen, view, by_seat[s], y, layout, lang, names) + 8
-    _pending(pen, view, y, lang, names)
-    return pen
+        _panel(pen, view, by_seat[s], y, lang, names)
+        stop = y + PANEL_H + (PANEL_GAP if s != order[-1] else MARGIN)  # with the gap under it (the paper)
+        panels.append((y, stop, _panel_key(view, by_seat[s], lang, names)))
+        y += PANEL_H + PANEL_GAP
+    return pen, panels
 
 
-def render_table(view: dict, lang: str, names: Mapping[int, str]) -> Image.Image:
-    """The Deal table as the chat sees it (~1000 px wide), drawn only from ``view``, as a palette
-    image (``png_bytes`` writes it as an 8-bit PNG: a third of the bytes, see render/png.py)."""
-    return to_palette(_draw_table(view, lang, names).image, _palette(_lang(lang)))
+def _panel_key(view: dict, p: dict, lang: str, names: Mapping[int, str]) -> tuple:
+    """Everything ``_panel`` draws from: a panel with the same key has the same pixels."""
+    over = view["phase"] == "over"
+    lit = p["seat"] in (view.get("winners") or []) if over else p["seat"] == view["current"]
+    groups = tuple((g["colour"], tuple(g["cards"]), g["complete"], g["rent"], g.get("house") is not None,
+                    g.get("hotel") is not None) for g in p["groups"])
+    return ("deal panel", lang, WIDTH, PANEL_H, over, lit, player_name(p["seat"], lang, names), p["bank_total"],
+            p["complete_sets"], p["hand_count"], groups)
+
+
+def render_table(view: dict, lang: str, names: Mapping[int, str], events: list[str] | None = None) -> Image.Image:
+    """The Deal table as the chat sees it (880 px wide, as tall for every state of a game of so
+    many players), drawn only from ``view``, with ``events`` (the last moves in ``lang``, newest
+    last), as a palette image (``png_bytes`` writes it as an 8-bit PNG: a third of the bytes, see
+    render/png.py; each panel's rows are deflated once for what it shows, most moves change one
+    or two)."""
+    pen, panels = _draw_table(view, lang, names, events)
+    out = to_palette(pen.image, _palette(_lang(lang)))
+    out.info["static_rows"] = panels
+    out.info["static_level"] = PALETTE_LEVEL
+    return out
 
 
 @lru_cache(maxsize=4)
@@ -532,15 +657,27 @@ def _palette(lang: str) -> Image.Image:
             NO_COLOUR, (252, 250, 244), (247, 248, 250), (250, 222, 120), (170, 36, 46), (40, 140, 70), (200, 40, 40),
             EFFECT_INK, (55, 55, 55), *PALETTE.values()]
     state = DEAL.new_game(4, "standard", 3)
-    table = _draw_table(DEAL.view(state, None), lang, {}).image
-    strips = Image.new("RGB", (WIDTH, 2 * STRIP_H + 4), PANEL)
-    for i, key in enumerate(dict.fromkeys(KEY)):
-        card = KEY.index(key)
-        colours = CARDS[card].colours or ("red",)
-        sprite = _strip(key, colours[0] if CARDS[card].kind in ("property", "wild") else None, lang).image
-        strips.paste(sprite, ((i % 10) * STRIP_W, (i // 10 % 2) * (STRIP_H + 2)), sprite)
-    kinds = list(dict.fromkeys(KEY))  # a face of every kind of card, as hands and the discard pile show them
-    faces = _draw_hand({"players": [{"seat": 0, "hand": [KEY.index(k) for k in kinds]}]}, 0, lang).image
+    table = table_pen(DEAL.view(state, None), lang, {}, ["A 2M", "B 3M"]).image
+    # the strips of the property areas, each card in every colour it may take on a table (drawn
+    # once here, the first table of a game does not wait for them)
+    placed = [(key, colour) for key in dict.fromkeys(KEY) for card in [CARDS[KEY.index(key)]]
+              if card.kind in ("property", "wild") for colour in (card.colours or (*PALETTE, None))]
+    per_row = WIDTH // STRIP_W
+    strips = Image.new("RGB", (WIDTH, -(-len(placed) // per_row) * STRIP_H), PANEL)
+    for i, (key, colour) in enumerate(placed):
+        sprite = _strip(key, colour, lang).image
+        strips.paste(sprite, ((i % per_row) * STRIP_W, (i // per_row) * STRIP_H), sprite)
+    # a face of every kind of card at each size a hand shows them (the discard pile's are alike)
+    kinds = list(dict.fromkeys(KEY))
+    sizes = list(dict.fromkeys(hand_grid(n)[2:] for n in (1, 7, 13)))
+    cols = 5
+    faces = Image.new("RGB", (cols * max(w for w, _ in sizes), sum(-(-len(kinds) // cols) * h for _, h in sizes)), BG)
+    y = 0
+    for w, h in sizes:
+        for i, key in enumerate(kinds):
+            face = _face(key, lang, w, h, _badge(w)[0]).image
+            faces.paste(face, ((i % cols) * w, y + (i // cols) * h), face)
+        y += -(-len(kinds) // cols) * h
     sample = Image.new("RGB", (max(WIDTH, faces.width), table.height + strips.height + faces.height), BG)
     sample.paste(table, (0, 0))
     sample.paste(strips, (0, table.height))
@@ -548,14 +685,14 @@ def _palette(lang: str) -> Image.Image:
     return fixed_palette(keys, sample, 64)
 
 
-def texts_for_table(view: dict, lang: str, names: Mapping[int, str]) -> list[str]:
+def texts_for_table(view: dict, lang: str, names: Mapping[int, str], events: list[str] | None = None) -> list[str]:
     """Every string ``render_table`` writes for this view (for glyph checks)."""
-    return _draw_table(view, lang, names).texts
+    return table_pen(view, lang, names, events).texts
 
 
 # -- the discard pile (D-18: in a tournament only the player whose turn it is may look through it) --
 
-DISCARD_W, DISCARD_H, DISCARD_COLS, DISCARD_MAX = 120, 168, 7, 35
+DISCARD_W, DISCARD_H, DISCARD_COLS, DISCARD_MAX = 120, 168, 6, 36
 
 
 def _draw_discard(cards: list[int], lang: str) -> Pen:
@@ -593,6 +730,26 @@ def texts_for_discard(cards: list[int], lang: str) -> list[str]:
 
 
 # -- a hand ------------------------------------------------------------------------------------
+#
+# Always the same canvas (a private chat does not jump as cards come and go): room for a grid of
+# twelve faces; up to six cards show larger, three a row, more than twelve smaller, five a row.
+
+HAND_W = 2 * MARGIN + 4 * FACE_W + 3 * FACE_GAP  # 626
+HAND_TITLE = 40
+HAND_H = 2 * MARGIN + HAND_TITLE + 3 * FACE_H + 2 * FACE_GAP  # 620
+
+
+def hand_grid(count: int) -> tuple[int, int, int, int]:
+    """Columns, rows and the face size (w, h) for a hand of ``count`` cards on the fixed canvas."""
+    cols, rows = (3, 2) if count <= 6 else (4, 3) if count <= 12 else (5, 4)
+    w = (HAND_W - 2 * MARGIN - (cols - 1) * FACE_GAP) // cols
+    h = (HAND_H - 2 * MARGIN - HAND_TITLE - (rows - 1) * FACE_GAP) // rows
+    return cols, rows, min(w, round(h * 0.8)), min(h, round(w * 1.25))
+
+
+def _badge(w: int) -> tuple[int, int]:
+    """Room kept on a face ``w`` px wide for its number, and the radius of the number's disc."""
+    return (40, 17) if w >= 170 else (32, 14) if w >= 120 else (32, 12)
 
 
 def _draw_hand(view: dict, seat: int, lang: str) -> Pen:
@@ -601,29 +758,38 @@ def _draw_hand(view: dict, seat: int, lang: str) -> Pen:
     if player is None or "hand" not in player:
         raise ValueError(f"this view holds no hand for seat {seat}: draw a hand from that seat's own view")
     hand = player["hand"]
-    cols = max(1, min(HAND_COLS, len(hand)))
-    rows = max(1, -(-len(hand) // HAND_COLS))
-    title_h = 44
-    width = max(2 * MARGIN + cols * FACE_W + (cols - 1) * FACE_GAP, 2 * MARGIN + 2 * FACE_W + FACE_GAP)
-    height = MARGIN + title_h + rows * FACE_H + (rows - 1) * FACE_GAP + MARGIN
-    pen = Pen(Image.new("RGB", (width, height), BG), lang)
+    cols, rows, fw, fh = hand_grid(len(hand))
+    room = cols * rows
+    shown = hand if len(hand) <= room else hand[:room - 1]
+    pen = Pen(Image.new("RGB", (HAND_W, HAND_H), BG), lang)
     title = f"{t(lang, 'deal.ui.hand')} · {len(hand)}"
-    pen.text((MARGIN + 4, MARGIN + title_h / 2 - 4), fit(title, 22, lang, width - 2 * MARGIN), 22, BLACK, bold=True)
+    pen.text((MARGIN + 4, MARGIN + HAND_TITLE / 2 - 4), fit(title, 22, lang, HAND_W - 2 * MARGIN), 22, BLACK,
+             bold=True)
+    top = MARGIN + HAND_TITLE
     if not hand:
-        pen.text((width / 2, MARGIN + title_h + FACE_H / 2), t(lang, "deal.ui.empty"), 20, GREY, anchor="mm")
-    for i, card in enumerate(hand):
-        x = MARGIN + (i % HAND_COLS) * (FACE_W + FACE_GAP)
-        y = MARGIN + title_h + (i // HAND_COLS) * (FACE_H + FACE_GAP)
-        pen.paste(_face(KEY[card], lang, FACE_W, FACE_H, BADGE), (x, y))
-        cx, cy, r = x + 22, y + 22, 17  # the number on the buttons, on a dark disc over the band
+        pen.text((HAND_W / 2, top + FACE_H / 2), t(lang, "deal.ui.empty"), 20, GREY, anchor="mm")
+    gw = cols * fw + (cols - 1) * FACE_GAP  # the grid, centred on the canvas
+    x0 = (HAND_W - gw) // 2
+    badge, r = _badge(fw)
+    for i, card in enumerate(shown):
+        x = x0 + (i % cols) * (fw + FACE_GAP)
+        y = top + (i // cols) * (fh + FACE_GAP)
+        pen.paste(_face(KEY[card], lang, fw, fh, badge), (x, y))
+        cx, cy = x + r + 5, y + r + 5  # the number on the buttons, on a dark disc over the band
         pen.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=BLACK, outline=WHITE, width=2)
-        pen.text((cx, cy), str(i + 1), 22, WHITE, anchor="mm", bold=True)
+        pen.text((cx, cy), str(i + 1), 22 if r > 15 else 19, WHITE, anchor="mm", bold=True)
+    if len(shown) < len(hand):
+        i = len(shown)
+        x = x0 + (i % cols) * (fw + FACE_GAP)
+        y = top + (i // cols) * (fh + FACE_GAP)
+        pen.text((x + fw / 2, y + fh / 2), f"+{len(hand) - len(shown)}", 32, GREY, anchor="mm", bold=True)
     return pen
 
 
 def render_hand(view: dict, seat: int, lang: str) -> Image.Image:
-    """``seat``'s hand as numbered card faces, from that seat's own view. A palette image, as the
-    table: an RGB PNG of a hand took 4–5 ms to write, this one about 1 ms with the mapping."""
+    """``seat``'s hand as numbered card faces, from that seat's own view, on a canvas of the same
+    size for any hand. A palette image, as the table: an RGB PNG of a hand took 4–5 ms to write,
+    this one about 1 ms with the mapping."""
     return to_palette(_draw_hand(view, seat, lang).image, _palette(_lang(lang)))
 
 

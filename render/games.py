@@ -23,7 +23,8 @@ class GamePictures:
 
 PICTURES: dict[str, GamePictures] = {
     "deal": GamePictures(
-        table=lambda view, lang, names, ruleset, clock, worth, events: render_deal.render_table(view, lang, names),
+        table=lambda view, lang, names, ruleset, clock, worth, events: render_deal.render_table(
+            view, lang, names, events),
         own=render_deal.render_hand),
     "board": GamePictures(
         table=lambda view, lang, names, ruleset, clock, worth, events: render_board.render_board(

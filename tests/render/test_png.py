@@ -64,3 +64,28 @@ def test_the_board_picture_is_as_small_as_pillows_own_png():
     ours = png_bytes(img)
     assert Image.open(io.BytesIO(ours)).convert("RGB").tobytes() == img.convert("RGB").tobytes()
     assert len(ours) <= 1.02 * len(pillow.getvalue())
+
+
+@pytest.mark.parametrize("static", [[(0, 40)], [(200, 300)], [(0, 40), (200, 300)], [(10, 20), (30, 290)]])
+def test_rows_a_picture_calls_static_are_deflated_once_and_decode_the_same(static):
+    """Rows marked ``static_rows`` are deflated once for their key and their bytes used again:
+    the PNG decodes to the same pixels the first time and from the kept bytes, whether the
+    static rows start the picture, end it or lie between runs compressed at once."""
+    rng = random.Random(len(static) * 31 + static[0][0])
+    width, height = 333, 300
+    pixels = bytearray()
+    while len(pixels) < width * height:
+        pixels += bytes([rng.randrange(64)]) * rng.choice((1, 3, 40))
+    img = Image.frombytes("P", (width, height), bytes(pixels[:width * height]))
+    img.putpalette([rng.randrange(256) for _ in range(3 * 64)])
+    key = ("test", rng.random())
+    img.info["static_rows"] = [(a, b, key) for a, b in static]
+    img.info["deflate_level"] = 4
+    first, again = png_bytes(img), png_bytes(img)
+    assert first == again
+    for data in (first, again):
+        rows = zlib.decompress(_chunks(data)[2][1])
+        assert rows == b"".join(b"\0" + img.tobytes()[y * width:(y + 1) * width] for y in range(height))
+        back = Image.open(io.BytesIO(data))
+        back.load()
+        assert back.tobytes() == img.tobytes()

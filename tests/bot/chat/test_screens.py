@@ -161,7 +161,7 @@ async def test_screens_carry_pictures_drawn_off_the_event_loop(tmp_path):
         service, table = await _table(tmp_path / game, game, humans=2, ais=0, seed=2)
         try:
             screens = await _drawn(service, table)
-            width = 1200 if game == "board" else 1000  # render.board.SIZE, render.deal.WIDTH
+            width = 1040 if game == "board" else 880  # render.board.SIZE, render.deal.WIDTH
             assert Image.open(io.BytesIO(screens.public.picture)).size[0] == width
             if game == "deal":
                 for screen in screens.private.values():
