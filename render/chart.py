@@ -65,40 +65,49 @@ def _draw(series: dict[int, list[int]], names: dict[int, str], winners: list[int
         img.paste(token, (round(x) + 30, y - token.height // 2), token)
         pen.text((x + 62, y), text, 18, INK, bold=seat in winners)
         x += width
+    plot(pen, series, marks, (LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM), money, 15, 10)
+    return pen
+
+
+def plot(pen: Pen, series: dict[int, list[int]], marks: dict[int, str], box: tuple[float, float, float, float],
+         money, size: int, token_r: int) -> None:
+    """Each seat's worth turn by turn inside ``box``: round money steps up the side and turn numbers
+    along the bottom in ``size`` px type, a line a seat ending in its token (the chart, the result)."""
+    d = pen.draw
     turns = max((len(v) for v in series.values()), default=1)
     top = max((max(v) for v in series.values() if v), default=1) or 1
     values = ticks(top)
     top = values[-1]
-    x0, y0, x1, y1 = LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM
+    x0, y0, x1, y1 = box
     for v in values:  # money grid
         y = y1 - (y1 - y0) * v / top
         d.line((x0, y, x1, y), fill=GRID if v else GREY, width=1)
-        pen.text((x0 - 10, y), money(v), 15, GREY, anchor="rm")
+        pen.text((x0 - 10, y), money(v), size, GREY, anchor="rm")
     last = max(1, turns - 1)
     for k in ticks(last, 8):  # turn numbers (the first sample is the start, turn 0)
         if k > last:
             break
         x = x0 + (x1 - x0) * k / last
         d.line((x, y1, x, y1 + 5), fill=GREY, width=1)
-        pen.text((x, y1 + 8), str(k), 15, GREY, anchor="mt")
+        pen.text((x, y1 + 8), str(k), size, GREY, anchor="mt")
     d.line((x0, y0, x0, y1), fill=GREY, width=1)
-    pen.text(((x0 + x1) / 2, y1 + 38), t(lang, "render.chart.turn"), 16, GREY, anchor="mt")
+    pen.text(((x0 + x1) / 2, y1 + 16 + 1.5 * size), t(pen.lang, "render.chart.turn"), size + 1, GREY, anchor="mt")
 
     def point(i: int, v: int) -> tuple[float, float]:
         return x0 + (x1 - x0) * i / last, y1 - (y1 - y0) * v / top
 
+    line = max(3, size // 5)
     for seat, values_ in series.items():
         colour = player_colour(seat)
         points = [point(i, v) for i, v in enumerate(values_)]
         if len(points) > 1:
             if ink_for(colour) != WHITE:  # a light line (yellow, sky blue) gets a dark edge on the paper
-                d.line(points, fill=(110, 110, 110), width=5, joint="curve")
-            d.line(points, fill=colour, width=3, joint="curve")
+                d.line(points, fill=(110, 110, 110), width=line + 2, joint="curve")
+            d.line(points, fill=colour, width=line, joint="curve")
         if points:
-            token = pawn(seat, marks[seat], 10, False)
+            token = pawn(seat, marks[seat], token_r, False)
             px, py = points[-1]
-            img.paste(token, (round(px - token.width / 2), round(py - token.height / 2)), token)
-    return pen
+            pen.image.paste(token, (round(px - token.width / 2), round(py - token.height / 2)), token)
 
 
 def render_chart(series: dict[int, list[int]], names: dict[int, str], winners: list[int], lang: str,

@@ -5,7 +5,7 @@ that carries its own strings), so a test can ask a renderer for the exact texts 
 that the font has a glyph for each character (no empty boxes in Chinese or in player names).
 
 The pen also keeps each string's font size and its layer (``Pen.sizes``), so that a test can check
-the pictures are readable on a phone (issue 46). A table picture is read at two sizes: in the chat
+the pictures are readable on a phone (issue 45). A table picture is read at two sizes: in the chat
 bubble (~330 px wide) a player takes in the *glance* layer (whose turn, the money, what just
 happened), opened full screen (~390 px wide) the *details* (names, prices, owners, rents).
 ``glance_size`` and ``detail_size`` give the smallest font size, in the picture's own pixels, that

@@ -22,16 +22,18 @@ def _out_at(series: Mapping[int, list[int]] | None, seat: int) -> int:
     return max((i for i, v in enumerate(values) if v > 0), default=-1)
 
 
-def _lines(players: list[dict], key, why, winners: list[int], lang: str, names: Names) -> list[str]:
+def _lines(players: list[dict], key, why, winners: list[int], lang: str, names: Names) -> list[tuple[int, str]]:
+    """(seat, its line) best first."""
     out = []
     for n, p in enumerate(sorted(players, key=key), 1):
         crown = "🏆 " if p["seat"] in winners else ""
-        out.append(t(lang, "end.line", n=n, crown=crown, name=player_name(p["seat"], lang, names), why=why(p)))
+        out.append((p["seat"], t(lang, "end.line", n=n, crown=crown, name=player_name(p["seat"], lang, names),
+                                 why=why(p))))
     return out
 
 
 def deal_ranking(board: dict, worth: Mapping[int, int], winners: list[int], lang: str, names: Names,
-                 ruleset: str, series: Mapping[int, list[int]] | None = None) -> list[str]:
+                 ruleset: str, series: Mapping[int, list[int]] | None = None) -> list[tuple[int, str]]:
     """One line per player, best first: "1. 🏆 Alice：3 套整套 · 银行 12M"."""
     lang = normalise_lang(lang)
     return _lines(board.get("players", []),
@@ -41,7 +43,7 @@ def deal_ranking(board: dict, worth: Mapping[int, int], winners: list[int], lang
 
 
 def board_ranking(board: dict, worth: Mapping[int, int], winners: list[int], lang: str, names: Names,
-                  ruleset: str, series: Mapping[int, list[int]] | None = None) -> list[str]:
+                  ruleset: str, series: Mapping[int, list[int]] | None = None) -> list[tuple[int, str]]:
     """Those still in by total assets, then the bankrupt, the last to go first."""
     lang = normalise_lang(lang)
 
@@ -58,7 +60,7 @@ def board_ranking(board: dict, worth: Mapping[int, int], winners: list[int], lan
 
 
 def worth_ranking(seats: list[int], worth: Mapping[int, int], winners: list[int], lang: str,
-                  names: Names) -> list[str]:
+                  names: Names) -> list[tuple[int, str]]:
     """Any game: the winners first, then by worth."""
     lang = normalise_lang(lang)
     return _lines([{"seat": s} for s in seats], lambda p: (p["seat"] not in winners, -worth.get(p["seat"], 0)),

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from bot.chat.screens import Button, Screen, event_lines
 from engine.games import GAMES
 from engine.service.views import PublicView
-from render.chart import render_chart
 from render.png import png_bytes
+from render.result import render_result
 from words.games import WORDS
 from words.i18n import game_name, t
 from words.results import worth_ranking
@@ -30,17 +30,17 @@ def result_screen(view: PublicView, lang: str, series: Mapping[int, list[int]] |
                   picture: bytes | None) -> Screen:
     """The end message; ``picture`` (the table as it ended) when there is no chart to draw."""
     words, names = WORDS[view.game], view.names
-    title = t(lang, "end.title", winners=words.winners(view.winners, lang, names))
-    table = words.table(view.board, lang, names, view.ruleset).split("\n", 1)[0]  # the game's own head line
-    head = f"{title}\n{table}"
+    head = t(lang, "end.title", winners=words.winners(view.winners, lang, names))
     if words.ranking is not None:
         ranked = words.ranking(view.board, view.worth, view.winners, lang, names, view.ruleset, series)
-    else:
+    else:  # a game without its own ranking: by worth, under its table's head line
         ranked = worth_ranking(list(range(len(view.seats))), view.worth, view.winners, lang, names)
+        head += "\n" + words.table(view.board, lang, names, view.ruleset).split("\n", 1)[0]
     ending = event_lines(view, view.events, lang, names)[-ENDING_LINES:]
-    text = "\n".join([head, "", *ranked, *([""] + ending if ending else [])])
+    lines = [line for _seat, line in ranked]
+    text = "\n".join([head, "", *lines, *([""] + ending if ending else [])])
     if series and max((len(v) for v in series.values()), default=0) > 1:
-        picture = png_bytes(render_chart(dict(series), dict(names), view.winners, lang,
-                                         lambda amount: words.money(amount, lang, view.ruleset)))
-    start = len(head) + 2 + len("\n".join(ranked)) + 1  # a short caption leaves out the ending first
+        picture = png_bytes(render_result(dict(series), dict(names), view.winners, ranked, lang,
+                                          lambda amount: words.money(amount, lang, view.ruleset)))
+    start = len(head) + 2 + len("\n".join(lines)) + 1  # a short caption leaves out the ending first
     return Screen(text, result_buttons(view.table, lang), picture, (start, len(text)) if ending else None)

@@ -62,3 +62,23 @@ def test_chart_legend_names_every_player_with_their_colour():
     row = [img.getpixel((x, 84)) for x in range(0, img.width)]  # the legend's line samples
     for seat in series:
         assert any(max(abs(a - b) for a, b in zip(px, player_colour(seat), strict=True)) < 10 for px in row)
+
+
+@pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant", "en"])
+def test_the_result_picture_reads_on_a_phone_winner_and_ranking_in_the_bubble_the_chart_full_screen(lang):
+    """The end's picture (issue 45): the winner and everyone's line at least 11 px when the picture
+    is 330 px wide, the chart's numbers at least 9 px at 390, every glyph in the font."""
+    from render.common import BUBBLE_W, DETAIL_PX, FULL_W, GLANCE_PX
+    from render.result import WIDTH, result_pen
+
+    state, log = play_one(GAMES["deal"], 4, None, 3, 60)
+    series = net_worth_series(GAMES["deal"].rules, 4, None, 3, log)
+    ranked = [(s, f"{n}. {NAMES[s]}: complete sets 1 · bank 3M") for n, s in enumerate(sorted(series), 1)]
+    pen = result_pen(series, NAMES, [ranked[0][0]], ranked, lang, lambda a: f"{a}M")
+    glance = [size for text, size, layer in pen.sizes if layer == "glance"]
+    detail = [size for text, size, layer in pen.sizes if layer == "detail"]
+    assert len(glance) >= 2 + len(ranked) and detail
+    assert min(glance) * BUBBLE_W / WIDTH >= GLANCE_PX
+    assert min(detail) * FULL_W / WIDTH >= DETAIL_PX
+    assert any(NAMES[ranked[0][0]] in text for text, _size, layer in pen.sizes if layer == "glance")
+    assert missing_glyphs("".join(pen.texts), lang) == set()

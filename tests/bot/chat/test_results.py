@@ -19,7 +19,7 @@ def test_deal_ranks_the_winner_then_by_complete_sets_then_by_worth():
                          {"seat": 1, "complete_sets": 3, "bank_total": 2},
                          {"seat": 2, "complete_sets": 1, "bank_total": 4},
                          {"seat": 3, "complete_sets": 2, "bank_total": 0}]}
-    lines = deal_ranking(board, {0: 20, 1: 30, 2: 25, 3: 10}, [1], "en", NAMES, "standard")
+    lines = [line for _seat, line in deal_ranking(board, {0: 20, 1: 30, 2: 25, 3: 10}, [1], "en", NAMES, "standard")]
     assert lines == ["1. 🏆 Bob: complete sets 3 · bank 2M", "2. Di: complete sets 2 · bank 0M",
                      "3. Cy: complete sets 1 · bank 4M", "4. Ann: complete sets 1 · bank 9M"]
 
@@ -29,7 +29,8 @@ def test_board_ranks_those_still_in_by_assets_then_the_bankrupt_last_to_go_first
                          {"seat": 2, "bankrupt": True}, {"seat": 3, "bankrupt": False}]}
     series = {0: [15000, 9000, 0, 0, 0], 1: [15000, 16000, 20000, 30000, 41000],
               2: [15000, 12000, 8000, 1000, 0], 3: [15000, 15000, 14000, 9000, 8000]}
-    lines = board_ranking(board, {0: 0, 1: 41000, 2: 0, 3: 8000}, [1], "zh-Hans", NAMES, "china", series)
+    ranked = board_ranking(board, {0: 0, 1: 41000, 2: 0, 3: 8000}, [1], "zh-Hans", NAMES, "china", series)
+    lines = [line for _seat, line in ranked]
     assert [line.split("：")[0] for line in lines] == ["1. 🏆 Bob", "2. Di", "3. Cy", "4. Ann"]
     assert "破产" in lines[3] and "41,000" in lines[0]
 
@@ -49,7 +50,7 @@ def test_the_result_has_the_winner_first_the_chart_and_what_next():
     screen = result_screen(_view(), "en", {0: [0, 5, 9, 14], 1: [0, 3, 4, 6]}, picture=b"table")
     lines = screen.text.split("\n")
     assert lines[0].startswith("🏁 ") and "Ann" in lines[0]
-    assert lines[3].startswith("1. 🏆 Ann") and lines[4].startswith("2. AI 1")
-    assert Image.open(io.BytesIO(screen.picture)).size == (1000, 700)  # the net-worth chart, not the table
+    assert lines[2].startswith("1. 🏆 Ann") and lines[3].startswith("2. AI 1")
+    assert Image.open(io.BytesIO(screen.picture)).size == (900, 1200)  # the result picture, not the table
     assert [b.token for b in screen.buttons] == ["l:7:again", "l:7:stats", "l:7:n:deal", "l:7:n:board"]
     assert result_screen(_view(), "en", None, picture=b"table").picture == b"table"  # no log: the table
