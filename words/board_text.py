@@ -646,7 +646,7 @@ def _property_lines(view: dict, lang: str, names: Names, ruleset: str) -> list[s
     return lines or ["  " + t(lang, "board.ui.no_properties")]
 
 
-def _pending_lines(view: dict, lang: str, names: Names, ruleset: str) -> list[str]:
+def pending_lines(view: dict, lang: str, names: Names, ruleset: str) -> list[str]:
     """What the table waits for besides the roll: a purchase, the tax, an auction, debts, offers."""
     who = partial(party_name, lang=lang, names=names)
     cash = partial(money, ruleset, lang=lang)
@@ -693,7 +693,7 @@ def render_board(view: dict, lang: str, names: Names, ruleset: str | None = None
     lines.append(t(lang, "board.ui.bank_stock", houses=view["bank_houses"], hotels=view["bank_hotels"]))
     if view.get("parking_pot") is not None:  # B-10 with the Free Parking pot
         lines.append(t(lang, "board.ui.parking_pot", amount=money(ruleset, view["parking_pot"], lang)))
-    lines += _pending_lines(view, lang, names, ruleset)
+    lines += pending_lines(view, lang, names, ruleset)
     return "\n".join(lines)
 
 

@@ -468,6 +468,13 @@ def render_table(view: dict, lang: str, names: Names) -> str:
             lines.append("     " + t(lang, "deal.ui.bank_line", cards=bank))
         if "hand" in p:  # present only in the view of the hand's owner
             lines.append("     " + t(lang, "deal.ui.hand_line", count=len(p["hand"]), cards=_cards(p["hand"], lang)))
+    return "\n".join(lines + pending_lines(view, lang, names))
+
+
+def pending_lines(view: dict, lang: str, names: Names) -> list[str]:
+    """What the table waits for: each open demand, and the cards chosen to pay it so far."""
+    lang = _lang(lang)
+    lines = []
     for d in view.get("pending", []):
         stage = t(lang, f"deal.ui.stage.{d['stage']}", attacker=player_name(d["attacker"], lang, names))
         lines.append(t(lang, "deal.ui.pending", target=player_name(d["target"], lang, names),
@@ -476,7 +483,7 @@ def render_table(view: dict, lang: str, names: Names) -> str:
         if d.get("selected"):
             lines.append("     " + t(lang, "deal.ui.selected", cards=_cards(d["selected"], lang),
                                      total=sum(VALUE[c] for c in d["selected"]), amount=d["amount"]))
-    return "\n".join(lines)
+    return lines
 
 
 def discard_pile_text(cards: list[int], lang: str) -> str:

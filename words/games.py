@@ -35,7 +35,10 @@ class GameWords:
     steps: Callable[[dict, Any, str, Names, str], tuple[str, ...]] | None = None
     # (view, worth, winners, lang, names, ruleset, net-worth series): everyone ranked at the end, a
     # line each with why (``words.results``); by default by worth
-    ranking: Callable[..., list[str]] | None = None
+    ranking: Callable[..., list[tuple[int, str]]] | None = None
+    # (public view, lang, names, ruleset): what the table waits for (an open demand, a purchase, an
+    # auction, a debt), the lines a chat's short table message keeps beside its head and the news
+    waiting: Callable[[dict, str, Names, str], list[str]] = lambda view, lang, names, ruleset: []
 
 
 def _deal_hand(view: dict, seat: int, lang: str) -> str | None:
@@ -50,6 +53,7 @@ def _deal_hand(view: dict, seat: int, lang: str) -> str | None:
 WORDS: dict[str, GameWords] = {
     "deal": GameWords(
         table=lambda view, lang, names, ruleset: deal_text.render_table(view, lang, names),
+        waiting=lambda view, lang, names, ruleset: deal_text.pending_lines(view, lang, names),
         private_lines=lambda view, seat, decisions, lang, names, ruleset: deal_text.private_lines(
             view, seat, decisions, lang, names),
         action=lambda view, action, lang, names, ruleset: deal_text.describe_action(view, action, lang, names),
@@ -63,6 +67,7 @@ WORDS: dict[str, GameWords] = {
         ranking=results.deal_ranking),
     "board": GameWords(
         table=lambda view, lang, names, ruleset: board_text.render_board(view, lang, names, ruleset),
+        waiting=board_text.pending_lines,
         private_lines=lambda view, seat, decisions, lang, names, ruleset: board_text.private_lines(
             view, seat, decisions, lang, names, ruleset),
         action=lambda view, action, lang, names, ruleset: board_text.describe_action(view, action, lang, names,

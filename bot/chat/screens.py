@@ -3,8 +3,9 @@ player sees, nothing else. The same screens for every front end; the words and p
 game come from its registry (``words.games``, ``render.games``), so nothing here asks which game
 it shows.
 
-- ``public_screen``: the table as text with the latest events, the service's notes and the clocks
-  that run, the buttons answered in front of everyone (labelled with who answers), the picture;
+- ``public_screen``: the table's head (whose turn) with the latest events, what the table waits
+  for, the service's notes and the clocks that run (the rest of the table is the picture's), the
+  buttons answered in front of everyone (labelled with who answers), the picture;
 - ``private_screen``: a player's own lines (their hand, what they are asked), every choice they
   have, their controls beside the moves (the Deal discard pile, the trade builder), their picture;
   while the AI keeps their seat, only "Take my seat back".
@@ -25,7 +26,8 @@ from render.png import png_bytes
 from words.games import WORDS, extra_label
 from words.i18n import normalise_lang, t
 
-LOG_LINES = 8  # the latest events under the table's text
+LOG_LINES = 8  # the latest events under the table's head
+NEWEST = 2  # of them, those a message too long keeps
 TURN_POLICIES = ("turn", "card")  # the clocks of the player on turn worth showing on the table
 
 
@@ -93,16 +95,16 @@ def public_screen(view: PublicView, lang: str, now: float, when: Callable[[float
     lang = normalise_lang(lang)
     words, names = WORDS[view.game], view.names
     log = event_lines(view, view.events, lang, names)
-    table = words.table(view.board, lang, names, view.ruleset)
-    head, _, rest = table.partition("\n")
-    # in the order things happened: the head (whose turn), what just happened, then the table as it
-    # stands with what it waits for (a purchase, a payment), the notes and the clock
-    news = [head, *log[-LOG_LINES:]]
-    lines = [*news, *([rest] if rest else []), *note_lines(view.notes, lang, names)]
-    # the players' lines are what a short message leaves out first (its picture shows them); what
-    # the table waits for is at their end, so it stays longest (``bot.chat.messenger.shorten``)
-    start = len("\n".join(news)) + 1
-    optional = (start, start + len(rest) + 1) if rest else None
+    head = words.table(view.board, lang, names, view.ruleset).split("\n", 1)[0]
+    # a few lines, in the order things happened: the head (whose turn), what just happened, what
+    # the table waits for (a purchase, a payment), the notes, the clock; the players' lines, the
+    # sets and the deeds are the picture's (issue 45: the picture and "your turn" on one screen)
+    news = log[-LOG_LINES:]
+    waiting = words.waiting(view.board, lang, names, view.ruleset)
+    lines = [head, *news, *waiting, *note_lines(view.notes, lang, names)]
+    # a message still too long leaves out the older news first (``bot.chat.messenger.shorten``)
+    older = news[:-NEWEST]
+    optional = (len(head) + 1, len(head) + 1 + len("\n".join(older)) + 1) if older else None
     if view.status == "running":
         clocks = clock_line(lang, names, view.asks, view.current, view.match_ends_at, now, when)
         lines += [clocks] if clocks else []
@@ -114,10 +116,7 @@ def public_screen(view: PublicView, lang: str, now: float, when: Callable[[float
         picture = png_bytes(PICTURES[view.game].table(view.board, lang, names, view.ruleset,
                                                       clock_text(view.match_ends_at, now), view.worth,
                                                       log[-EVENT_LINES:]))
-    text = "\n".join(lines)
-    if optional is not None and optional[1] > len(text):  # the table is all there is
-        optional = (optional[0], len(text))
-    return Screen(text, buttons, picture, optional)
+    return Screen("\n".join(lines), buttons, picture, optional)
 
 
 def extra_token(extra: str, table: int) -> str:

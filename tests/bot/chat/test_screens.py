@@ -115,7 +115,9 @@ async def test_board_decisions_are_answered_on_the_public_screen(tmp_path):
             if service.cache.row(table).status != "running":
                 break
             screens = table_screens(service, table, (), "zh-Hans")
-            assert "Ann" in screens.public.text and "P1" in screens.public.text
+            current = GAMES["board"].rules.view(service.cache.state(table), None)["current"]
+            head = screens.public.text.split("\n", 1)[0]
+            assert head.startswith("== ") and ["Ann", "P1", "AI 1"][current] in head  # whose turn, first
             decision = GAMES["board"].rules.waiting_for(service.cache.state(table))[0]
             if not service.cache.row(table).seats[decision.seat]["ai"]:
                 mine = [b for b in screens.public.buttons if b.seat == decision.seat]
