@@ -12,7 +12,7 @@ import math
 
 from PIL import Image
 
-from render.board import pawn
+from render.board_centre import pawn
 from render.colours import player_colour
 from render.common import WHITE, Pen, fit, initials, ink_for, printable, width_of
 from words.i18n import normalise_lang, t

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from PIL import Image
 
 from render import board as render_board
+from render import board_centre, deal_hand
 from render import deal as render_deal
 
-EVENT_LINES = render_board.EVENT_LINES  # the last moves a table picture shows
+EVENT_LINES = board_centre.EVENT_LINES  # the last moves a table picture shows
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ PICTURES: dict[str, GamePictures] = {
     "deal": GamePictures(
         table=lambda view, lang, names, ruleset, clock, worth, events: render_deal.render_table(
             view, lang, names, events),
-        own=render_deal.render_hand),
+        own=deal_hand.render_hand),
     "board": GamePictures(
         table=lambda view, lang, names, ruleset, clock, worth, events: render_board.render_board(
             view, lang, names, ruleset, clock, worth=worth, events=events),

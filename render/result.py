@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from render.board import pawn
+from render.board_centre import pawn
 from render.chart import GREY, INK, PAPER, plot
 from render.common import DETAIL, GLANCE, Pen, detail_size, fit, glance_size, initials, printable
 from words.i18n import normalise_lang, t

@@ -10,7 +10,7 @@ from bot.chat.inputs import number
 from bot.chat.screens import refusal_text
 from engine.core.errors import RuleError
 from engine.service.views import PrivateView
-from render import deal as render_deal
+from render import deal_hand as render_deal
 from render.png import png_bytes
 from words import deal_text
 from words.i18n import normalise_lang, t

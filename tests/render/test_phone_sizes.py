@@ -17,6 +17,7 @@ from engine.deal import DEAL
 from engine.deal.ai import choose as deal_choose
 from render import board as render_board
 from render import deal as render_deal
+from render import deal_hand
 from render.common import initials
 from tests.render.test_render_deal import calm_game, play
 from tools import golden
@@ -113,7 +114,7 @@ def test_a_hand_keeps_one_size_whatever_it_holds(lang):
     sizes = {}
     for count in (0, 1, 5, 8, 12):
         view["players"][0]["hand"] = pool[:count]
-        sizes[count] = render_deal.render_hand(view, 0, lang).size
+        sizes[count] = deal_hand.render_hand(view, 0, lang).size
     assert len(set(sizes.values())) == 1, sizes
 
 

@@ -12,24 +12,9 @@ from engine.board import BOARD
 from engine.board.ai import choose
 from engine.board.data import board
 from engine.board.rules import valuation
-from render.board import (
-    BAND_VEIL,
-    DIM,
-    HALO_W,
-    INNER,
-    PANEL,
-    SIZE,
-    WHITE,
-    band_box,
-    buildings_boxes,
-    layout,
-    pawn,
-    render_board,
-    short_names,
-    texts_drawn,
-    token_places,
-    veiled,
-)
+from render.board import buildings_boxes, render_board, texts_drawn, veiled
+from render.board_centre import pawn, token_places
+from render.board_layout import BAND_VEIL, DIM, HALO_W, INNER, PANEL, SIZE, WHITE, band_box, layout, short_names
 from render.colours import player_colour
 from render.common import initials, unwrapped
 from render.fonts import missing_glyphs

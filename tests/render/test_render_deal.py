@@ -11,16 +11,9 @@ from PIL import ImageChops
 from engine.deal import DEAL
 from engine.deal.ai import choose
 from engine.deal.cards import CARDS, N_CARDS
-from render.deal import (
-    WIDTH,
-    effect_text,
-    render_discard,
-    render_hand,
-    render_table,
-    texts_for_discard,
-    texts_for_hand,
-    texts_for_table,
-)
+from render.deal import WIDTH, render_table, texts_for_table
+from render.deal_cards import effect_text
+from render.deal_hand import render_discard, render_hand, texts_for_discard, texts_for_hand
 from render.fonts import missing_glyphs
 from render.png import png_bytes
 from words.deal_text import card_name
@@ -198,7 +191,7 @@ def test_hands_are_paletted_pictures_that_look_like_their_full_colour_drawing(la
     """A hand (and the discard pile) is written as an 8-bit PNG on the table's palette: every card
     face keeps its colours (under half a percent of the pixels off by more
     than a faint anti-aliasing shade) and the PNG is smaller than the full-colour one."""
-    from render.deal import _draw_hand
+    from render.deal_hand import _draw_hand
 
     view = DEAL.view(DEAL.new_game(2, "standard", 1), 0)
     view["players"][0]["hand"] = list(range(N_CARDS))

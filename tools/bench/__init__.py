@@ -137,7 +137,8 @@ def bench_render(frames: int = 30) -> dict:
         times.append(time.perf_counter_ns() - t0)
     out = {"board_render_median_ms": round(statistics.median(times) / 1e6, 2),
            "board_png_kb": round(statistics.median(sizes) / 1024, 1)}
-    from render.deal import render_hand, render_table
+    from render.deal import render_table
+    from render.deal_hand import render_hand
 
     deal = GAMES["deal"].rules
     views = []
