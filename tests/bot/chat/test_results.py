@@ -54,3 +54,23 @@ def test_the_result_has_the_winner_first_the_chart_and_what_next():
     assert Image.open(io.BytesIO(screen.picture)).size == (900, 1200)  # the result picture, not the table
     assert [b.token for b in screen.buttons] == ["l:7:again", "l:7:stats", "l:7:n:deal", "l:7:n:board"]
     assert result_screen(_view(), "en", None, picture=b"table").picture == b"table"  # no log: the table
+
+
+async def test_a_chart_that_cannot_be_drawn_leaves_the_result_with_the_tables_picture(caplog):
+    """The net-worth series replays the game's log from the database; when that fails (the database
+    blinked), the result still goes out, with the table as it ended for its picture."""
+    from types import SimpleNamespace
+
+    from bot.chat.channel import TableChannel
+
+    async def broken(table):
+        raise OSError("database unavailable")
+
+    channel = TableChannel.__new__(TableChannel)
+    channel.service = SimpleNamespace(seen=SimpleNamespace(worth_series=broken))
+    over = SimpleNamespace(over=True, table=7)
+    assert await channel._series(over) is None
+    assert "net-worth chart could not be drawn" in caplog.text
+    assert await channel._series(SimpleNamespace(over=False, table=7)) is None  # before the end: none asked
+    screen = result_screen(_view(), "en", None, picture=b"table")
+    assert screen.picture == b"table" and screen.text.startswith("🏁 ")
