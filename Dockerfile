@@ -19,7 +19,7 @@ USER tycoon
 VOLUME /data
 # 8080: the web table (and its /healthz, /metrics); 9090: /healthz and /metrics of a bots-only process
 EXPOSE 8080 9090
-# SIGINT ends `tycoon run` cleanly (status 0); it exits 1 when it should be started again, 2 for a
+# SIGINT and SIGTERM end `tycoon run` cleanly, drained (status 0); it exits 1 when it should be started again, 2 for a
 # refused token or a bad setting (one line names the variable)
 STOPSIGNAL SIGINT
 # the clock task touches the heartbeat after each sweep that reached the database (at most every

@@ -206,6 +206,7 @@ def _cmd_web(args: argparse.Namespace) -> int:
     import logging
 
     from bot.process.run import HEARTBEAT
+    from bot.process.stopping import stop_on_signals
     from bot.web.server import serve
 
     port = _web_port(str(args.port) if args.port is not None else os.environ.get("TYCOON_WEB_PORT"))
@@ -213,10 +214,15 @@ def _cmd_web(args: argparse.Namespace) -> int:
         print("tycoon: TYCOON_WEB_PORT (or --port) is a port number such as 8080", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    async def until_stopped() -> int:
+        stop = asyncio.Event()
+        stop_on_signals(stop)  # SIGTERM and SIGINT: drain, then exit 0
+        return await serve(args.host, port, os.environ.get("DATABASE_URL"), args.lang, stop=stop,
+                           bot_token=os.environ.get("TELEGRAM_TOKEN") or None,
+                           public_url=os.environ.get("TYCOON_WEB_URL") or None, heartbeat=HEARTBEAT)
+
     try:
-        return asyncio.run(serve(args.host, port, os.environ.get("DATABASE_URL"), args.lang,
-                                 bot_token=os.environ.get("TELEGRAM_TOKEN") or None,
-                                 public_url=os.environ.get("TYCOON_WEB_URL") or None, heartbeat=HEARTBEAT))
+        return asyncio.run(until_stopped())
     except KeyboardInterrupt:
         return 0
     except OSError as e:  # the port is taken, or the address is not this machine's

@@ -19,6 +19,7 @@ import os
 from dataclasses import dataclass
 
 from bot.process.platforms import FIRST_RETRY, GatewayGone, TokenRefused, Webhook, keep_discord, keep_telegram, retrying
+from bot.process.stopping import stop_on_signals
 from engine.service.runner import ServiceDown, describe
 from engine.service.storage.errors import DB_ERRORS
 from engine.service.tables import GameService
@@ -232,10 +233,15 @@ def main_from_env(lang: str | None = None) -> int:
     except SettingError as e:
         log.error("%s", e)
         return BAD_SETTING
+    async def until_stopped() -> int:
+        stop = asyncio.Event()
+        stop_on_signals(stop)  # SIGTERM and SIGINT: drain, then exit 0
+        return await run_bots(s.telegram, s.discord, s.database_url, s.lang, s.telegram_api_url, stop=stop,
+                              webhook=s.webhook, shard_count=s.shard_count, shards=s.shards,
+                              flood_limits=s.flood_limits, web=s.web, discord_api_url=s.discord_api_url,
+                              metrics=s.metrics, telegram_processes=s.telegram_processes)
+
     try:
-        return asyncio.run(run_bots(s.telegram, s.discord, s.database_url, s.lang, s.telegram_api_url,
-                                    webhook=s.webhook, shard_count=s.shard_count, shards=s.shards,
-                                    flood_limits=s.flood_limits, web=s.web, discord_api_url=s.discord_api_url,
-                                    metrics=s.metrics, telegram_processes=s.telegram_processes))
-    except KeyboardInterrupt:  # Ctrl-C or SIGINT from docker stop: a clean exit
+        return asyncio.run(until_stopped())
+    except KeyboardInterrupt:  # a second Ctrl-C while draining: stop at once
         return OK

@@ -24,6 +24,10 @@ def database_url(url: str | None) -> str:
     return url
 
 
+WAL_PAGES = 256  # pages (4 KB each) the write-ahead log holds before it is folded into the database
+WAL_BYTES = 1 << 20  # what the write-ahead log file is cut back to after that
+
+
 def make_db(url: str | None) -> AsyncEngine:
     """The database at ``url`` (a plain ``sqlite:///`` or ``postgresql://`` URL is enough)."""
     url = database_url(url)
@@ -36,6 +40,10 @@ def make_db(url: str | None) -> AsyncEngine:
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA busy_timeout=5000")
+            # a small write-ahead log (issue 46): folded into the database every WAL_PAGES pages and
+            # cut back to WAL_BYTES after, so that on a small data volume it cannot fill the disk
+            cur.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
+            cur.execute(f"PRAGMA journal_size_limit={WAL_BYTES}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
         return engine

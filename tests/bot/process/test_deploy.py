@@ -69,7 +69,8 @@ def _free_port() -> int:
 @pytest.mark.slow
 async def test_the_health_check_passes_in_web_only_mode(tmp_path):
     """``CMD`` without tokens is the web table; its clock task touches the heartbeat the image's
-    HEALTHCHECK reads, and /healthz and /metrics answer on the web port."""
+    HEALTHCHECK reads, and /healthz and /metrics answer on the web port. SIGTERM (Docker without
+    our STOPSIGNAL, systemd, Kubernetes) stops it as SIGINT does: drained, status 0 (issue 46)."""
     port = _free_port()
     env = {**os.environ, **_env(), "DATABASE_URL": f"sqlite:///{tmp_path / 'web.db'}",
            "TYCOON_HEARTBEAT": str(tmp_path / "heartbeat"), "TYCOON_WEB_PORT": str(port)}
@@ -95,10 +96,11 @@ async def test_the_health_check_passes_in_web_only_mode(tmp_path):
             async with http.get(f"http://127.0.0.1:{port}/") as r:
                 assert r.status == 200, "the web table itself"
     finally:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGTERM)
         status = await asyncio.wait_for(proc.wait(), 60)
         output = (await proc.stdout.read()).decode()
     assert status == 0 and "Traceback" not in output, output[-2000:]
+    assert "stopping (SIGTERM)" in output, output[-2000:]
     assert "0.0.0.0" in output or f":{port}" in output
 
 
