@@ -46,6 +46,7 @@ from engine.service.restore import Restorer
 from engine.service.runner import supervise
 from engine.service.schedules import Schedules
 from engine.service.storage import database, migrate, queries, writer
+from engine.service.storage.errors import DB_ERRORS, describe, outage_told
 from engine.service.storage.records import Records
 from engine.service.storage.rows import TableRow
 from engine.service.tournaments import Tournaments
@@ -175,7 +176,10 @@ class GameService:
     async def act(self, user: str, token: str) -> Outcome:
         """A button press: who pressed what. Refusals say why, privately; nothing changes then (and
         are counted and logged, one line each, for the operator)."""
-        outcome = await self._act(user, token)
+        try:
+            outcome = await self._act(user, token)
+        except DB_ERRORS as e:  # locked, full or gone: said at once, never a traceback or a second wait
+            outcome = self._busy(e)
         if not outcome.ok:
             metrics.REFUSALS.labels(metrics.reason_of(outcome)).inc()
             log.info("refused press: reason=%s table=%s user=%s", metrics.reason_of(outcome), outcome.table, user)
@@ -242,6 +246,16 @@ class GameService:
         missed = {k: v for k, v in live.row.missed.items() if k != str(seat)}
         return await self.core.apply(live, seat, action, seats=seats, missed=missed, notes=notes)
 
+    @staticmethod
+    def _busy(error: BaseException, table: int | None = None) -> Outcome:
+        """A move the database could not take now (locked, full, unreachable): nothing changed, the
+        presser is told to press again; the log says so once every few seconds (issue 46)."""
+        told, untold = outage_told(error)
+        if told:
+            log.warning("a move could not be stored (%s)%s: the presser is told to press again", describe(error),
+                        f"; {untold} more like it" if untold else "")
+        return Outcome(False, "service.busy", table=table)
+
     async def offer(self, user: str, table_id: int, action: Any) -> Outcome:
         """A trade offer a player composed (the trade builder): one of the moves not picked from
         ``legal_actions`` by index, because an offer is any exchange of deeds, cash and jail cards
@@ -260,6 +274,12 @@ class GameService:
     async def _composed(self, user: str, table_id: int, make: Callable[[Any], Any]) -> Outcome:
         """A move not picked from ``legal_actions`` (``make``: the game's move, or None where the
         game has no such move), applied like a button's on the stored version."""
+        try:
+            return await self._composed_now(user, table_id, make)
+        except DB_ERRORS as e:
+            return self._busy(e, table_id)
+
+    async def _composed_now(self, user: str, table_id: int, make: Callable[[Any], Any]) -> Outcome:
         async with self.cache.lock(table_id):
             live = await self.cache.get(table_id)
             action = make(GAMES[live.row.game]) if live is not None else None

@@ -24,6 +24,7 @@ def database_url(url: str | None) -> str:
     return url
 
 
+BUSY_MS = 2000  # how long a write waits for a locked SQLite file before the press is told to try again
 WAL_PAGES = 256  # pages (4 KB each) the write-ahead log holds before it is folded into the database
 WAL_BYTES = 1 << 20  # what the write-ahead log file is cut back to after that
 
@@ -39,7 +40,7 @@ def make_db(url: str | None) -> AsyncEngine:
             cur = conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
-            cur.execute("PRAGMA busy_timeout=5000")
+            cur.execute(f"PRAGMA busy_timeout={BUSY_MS}")
             # a small write-ahead log (issue 46): folded into the database every WAL_PAGES pages and
             # cut back to WAL_BYTES after, so that on a small data volume it cannot fill the disk
             cur.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
