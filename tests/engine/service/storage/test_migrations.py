@@ -323,12 +323,16 @@ async def _upgrade_down(url: str, revision: str) -> None:
 
 
 @pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"), reason="processes sharing one database need PostgreSQL")
-async def test_processes_starting_together_on_one_database_migrate_it_one_after_the_other():
+@pytest.mark.parametrize("start", [None, "0007"])
+async def test_processes_starting_together_on_one_database_migrate_it_one_after_the_other(start):
     """Three processes opening an empty PostgreSQL database at once (a deploy, a compose file
-    starting its replicas): each would create Alembic's table and ours at the same moment and all
-    but one fail (``UniqueViolationError``); they take turns instead and every one opens it."""
+    starting its replicas), or one a few revisions behind (issue 46: "Online migration expected to
+    match one row when updating '0007' to '0008'"): each would migrate at the same moment and all
+    but one fail; they take turns instead and every one opens it."""
     url = os.environ["TEST_DATABASE_URL"]
     await drop_everything(url)
+    if start is not None:
+        await _upgrade(url, start)
     script = ("import asyncio, sys\n"
               "from engine.service.storage import database, migrate\n"
               "async def main():\n"
@@ -346,6 +350,12 @@ async def test_processes_starting_together_on_one_database_migrate_it_one_after_
     try:
         async with engine.connect() as conn:
             heads = (await conn.exec_driver_sql("SELECT version_num FROM alembic_version")).scalars().all()
-        assert len(heads) == 1  # one head, written once
+        assert len(heads) == 1 and heads[0] == command_head()  # one head, written once, the newest
     finally:
         await engine.dispose()
+
+
+def command_head() -> str:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(migrate.config()).get_current_head()
