@@ -70,6 +70,7 @@ class BotAPIServer:
         self.changed = asyncio.Event()
         self.refused: list[tuple[str, str]] = []  # calls over Telegram's limits: (method, description)
         self.updates: list[dict] = []  # what getUpdates delivers (polling), in order
+        self.delivered: set[int] = set()  # the update ids a getUpdates answer has handed to the bot
         self._update_id = 0
         self._runner = None
         self.port = 0
@@ -163,6 +164,7 @@ class BotAPIServer:
         for _ in range(int(POLL_WAIT / 0.02)):
             pending = [u for u in self.updates if u["update_id"] >= offset]
             if pending:
+                self.delivered.update(u["update_id"] for u in pending)
                 return self._answer(pending)
             await asyncio.sleep(0.02)
         return self._answer([])

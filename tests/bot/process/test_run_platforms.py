@@ -124,3 +124,31 @@ async def test_telegram_plays_while_discord_cannot_be_reached(tmp_path):
     assert status == 0, output[-2000:]
     assert "Traceback" not in output, output[-3000:]
     assert len(_tried_again(output, "Discord")) >= 2, output[-3000:]
+
+
+@pytest.mark.slow
+async def test_sigterm_answers_every_update_the_process_took_then_exits_cleanly(tmp_path):
+    """Issue 46: SIGTERM (systemd, Kubernetes, Docker without our STOPSIGNAL) while commands
+    arrive: every update the bot had fetched is answered before it exits (status 0, no traceback);
+    it used to die at once, dropping what it had taken."""
+    api = BotAPIServer()
+    port = await api.start()
+    proc = await _start(tmp_path, TELEGRAM_API_URL=f"http://127.0.0.1:{port}/p0",
+                        DISCORD_API_URL=f"http://127.0.0.1:{_closed_port()}/api/v10")
+    groups = [GROUP - n for n in range(6)]
+    try:
+        assert await _until(lambda: any(c.method == "getUpdates" for c in api.calls)), "Telegram polls"
+        for n, group in enumerate(groups):
+            api.push({"message": {"message_id": 1, "date": 0, "chat": {"id": group, "type": "supergroup"},
+                                  "from": {"id": 1 + n, "is_bot": False, "first_name": f"P{n}"},
+                                  "text": "/newgame board",
+                                  "entities": [{"type": "bot_command", "offset": 0, "length": 8}]}})
+        assert await _until(lambda: len(api.delivered) == len(groups), 30), "the bot fetched them all"
+        proc.proc.send_signal(signal.SIGTERM)  # at once: most of them are still being answered
+    finally:
+        status, output = await _stop(proc)
+        await api.stop()
+    assert status == 0, output[-2000:]
+    assert "Traceback" not in output and "stopping (SIGTERM)" in output, output[-3000:]
+    answered = {int(c.params.get("chat_id", 0)) for c in api.calls if c.method == "sendMessage"}
+    assert set(groups) <= answered, (sorted(set(groups) - answered), output[-2000:])
