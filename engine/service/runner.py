@@ -24,7 +24,9 @@ from engine.service.storage import queries
 from engine.service.storage.errors import DB_ERRORS, describe
 
 log = logging.getLogger(__name__)
-MAX_BACKOFF = 30.0
+# the longest wait between two sweeps while the database fails: short, so that clocks resume within
+# seconds of the database (or a full disk's space) coming back (issue 46: it had grown to 30 s)
+MAX_BACKOFF = 4.0
 FAILURES_BEFORE_EXIT = 5  # sweeps in a row failing for a reason other than the database
 PURGE_EVERY = 600.0  # seconds between two purges of spent clocks
 KEEP_SPENT = 3600.0  # a fired or retired clock is kept this long (for audits), then forgotten

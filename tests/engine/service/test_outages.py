@@ -403,7 +403,7 @@ async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartb
     heartbeat is no longer touched, the metrics count the failures; once the disk has room again
     the clocks fire, each once."""
     caplog.set_level(logging.INFO, logger="engine.service")
-    monkeypatch.setattr(runner, "MAX_BACKOFF", 0.8)  # the sweep's tries back off up to 0.8 s (not 30 s)
+    monkeypatch.setattr(runner, "MAX_BACKOFF", 0.8)  # the sweep's tries back off up to 0.8 s (not 4 s)
     clock = FakeClock()
     service = await GameService.open(f"sqlite:///{tmp_path / 'full.db'}", clock)
     beat = tmp_path / "beat"
@@ -456,3 +456,4 @@ async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartb
         assert len(fired) >= len(tables) and len(fired) == len(set(fired)), "no clock was applied twice"
     finally:
         await service.close()
+
