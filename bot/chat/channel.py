@@ -346,7 +346,23 @@ class TableChannel:
                 continue  # already asked (by another process's update): one ping each
             if prompt.due_at is not None and prompt.due_at - now < LAST_MOMENT:
                 continue
+            for n, older in enumerate(kept):  # one live answer button a player: an older prompt gives theirs up
+                if older.get("buttons") and set(older.get("seats", ())) & set(new):
+                    kept[n] = await self._narrow(place, older, new, view, lang, screens.accepts)
             kept.append(await self._post_prompt(place, prompt.where, new, prompt, view, lang, record, screens.accepts))
+
+    async def _narrow(self, place, older: dict, leaving: list[int], view, lang: str, accepts: dict[int, str]) -> dict:
+        """An older prompt without the players a new one asks (their buttons are the new one's)."""
+        seats = [s for s in older.get("seats", ()) if s not in leaving]
+        asks = [a for a in older["asks"] if a[0] not in leaving]
+        if not asks:  # nobody left to answer there
+            text = older["text"] + "\n" + t(lang, "ch.answered")
+            await self.edit(place, older["id"], Text(text), [], None)
+            return {**older, "buttons": False, "text": text, "asks": [], "seats": seats}
+        line, buttons = self._prompt_look(older["where"], seats, view, older.get("due"), lang, accepts)
+        text = Text("", line)
+        await self.edit(place, older["id"], text, buttons[:self.messenger.page], None)
+        return {**older, "seats": seats, "asks": asks, "text": text.plain(), "buttons": bool(buttons)}
 
     def _prompt_look(self, where: str, seats: list[int], view, due_at: float | None, lang: str,
                      accepts: dict[int, str] | None = None) -> tuple:
