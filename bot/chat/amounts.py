@@ -41,8 +41,7 @@ async def question(service, user: str, table: int, lang: str) -> tuple[bool, str
     game = GAMES[public.game]
     if not any(a.kind == game.amount_kind and a.seat == own.seat for a in public.asks):
         return False, t(lang, "amount.not_asked")
-    reach = public.board.get("bid_reach") or {}
-    least, most = public.board.get("min_bid"), reach.get(own.seat, reach.get(str(own.seat)))
+    least, most = game.amount_bounds(own.board, own.seat) if game.amount_bounds else (None, None)
     money = WORDS[public.game].money
     return True, t(lang, "amount.question", least=money(least, lang, public.ruleset) if least is not None else "?",
                    most=money(most, lang, public.ruleset) if most is not None else "?")

@@ -59,6 +59,7 @@ BOARD_GAME = Game(
     offer_type=ProposeTrade,
     amount_kind="bid",
     amount_move=lambda amount: Bid(amount=amount),
+    amount_bounds=lambda view, seat: (view.get("min_bid"), (view.get("bid_reach") or {}).get(seat)),
     round_defaults=round_defaults,
     landing=landing_frequencies,
 )

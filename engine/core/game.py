@@ -65,6 +65,8 @@ class Game:
     # B-04): the decision kind it answers and the move it makes; None for a game without one
     amount_kind: str | None = None
     amount_move: Callable[[int], Any] | None = None
+    # (a seat's view, seat) -> (the least amount the rules take now, the most the seat could pay)
+    amount_bounds: Callable[[dict, int], tuple[int | None, int | None]] | None = None
     # the options of a tournament round's tables before the organiser's (round, rounds) -> dict
     round_defaults: Callable[[int, int], dict] = lambda round_no, rounds: {}
     card_clock: str | None = None  # the option that holds a tournament's seconds per card (D-16)
