@@ -27,6 +27,7 @@ from engine.service.runner import describe
 
 log = logging.getLogger("bot.process.run")  # the start-up log lines of ``tycoon run``, one logger for all
 MAX_RETRY = 60.0
+Drain = Callable[[], Awaitable[None]]  # the service's drain: its table updates go out before a client closes
 
 
 def _first_retry(environ) -> float:
@@ -94,9 +95,10 @@ class Webhook:
 
 
 async def keep_telegram(app, stop: asyncio.Event, retry_first: float = FIRST_RETRY,
-                        webhook: Webhook | None = None) -> None:
+                        webhook: Webhook | None = None, drain: Drain | None = None) -> None:
     """The Telegram bot from start-up until ``stop``: getMe until the Bot API answers, then the
-    command menu, the webhook (or polling) and the handlers; stopped in reverse on the way out."""
+    command menu, the webhook (or polling) and the handlers; stopped in reverse on the way out,
+    and before its HTTP client closes, the table updates being shown go out (``drain``)."""
     from telegram.error import InvalidToken, NetworkError
 
     from bot.telegram_app.app import register_commands
@@ -144,7 +146,9 @@ async def keep_telegram(app, stop: asyncio.Event, retry_first: float = FIRST_RET
                 await app.updater.stop()
         with contextlib.suppress(Exception):
             if app.running:
-                await app.stop()
+                await app.stop()  # the updates taken are answered
+        if drain is not None:  # their table updates too, while the bot can still send them
+            await drain()
         if initialized:
             with contextlib.suppress(Exception):
                 await app.shutdown()
@@ -162,7 +166,8 @@ def _discord_errors():
     return discord.LoginFailure, transient
 
 
-async def keep_discord(bot, token: str, stop: asyncio.Event, retry_first: float = FIRST_RETRY) -> None:
+async def keep_discord(bot, token: str, stop: asyncio.Event, retry_first: float = FIRST_RETRY,
+                       drain: Drain | None = None) -> None:
     """The Discord bot from start-up until ``stop``: logged in once Discord answers (each attempt on
     a fresh HTTP session), its slash commands synced, and the gateway connected, again after any
     drop that discord.py does not recover from itself."""
@@ -193,6 +198,8 @@ async def keep_discord(bot, token: str, stop: asyncio.Event, retry_first: float 
 
     async def close_on_stop():
         await stop.wait()
+        if drain is not None:  # the table updates being shown go out before the client closes
+            await drain()
         await bot.close()
 
     closer = asyncio.create_task(close_on_stop(), name="discord-close")

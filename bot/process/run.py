@@ -147,7 +147,8 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
             base_url = f"{api_url.rstrip('/')}/bot" if api_url else None
             app = build_application(service, telegram_token, base_url=base_url, request=telegram_request, lang=lang,
                                     rate_limit=flood_limits, limits=Limits().shared(telegram_processes))
-            tasks.append(asyncio.create_task(keep_telegram(app, stop, retry_first, webhook), name="telegram"))
+            tasks.append(asyncio.create_task(keep_telegram(app, stop, retry_first, webhook, service.drain),
+                                             name="telegram"))
         if discord_token:
             import discord.http
 
@@ -156,7 +157,8 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
             if discord_api_url:
                 discord.http.Route.BASE = discord_api_url.rstrip("/")
             bot = TycoonBot(service, lang, sync_commands=True, shard_count=shard_count, shard_ids=shards)
-            tasks.append(asyncio.create_task(keep_discord(bot, discord_token, stop, retry_first), name="discord"))
+            tasks.append(asyncio.create_task(keep_discord(bot, discord_token, stop, retry_first, service.drain),
+                                             name="discord"))
         try:
             runners += await _serve_http(service, lang, telegram_token, web, metrics)
         except OSError as e:  # the port is taken, or the address is not this machine's

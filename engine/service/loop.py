@@ -84,6 +84,10 @@ class TableLoop:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
             self._tasks = {k: t for k, t in self._tasks.items() if not t.done()}
 
+    def busy(self) -> list[asyncio.Task]:
+        """The tables being settled or shown now."""
+        return [t for t in self._tasks.values() if not t.done()]
+
     async def stop(self, grace: float = 2.0) -> None:
         """Shutting down: AI seats stop after the move they are making, updates being shown get
         ``grace`` seconds; what is left is cancelled (a restart settles those tables again)."""

@@ -55,6 +55,7 @@ from engine.service.updates import Snapshot
 from engine.service.views import PrivateView, PublicView, TableViews, digests
 
 log = logging.getLogger(__name__)
+DRAIN_GRACE = 10.0  # seconds a stopping process gives its table updates to go out
 CARRY_OVER = 16  # versions back a button may be pressed when only other players moved since
 
 
@@ -142,6 +143,14 @@ class GameService:
 
     async def idle(self) -> None:
         await self.loop.idle()
+
+    async def drain(self, grace: float = DRAIN_GRACE) -> None:
+        """A stop was asked for: the table updates being worked out and shown go out (at most
+        ``grace`` seconds: AI seats may play on meanwhile; ``close`` stops them), while the
+        platforms' clients are still open to send them (issue 46)."""
+        end = time.monotonic() + grace
+        while (busy := self.loop.busy()) and time.monotonic() < end:
+            await asyncio.wait(busy, timeout=end - time.monotonic())  # (never cancels them)
 
     def subscribe(self, on_update=None, on_notice=None, private: bool = False, chats: str = "",
                   tables=None) -> None:
