@@ -26,7 +26,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from engine.core.contract import GameRules
 from engine.games import GAMES
 from engine.service.outcome import IN_PROGRESS
-from engine.service.storage import queries
+from engine.service.storage import formats, queries
 from engine.service.storage.rows import ClockInfo, TableRow
 
 log = logging.getLogger(__name__)
@@ -85,6 +85,8 @@ class TableCache:
         self.replay_mismatches: list[int] = []  # tables whose snapshot was rewritten from the log
         self.damaged: list[int] = []  # tables put in quarantine by this process
         self.on_damaged = lambda row: None  # the service tells the table's chat
+        self.reads = formats.READS  # the table formats this build reads (storage/formats.py)
+        self.unreadable: set[int] = set()  # tables met in a newer format: left to the processes that read it
 
     def lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -159,6 +161,12 @@ class TableCache:
     async def load(self, row: TableRow, verify: bool = False) -> LiveTable | None:
         """A copy of a stored table. With ``verify`` (at start-up) the log is replayed and the
         snapshot checked against it; without, the snapshot is trusted when it decodes."""
+        if not formats.readable(row.format, self.reads):  # a newer process made it: not ours to play
+            if row.id not in self.unreadable:
+                log.warning("table %s is stored in format %s, which this build does not read (it reads %s): "
+                            "left to the processes that do", row.id, row.format, self.reads)
+                self.unreadable.add(row.id)
+            return None
         rules = GAMES[row.game].rules if row.game in GAMES else None
         if rules is None:
             return await self._quarantine(row, f"unknown game {row.game!r}")

@@ -100,7 +100,7 @@ class Clocks:
         one clock is logged with its table and gives the clock back; the others go on. A failure
         to reach the database at all is raised (the supervisor retries)."""
         now = self.core.clock()
-        rows = await queries.due(self.core.db, now)
+        rows = await queries.due(self.core.db, now, reads=self.core.formats.reads)
         # the rows as claimed, not as read: a clock read here may have been replaced since
         mine = await queries.claim(self.core.db, [r.id for r in rows], self.owner, now, LEASE)
         if not mine:

@@ -1,6 +1,7 @@
 """The service's core, built first and handed to every part (boardgame.io's ``Master`` ports): the
 database (``db``), the clock, the copies of tables (``cache``), the button secret (``keys``), this
-process's name among others on one database (``owner``), the outbox of changes waiting to be
+process's name among others on one database (``owner``) and its say in which format new tables
+are stored (``formats``), the outbox of changes waiting to be
 published, who is told (``subscribers``), the health stamps the heartbeat reads, and the one place
 a move is applied and stored (``apply``).
 
@@ -32,6 +33,7 @@ from engine.service.clock_rules import owner_name, wanted_infos
 from engine.service.outcome import Outcome
 from engine.service.storage import writer
 from engine.service.storage.errors import DB_ERRORS
+from engine.service.storage.formats import Formats
 from engine.service.storage.rows import ResultRow
 from engine.service.subscribers import Subscribers
 from engine.service.updates import Snapshot, snapshot_of, waiting_of
@@ -140,6 +142,8 @@ class Core:
         self.cache = TableCache(db)
         self.keys = Keys()
         self.owner = owner_name()
+        self.formats = Formats(db, self.owner)  # which format new tables get (a rolling deploy)
+        self.cache.reads = self.formats.reads
         self.outbox = Outbox()
         self.subscribers = Subscribers()
         self.health = Health()

@@ -86,7 +86,7 @@ class Lobby:
                            table=existing.id)
         chosen = table_options.effective(game, ruleset, options)
         defaults = table_options.ruleset_defaults(game, ruleset)
-        row = TableRow(chat_key=chat_key, game=game, ruleset=ruleset, creator=user,
+        row = TableRow(chat_key=chat_key, game=game, ruleset=ruleset, creator=user, format=self.core.formats.for_new(),
                              seats=[{"user": user, "name": name, "ai": False}],
                              options={k: v for k, v in chosen.items() if v != defaults[k]})
         await self.core.insert(row)

@@ -61,7 +61,7 @@ async def supervise(core: Core, startup: Callable[[], Awaitable[None]], sweep: C
     failing_since: float | None = None
     backoff = every
     errors = 0
-    last_purge = last_beat = last_count = 0.0
+    last_purge = last_beat = last_count = last_said = 0.0
     while not stop.is_set():
         try:
             if not started:
@@ -71,6 +71,9 @@ async def supervise(core: Core, startup: Callable[[], Awaitable[None]], sweep: C
             await sweep()
             due = await queries.next_due(core.db)
             now = time.monotonic()
+            if now - last_said >= BEAT_EVERY:  # still running, and what it reads (storage/formats.py)
+                await core.formats.beat()
+                last_said = now
             if now - last_purge > PURGE_EVERY:
                 purged = await queries.purge(core.db, core.clock() - KEEP_SPENT)
                 if purged:

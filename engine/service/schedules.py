@@ -109,7 +109,7 @@ class Schedules:
             if existing is not None:  # a casual game is still going: it ends to make room
                 await lobby.cancel(existing.id, existing.creator, is_admin=True)
             table = TableRow(chat_key=row.chat_key, game=row.game, ruleset=row.ruleset, creator=row.created_by,
-                                   seats=seats)
+                                   seats=seats, format=self.core.formats.for_new())
             async with AsyncSession(self.db) as session:  # the table and the schedule's link together
                 session.add(table)
                 await session.flush()

@@ -24,6 +24,7 @@ loop"):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -46,7 +47,7 @@ from engine.service.restore import Restorer
 from engine.service.runner import supervise
 from engine.service.schedules import Schedules
 from engine.service.storage import database, migrate, queries, writer
-from engine.service.storage.errors import DB_ERRORS, describe, outage_told
+from engine.service.storage.errors import DB_ERRORS, describe, is_full, outage_told
 from engine.service.storage.records import Records
 from engine.service.storage.rows import TableRow
 from engine.service.tournaments import Tournaments
@@ -97,6 +98,7 @@ class GameService:
         try:
             await migrate.upgrade(service.db)
             service.keys.secret = await database.secret(service.db)
+            await service.core.formats.beat()  # this process reads…, and new tables get… (formats.py)
             async with AsyncSession(service.db) as session:
                 live = select(TableRow).where(TableRow.status.in_(IN_PROGRESS))
                 if lazy:
@@ -119,6 +121,8 @@ class GameService:
         await self.loop.stop()
         await self.records.close()
         await writer.settle(self.db)  # moves handed to the group commit are written first
+        with contextlib.suppress(*DB_ERRORS):  # a clean stop gives up its say at once (formats.py)
+            await self.core.formats.leave()
         await self.db.dispose()
 
     # -- the loop, the clocks, who is told ----------------------------------------------------------
@@ -204,7 +208,8 @@ class GameService:
             if live is not None and tok.version > live.row.version:
                 live = await self.cache.refresh(live)  # another process moved the table on
             if live is None:
-                return Outcome(False, "service.no_table")
+                return Outcome(False, "service.newer" if tok.table in self.cache.unreadable else "service.no_table",
+                               table=tok.table)
             if live.row.status != "running":
                 return Outcome(False, "service.not_running", table=tok.table)
             seat = live.seat_of(user)
@@ -263,7 +268,7 @@ class GameService:
         if told:
             log.warning("a move could not be stored (%s)%s: the presser is told to press again", describe(error),
                         f"; {untold} more like it" if untold else "")
-        return Outcome(False, "service.busy", table=table)
+        return Outcome(False, "service.full" if is_full(error) else "service.busy", table=table)
 
     async def offer(self, user: str, table_id: int, action: Any) -> Outcome:
         """A trade offer a player composed (the trade builder): one of the moves not picked from

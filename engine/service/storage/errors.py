@@ -5,6 +5,7 @@ kind is told (``outage_told``: a full disk fails every table's move at once)."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import time
 
 from sqlalchemy import exc
@@ -18,6 +19,19 @@ def describe(error: BaseException) -> str:
     """One line for the log: the error's kind and the first line of its message."""
     text = str(getattr(error, "orig", None) or error).strip().splitlines()
     return f"{type(error).__name__}: {text[0][:200] if text else ''}"
+
+
+def is_full(error: BaseException) -> bool:
+    """Whether the database failed for want of space (SQLite "database or disk is full", PostgreSQL
+    ``53100 disk_full`` / "No space left on device", ENOSPC): the operator must make room, and players
+    are told so rather than "press again"."""
+    orig = getattr(error, "orig", None) or error
+    if isinstance(orig, OSError) and orig.errno == errno.ENOSPC:
+        return True
+    if getattr(orig, "sqlstate", None) == "53100" or getattr(orig, "pgcode", None) == "53100":
+        return True
+    text = str(orig).lower()
+    return "database or disk is full" in text or "no space left on device" in text or "disk full" in text
 
 
 OUTAGE_SPACING = 5.0  # seconds between two log lines about one kind of database failure

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from engine.service.storage import formats
 from engine.service.storage.database import tell_others
 from engine.service.storage.rows import (
     OPEN_CLOCKS,
@@ -78,12 +79,15 @@ async def release(engine: AsyncEngine, deadline_id: int, owner: str, status: str
         return result.rowcount == 1
 
 
-async def due(engine: AsyncEngine, now: float, limit: int = 500) -> list[DeadlineRow]:
-    """Clocks that have run out (oldest first), and clocks whose lease ran out with them."""
+async def due(engine: AsyncEngine, now: float, limit: int = 500, reads=formats.READS) -> list[DeadlineRow]:
+    """Clocks that have run out (oldest first), and clocks whose lease ran out with them; a
+    table's only when its format is one this build reads (``reads``: storage/formats.py)."""
     async with AsyncSession(engine) as session:
-        rows = await session.exec(select(DeadlineRow).where(or_(
-            and_(DeadlineRow.status == "pending", DeadlineRow.due_at <= now),
-            and_(DeadlineRow.status == "claimed", DeadlineRow.lease_until < now)))
+        rows = await session.exec(select(DeadlineRow)
+            .outerjoin(TableRow, TableRow.id == DeadlineRow.table_id)
+            .where(or_(and_(DeadlineRow.status == "pending", DeadlineRow.due_at <= now),
+                       and_(DeadlineRow.status == "claimed", DeadlineRow.lease_until < now)),
+                   or_(DeadlineRow.table_id.is_(None), TableRow.format.in_(reads)))
             .order_by(DeadlineRow.due_at).limit(limit))
         return list(rows)
 

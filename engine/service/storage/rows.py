@@ -1,7 +1,7 @@
 """The service's tables as sqlmodel rows: one row per chat game (its snapshot and version), the
 append-only action log, the clocks (deadlines) and the ``ClockInfo`` a table keeps of its live
-ones, results, chat settings, scheduled matches, tournaments (entrants, matches, corrections) and
-the service's settings (the token secret)."""
+ones, results, chat settings, scheduled matches, tournaments (entrants, matches, corrections), the
+processes serving the database and the service's settings (the token secret)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,9 @@ class TableRow(SQLModel, table=True):
     snapshot: str | None = Field(default=None, sa_column=Column(Text))
     version: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
     turn_cap: int = 0  # the service ends the game by valuation past this turn (0: the game's default)
+    # the version of what processes share about this table (snapshot, log, message record, clocks,
+    # tokens), fixed when it is made (storage/formats.py; migration 0010)
+    format: int = Field(default=1, sa_column=Column(Integer, nullable=False, default=1, server_default="1"))
     damage: dict | None = Field(default=None, sa_column=Column(JSON))  # quarantine: {"reason", "told"}
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
@@ -189,6 +192,19 @@ class CorrectionRow(SQLModel, table=True):
     reason: str
     by: str
     at: float = Field(default_factory=time.time)
+
+
+class ProcessRow(SQLModel, table=True):
+    """A process serving this database: the table formats it reads, and when it was last seen
+    (storage/formats.py: new tables are made in a format every running process reads)."""
+
+    __tablename__ = "processes"
+
+    name: str = Field(primary_key=True)  # the process's owner name (clock leases)
+    build: str = ""
+    reads: list = Field(default_factory=list, sa_column=Column(JSON))  # table format versions
+    started_at: float = Field(default_factory=time.time)
+    seen_at: float = Field(default_factory=time.time)
 
 
 class SettingRow(SQLModel, table=True):

@@ -95,7 +95,8 @@ class Rounds(Part):
             if match is None:
                 table = TableRow(chat_key=chat_key_of(row.chat_key, tid, round_no, n), game=row.game,
                                        ruleset=row.ruleset, creator=row.created_by, clocks=dict(row.clocks),
-                                       seats=[dict(seats_of[e]) for e in group])
+                                       seats=[dict(seats_of[e]) for e in group],
+                                       format=self.core.formats.for_new())
                 async with AsyncSession(self.db) as session:  # the table and its match together
                     session.add(table)
                     await session.flush()

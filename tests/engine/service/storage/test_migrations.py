@@ -322,15 +322,14 @@ async def _upgrade_down(url: str, revision: str) -> None:
 
 
 
-@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"), reason="processes sharing one database need PostgreSQL")
 @pytest.mark.parametrize("start", [None, "0007"])
-async def test_processes_starting_together_on_one_database_migrate_it_one_after_the_other(start):
-    """Three processes opening an empty PostgreSQL database at once (a deploy, a compose file
-    starting its replicas), or one a few revisions behind (issue 46: "Online migration expected to
+async def test_processes_starting_together_on_one_database_migrate_it_one_after_the_other(start, db_url):
+    """Three processes opening an empty database at once (a deploy, a compose file starting its
+    replicas), or one a few revisions behind (issue 46, on PostgreSQL: "Online migration expected to
     match one row when updating '0007' to '0008'"): each would migrate at the same moment and all
-    but one fail; they take turns instead and every one opens it."""
-    url = os.environ["TEST_DATABASE_URL"]
-    await drop_everything(url)
+    but one fail; they take turns instead (an advisory lock; on SQLite a lock file) and every one
+    opens it."""
+    url = db_url
     if start is not None:
         await _upgrade(url, start)
     script = ("import asyncio, sys\n"
@@ -359,3 +358,54 @@ def command_head() -> str:
     from alembic.script import ScriptDirectory
 
     return ScriptDirectory.from_config(migrate.config()).get_current_head()
+
+
+async def test_a_database_a_newer_release_migrated_is_served_as_it_is(db_url, caplog):
+    """Rolling back, or a process of the previous release restarting mid-deploy: the database is at
+    a revision this build does not know, with what that revision added (a column). The process
+    starts, says so once, and plays (a release's migrations only add: the next test)."""
+    await _upgrade(db_url, "head")
+    engine = database.make_db(db_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.exec_driver_sql("ALTER TABLE tables ADD COLUMN later INTEGER NOT NULL DEFAULT 0")
+            await conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0099'")
+    finally:
+        await engine.dispose()
+    service = await GameService.open(db_url)
+    try:
+        out = await service.lobby.new_table("chat:1", "deal", None, "u0", "Ann")
+        assert (await service.lobby.join(out.table, "u1", "Bob")).ok
+        assert (await service.lobby.start(out.table, "u0", seed=3)).ok
+        seat = DEAL.waiting_for(service.cache.state(out.table))[0].seat
+        assert (await service.act(f"u{seat}", service.buttons(out.table, seat)[0][1])).ok
+    finally:
+        await service.close()
+    said = [r.getMessage() for r in caplog.records if "newer than this build" in r.getMessage()]
+    assert len(said) == 1 and "0099" in said[0], said
+
+
+# what a migration may not do in ``upgrade`` unless it says which release stopped using it
+CONTRACTING = ("drop_column", "drop_table", "drop_index", "rename_table", "new_column_name", "DROP COLUMN",
+               "DROP TABLE", "RENAME")
+
+
+def test_migrations_from_0010_on_only_add_unless_they_say_which_release_stopped_using_what_they_drop():
+    """Expand, then contract (docs/operations.md): from 0010 on, a migration's ``upgrade`` that drops
+    or renames anything names, in ``CONTRACT``, the release whose code stopped using it, so the
+    previous release (still running in a rolling deploy) never loses a column it reads."""
+    import ast
+
+    checked = 0
+    for path in sorted((migrate.HERE / "versions").glob("*.py")):
+        if path.name[:4] < "0010":
+            continue
+        tree = ast.parse(path.read_text())
+        upgrade = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "upgrade")
+        body = ast.get_source_segment(path.read_text(), upgrade)
+        contract = any(isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "CONTRACT" for t in n.targets)
+                       for n in tree.body)
+        found = [word for word in CONTRACTING if word in body]
+        assert not found or contract, f"{path.name} drops or renames ({found}) without CONTRACT"
+        checked += 1
+    assert checked >= 1
