@@ -287,14 +287,16 @@ class Harness:
         await self.press(cancel, LOBBY_MEMBERS[0], LOBBY_GROUP, mid)
 
 
-def _spawn(index: int, api_port: int, port: int, tmp: Path) -> subprocess.Popen:
+def _spawn(index: int, api_port: int, port: int, tmp: Path, build: Path = ROOT, log_name: str = "") -> subprocess.Popen:
+    """A bot process fed by webhook on ``port``; ``build``: the source tree it runs (a previous
+    release's, for a rolling deploy), its output in ``log_name`` (``bot<index>.log``)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_", "TYCOON_"))}
     env.update(DATABASE_URL=DB_URL, TELEGRAM_TOKEN=BOT_TOKEN, TELEGRAM_API_URL=f"http://127.0.0.1:{api_port}/p{index}",
                TELEGRAM_WEBHOOK_URL=HOOK_URL, TELEGRAM_WEBHOOK_LISTEN="127.0.0.1", PORT=str(port),
                TELEGRAM_WEBHOOK_SECRET=HOOK_SECRET, TELEGRAM_FLOOD_LIMITS="off",
                TYCOON_HEARTBEAT=str(tmp / f"heartbeat{index}"), TYCOON_LANG="en", PYTHONUNBUFFERED="1")
-    with open(tmp / f"bot{index}.log", "wb") as log:  # the process keeps its own copy of the file
-        return subprocess.Popen([sys.executable, "-m", "bot.process.cli", "run"], cwd=ROOT, env=env, stdout=log,
+    with open(tmp / (log_name or f"bot{index}.log"), "wb") as log:  # the process keeps its own copy of the file
+        return subprocess.Popen([sys.executable, "-m", "bot.process.cli", "run"], cwd=build, env=env, stdout=log,
                                 stderr=subprocess.STDOUT)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 import time
 
@@ -18,7 +17,6 @@ from engine.deal import DEAL
 from engine.deal.ai import choose
 from engine.service.storage import database, migrate
 from engine.service.tables import GameService
-from tests.conftest import drop_everything
 from tests.paths import ROOT
 
 SEATS = [{"user": f"u{i}", "name": f"P{i}", "ai": False, "dm": None} for i in range(3)]
