@@ -299,9 +299,9 @@ class Flows(LobbyFlows):
             sent = await self.tables.post(place, Text(t(lang, "service.match_announced")),
                                           [Button(t(lang, "ch.btn.sign_up"), f"s:{sid}", -1)])
             await self.remember_signup(f"s{sid}", place, sent)
-        elif outcome.key == "service.schedule_too_few" or ((outcome.key or "").startswith("tour.")
-                                                           and outcome.key not in ("tour.round_started",
-                                                                                   "tour.round_over")):
-            # called off for too few entrants, or a round waiting for the last one
+        elif outcome.key in ("service.schedule_too_few", "service.storage_full") or (
+                (outcome.key or "").startswith("tour.") and outcome.key not in ("tour.round_started",
+                                                                                 "tour.round_over")):
+            # called off for too few entrants, a round waiting for the last one, a full disk (once)
             await self.tables.post(place, Text(t(lang, outcome.key, **outcome.params)), [])
         return True

@@ -18,6 +18,7 @@ Parts receive the core and only the collaborators they use; none imports the ser
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -32,7 +33,7 @@ from engine.service.cache import LiveTable, TableCache
 from engine.service.clock_rules import owner_name, wanted_infos
 from engine.service.outcome import Outcome
 from engine.service.storage import writer
-from engine.service.storage.errors import DB_ERRORS
+from engine.service.storage.errors import DB_ERRORS, is_full
 from engine.service.storage.formats import Formats
 from engine.service.storage.rows import ResultRow
 from engine.service.subscribers import Subscribers
@@ -120,6 +121,9 @@ class Outbox:
         self.wake(table_id)
 
 
+RETELL_FULL = 600.0  # a chat told of a full disk is told again at most this often
+
+
 class Health:
     """What the heartbeat reads: the last sweep that worked, the last move stored and refused."""
 
@@ -128,6 +132,17 @@ class Health:
         # monotonic times of the last move stored and the last one the database refused: while
         # the newest write failed (within a minute), the heartbeat is not touched (a full disk)
         self.stored_at = self.refused_at = float("-inf")
+        self.full_told: dict[str, float] = {}  # chat -> when it was told the disk is full (monotonic)
+
+    def tell_full(self, chat: str, now: float | None = None) -> bool:
+        """Whether a chat whose move the full disk just refused is to be told so: once an outage
+        (again only after a move was stored since, and ``RETELL_FULL`` seconds)."""
+        now = time.monotonic() if now is None else now
+        told = self.full_told.get(chat)
+        if told is not None and (told > self.stored_at or now - told < RETELL_FULL):
+            return False
+        self.full_told[chat] = now
+        return True
 
     def writes_failing(self, within: float = 60.0) -> bool:
         """Whether the newest move the database was asked to store was refused, less than
@@ -147,6 +162,13 @@ class Core:
         self.outbox = Outbox()
         self.subscribers = Subscribers()
         self.health = Health()
+        self._telling: set[asyncio.Task] = set()
+
+    def _told(self, notice: Outcome) -> None:
+        """A notice for a chat, sent beside the move that failed (which raises on at once)."""
+        task = asyncio.get_running_loop().create_task(self.subscribers.notice(notice))
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
 
     async def insert(self, row):
         """One new row in its own transaction, read back with its id."""
@@ -212,6 +234,8 @@ class Core:
             if isinstance(e, DB_ERRORS):
                 metrics.DATABASE_ERRORS.labels("move").inc()
                 self.health.refused_at = time.monotonic()
+                if is_full(e) and self.health.tell_full(row.chat_key):
+                    self._told(Outcome(False, "service.storage_full", params={"chat": row.chat_key}, table=row.id))
             raise
         if not stored:  # another process moved first, or took over this clock: the database is right
             self.cache.drop(row.id)

@@ -400,8 +400,8 @@ async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartb
     """Issue 32: SQLite whose file may not grow (``max_page_count``: "database or disk is full"),
     six tables whose clocks keep running out: the moves fill what room the file has left, then
     every try of the sweep is one warning line without a traceback, the tries back off, the
-    heartbeat is no longer touched, the metrics count the failures; once the disk has room again
-    the clocks fire, each once."""
+    heartbeat is no longer touched, the metrics count the failures, each chat whose move failed is
+    told once (issue 46); once the disk has room again the clocks fire, each once."""
     caplog.set_level(logging.INFO, logger="engine.service")
     monkeypatch.setattr(runner, "MAX_BACKOFF", 0.8)  # the sweep's tries back off up to 0.8 s (not 4 s)
     clock = FakeClock()
@@ -409,6 +409,12 @@ async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartb
     beat = tmp_path / "beat"
     try:
         tables = await tables_of_two(service, 6, seed=8)
+        notices = []  # what the chats are told (a chat front end posts it in the group)
+
+        async def noticed(outcome):
+            notices.append((outcome.key, outcome.params.get("chat")))
+
+        service.subscribe(on_notice=noticed)
         async with service.db.connect() as conn:  # the one connection SQLite writes through
             pages = (await conn.exec_driver_sql("PRAGMA page_count")).scalar()
             await conn.exec_driver_sql(f"PRAGMA max_page_count = {pages}")
@@ -454,6 +460,9 @@ async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartb
         fired = [x.deadline_id for t in tables for x in await queries.load_log(service.db, t)
                  if x.deadline_id is not None]  # (AI seats took over the seats that missed three clocks)
         assert len(fired) >= len(tables) and len(fired) == len(set(fired)), "no clock was applied twice"
+        full = [chat for key, chat in notices if key == "service.storage_full"]
+        assert full and len(full) == len(set(full)), f"each chat whose moves failed is told once: {full}"
+        assert set(full) <= {service.cache.row(t).chat_key for t in tables}
     finally:
         await service.close()
 
