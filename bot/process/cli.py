@@ -250,6 +250,47 @@ def _cmd_rotate_secret(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_processes(args: argparse.Namespace) -> int:
+    """The processes serving DATABASE_URL's database, what each reads, and the format new tables get
+    (docs/operations.md, "Rolling deploys": the old build is gone when it is no longer listed)."""
+    import asyncio
+
+    from sqlalchemy import func, select
+
+    from engine.service.storage import database, formats
+    from engine.service.storage.errors import DB_ERRORS, describe
+    from engine.service.storage.rows import TableRow
+
+    async def listed() -> tuple[list, list]:
+        engine = database.make_db(os.environ.get("DATABASE_URL"))
+        try:
+            running = await formats.running(engine)
+            async with engine.connect() as conn:
+                open_by_format = (await conn.execute(
+                    select(TableRow.format, func.count()).where(TableRow.status.in_(("lobby", "running", "paused")))
+                    .group_by(TableRow.format))).all()
+            return running, open_by_format
+        finally:
+            await engine.dispose()
+
+    try:
+        running, open_by_format = asyncio.run(listed())
+    except DB_ERRORS as e:
+        print(f"tycoon: cannot read the processes ({describe(e)}); is DATABASE_URL right, and has a process "
+              f"of this build started on it (it adds the table)?", file=sys.stderr)
+        return 1
+    now = time.time()
+    for row in running:
+        print(f"{row.name}  {row.build}  reads formats {','.join(map(str, row.reads or []))}  "
+              f"seen {now - row.seen_at:.0f} s ago, up {(now - row.started_at) / 60:.0f} min")
+    readers = [set(row.reads or []) for row in running]
+    print(f"{len(running)} process(es) running; new tables are made in format "
+          f"{formats.agreed(formats.READS, formats.NEWEST, [sorted(r) for r in readers])}")
+    for version, count in open_by_format:
+        print(f"open tables in format {version}: {count}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tycoon", description="Monopoly and Monopoly Deal for group chats")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -305,6 +346,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--view", default="public", help="'public' or 'seat:N'")
     p.add_argument("--out", required=True)
     p.set_defaults(func=_cmd_render)
+
+    p = sub.add_parser("processes", help="the processes serving DATABASE_URL's database and what they read")
+    p.set_defaults(func=_cmd_processes)
 
     p = sub.add_parser("rotate-secret", help="a new secret for buttons (DATABASE_URL's database); then restart")
     p.set_defaults(func=_cmd_rotate_secret)

@@ -145,6 +145,7 @@ async def test_sigterm_answers_every_update_the_process_took_then_exits_cleanly(
                                   "entities": [{"type": "bot_command", "offset": 0, "length": 8}]}})
         assert await _until(lambda: len(api.delivered) == len(groups), 30), "the bot fetched them all"
         proc.proc.send_signal(signal.SIGTERM)  # at once: most of them are still being answered
+        await asyncio.wait_for(proc.proc.wait(), 60)  # by itself (no SIGINT after it from ``_stop``)
     finally:
         status, output = await _stop(proc)
         await api.stop()

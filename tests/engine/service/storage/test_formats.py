@@ -78,3 +78,35 @@ async def test_a_new_format_waits_for_the_last_process_that_cannot_read_it(tmp_p
         for service in (old, new):
             if service is not None:
                 await service.close()
+
+
+def test_tycoon_processes_lists_who_serves_the_database_and_the_format_new_tables_get(tmp_path, monkeypatch,
+                                                                                     capsys):
+    """The operator's view during a rolling deploy (docs/operations.md): each running process with
+    its build and the formats it reads; one that stopped cleanly is gone from the list."""
+    import asyncio
+
+    from bot.process.cli import main
+    from engine.service.storage import database, migrate
+
+    url = f"sqlite:///{tmp_path / 'p.db'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setenv("TYCOON_BUILD", "tycoon 2026.12.06-a")
+
+    async def register(leave: bool = False) -> None:
+        engine = database.make_db(url)
+        try:
+            await migrate.upgrade(engine)
+            said = formats.Formats(engine, "host:42:abc")
+            await (said.leave() if leave else said.beat())
+        finally:
+            await engine.dispose()
+
+    asyncio.run(register())
+    assert main(["processes"]) == 0
+    out = capsys.readouterr().out
+    assert "host:42:abc  tycoon 2026.12.06-a  reads formats 1" in out, out
+    assert "1 process(es) running; new tables are made in format 1" in out, out
+    asyncio.run(register(leave=True))
+    assert main(["processes"]) == 0
+    assert "0 process(es) running" in capsys.readouterr().out
