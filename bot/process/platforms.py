@@ -156,6 +156,24 @@ async def keep_telegram(app, stop: asyncio.Event, retry_first: float = FIRST_RET
 
 # -- Discord ----------------------------------------------------------------------------------------
 
+# the names discord.py gives the tasks that handle what the gateway delivered: events (an
+# interaction among them), component and modal callbacks, dynamic items, slash commands
+DISCORD_HANDLERS = ("discord.py: ", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-", "CommandTree-invoker")
+HANDLERS_GRACE = 10.0  # seconds a stopping process gives them
+
+
+async def handlers_done(grace: float = HANDLERS_GRACE) -> None:
+    """Wait (at most ``grace`` seconds) until discord.py's handlers of delivered interactions have
+    finished: closing the client under them would leave a player's press unanswered."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + grace
+    while loop.time() < end:
+        busy = [t for t in asyncio.all_tasks() if not t.done() and t.get_name().startswith(DISCORD_HANDLERS)
+                and t is not asyncio.current_task()]
+        if not busy:
+            return
+        await asyncio.wait(busy, timeout=end - loop.time())
+
 
 def _discord_errors():
     import aiohttp
@@ -198,7 +216,8 @@ async def keep_discord(bot, token: str, stop: asyncio.Event, retry_first: float 
 
     async def close_on_stop():
         await stop.wait()
-        if drain is not None:  # the table updates being shown go out before the client closes
+        await handlers_done()  # the interactions delivered are answered…
+        if drain is not None:  # …and the table updates they made shown, before the client closes
             await drain()
         await bot.close()
 

@@ -153,3 +153,31 @@ async def test_sigterm_answers_every_update_the_process_took_then_exits_cleanly(
     assert "Traceback" not in output and "stopping (SIGTERM)" in output, output[-3000:]
     answered = {int(c.params.get("chat_id", 0)) for c in api.calls if c.method == "sendMessage"}
     assert set(groups) <= answered, (sorted(set(groups) - answered), output[-2000:])
+
+
+@pytest.mark.slow
+async def test_sigterm_answers_every_discord_interaction_the_process_took_then_exits_cleanly(tmp_path):
+    """Issue 46, Discord: interactions the gateway had delivered when SIGTERM came (a rolling
+    deploy) are each answered before the client closes, and their table updates are shown; the
+    process then exits 0 without a traceback."""
+    server = DiscordServer(token=DISCORD_TOKEN)
+    await server.start()
+    proc = await _start(tmp_path, DISCORD_API_URL=server.api_url,
+                        TELEGRAM_API_URL=f"http://127.0.0.1:{_closed_port()}")
+    tokens = []
+    try:
+        assert await _until(lambda: server.identified.is_set() and server.api.commands), "Discord started"
+        for n, game in enumerate(("deal", "board", "deal", "board")):  # one opens the table, the others are told
+            payload = command_payload("newgame", 10 + n, game=game)
+            tokens.append(payload["token"])
+            await server.deliver(payload)
+        proc.proc.send_signal(signal.SIGTERM)  # at once: they are still being answered
+        await asyncio.wait_for(proc.proc.wait(), 60)
+    finally:
+        status, output = await _stop(proc)
+        await server.stop()
+    assert status == 0, output[-2000:]
+    assert "Traceback" not in output and "stopping (SIGTERM)" in output, output[-3000:]
+    unanswered = [token for token in tokens if not server.api.interactions[token].answers]
+    assert unanswered == [], (unanswered, output[-2000:])
+    assert server.api.live(CHANNEL), "the lobby the first one opened is shown"
