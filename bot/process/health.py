@@ -35,8 +35,11 @@ async def healthz(request: web.Request) -> web.Response:
     service = request.app[SERVICE_KEY]
     swept = service.health.swept_at
     age = None if swept is None else round(time.time() - swept, 1)
-    healthy = age is not None and age <= STALE
-    return web.json_response({"ok": healthy, "last_sweep_seconds_ago": age}, status=200 if healthy else 503)
+    # a database that refuses writes (locked, full) still answers the sweep's reads: said apart
+    refusing = service.health.writes_failing()
+    healthy = age is not None and age <= STALE and not refusing
+    return web.json_response({"ok": healthy, "last_sweep_seconds_ago": age,
+                              "database": "refusing writes" if refusing else "ok"}, status=200 if healthy else 503)
 
 
 async def metrics(request: web.Request) -> web.Response:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 
 import aiohttp
 
@@ -57,7 +58,12 @@ async def test_healthz_and_metrics_on_the_web_table(tmp_path, caplog):
                     break
                 await asyncio.sleep(0.02)
             async with http.get(f"{address}/healthz") as r:
-                assert r.status == 200 and (await r.json())["ok"] is True
+                said = await r.json()
+                assert r.status == 200 and said["ok"] is True and said["database"] == "ok", said
+            service.health.refused_at = time.monotonic()  # the newest move was refused (a locked or full disk)
+            async with http.get(f"{address}/healthz") as r:
+                assert r.status == 503 and (await r.json())["database"] == "refusing writes"
+            service.health.refused_at = float("-inf")
 
             out = await service.lobby.new_table("web:abc", "deal", None, "web:1", "Ann")
             await service.lobby.join(out.table, "web:2", "Bob")
