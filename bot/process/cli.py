@@ -261,7 +261,7 @@ def _cmd_processes(args: argparse.Namespace) -> int:
     from engine.service.storage.errors import DB_ERRORS, describe
     from engine.service.storage.rows import TableRow
 
-    async def listed() -> tuple[list, list]:
+    async def listed() -> tuple[list, list, int | None]:
         engine = database.make_db(os.environ.get("DATABASE_URL"))
         try:
             running = await formats.running(engine)
@@ -269,12 +269,23 @@ def _cmd_processes(args: argparse.Namespace) -> int:
                 open_by_format = (await conn.execute(
                     select(TableRow.format, func.count()).where(TableRow.status.in_(("lobby", "running", "paused")))
                     .group_by(TableRow.format))).all()
-            return running, open_by_format
+            return running, open_by_format, await formats.cap(engine)
         finally:
             await engine.dispose()
 
+    if args.older_gone:
+        async def lift() -> bool:
+            engine = database.make_db(os.environ.get("DATABASE_URL"))
+            try:
+                return await formats.lift_cap(engine)
+            finally:
+                await engine.dispose()
+
+        lifted = asyncio.run(lift())
+        print("tycoon: new tables may now be made in the newest format every running process reads" if lifted
+              else "tycoon: new tables were not held back: nothing to do")
     try:
-        running, open_by_format = asyncio.run(listed())
+        running, open_by_format, held = asyncio.run(listed())
     except DB_ERRORS as e:
         print(f"tycoon: cannot read the processes ({describe(e)}); is DATABASE_URL right, and has a process "
               f"of this build started on it (it adds the table)?", file=sys.stderr)
@@ -284,8 +295,12 @@ def _cmd_processes(args: argparse.Namespace) -> int:
         print(f"{row.name}  {row.build}  reads formats {','.join(map(str, row.reads or []))}  "
               f"seen {now - row.seen_at:.0f} s ago, up {(now - row.started_at) / 60:.0f} min")
     readers = [set(row.reads or []) for row in running]
-    print(f"{len(running)} process(es) running; new tables are made in format "
-          f"{formats.agreed(formats.READS, formats.NEWEST, [sorted(r) for r in readers])}")
+    chosen = formats.agreed(formats.READS, formats.NEWEST, [sorted(r) for r in readers])
+    if held is not None and held < chosen:
+        chosen = held
+        print(f"new tables are held at format {held} while a process of a build older than migration 0010 may "
+              f"run; once the last has stopped: tycoon processes --older-gone")
+    print(f"{len(running)} process(es) running; new tables are made in format {chosen}")
     for version, count in open_by_format:
         print(f"open tables in format {version}: {count}")
     return 0
@@ -348,6 +363,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_render)
 
     p = sub.add_parser("processes", help="the processes serving DATABASE_URL's database and what they read")
+    p.add_argument("--older-gone", action="store_true",
+                   help="no process of a build older than migration 0010 runs any more: new tables may take the "
+                        "newest format (docs/operations.md, rolling deploys)")
     p.set_defaults(func=_cmd_processes)
 
     p = sub.add_parser("rotate-secret", help="a new secret for buttons (DATABASE_URL's database); then restart")

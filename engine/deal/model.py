@@ -83,6 +83,12 @@ class DealOptions(msgspec.Struct, frozen=True):
     # D-02 tournament (seed 004): the discard pile becomes the new draw pile when a draw finds one
     # card or none left (the last card is shuffled in); off: only when the draw pile is empty
     rebuild_at_one: bool = False
+    # D-16 at time-out (issue 47): what is in progress resolves before the tables are valued, as B-17
+    # says for the board: a Just Say No window closes letting the action through, a debt is paid as
+    # its clock would pay it, a received building is placed; off (tables of format 1), an open
+    # demand was dropped and a debtor kept what they owed. Set by the table's format
+    # (engine/service/storage/formats.py), not by a rule set: all processes of a table apply one rule
+    settle_at_time_up: bool = False
 
 
 RULESETS: dict[str, DealOptions] = {

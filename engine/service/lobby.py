@@ -24,7 +24,7 @@ from engine.service.clock_rules import DEFAULT_CLOCKS, wanted_clocks
 from engine.service.clocks import Clocks
 from engine.service.core import Core
 from engine.service.outcome import ACTIVE, IN_PROGRESS, Outcome, game_and_ruleset
-from engine.service.storage import queries
+from engine.service.storage import formats, queries
 from engine.service.storage.rows import DeadlineRow, TableRow
 
 
@@ -301,7 +301,8 @@ class Lobby:
             stored = await queries.modify_table(self.db, table_id, lambda _row: None)
             chosen = stored.options if stored is not None and stored.status == "lobby" else live.row.options
             options = {"ruleset": live.row.ruleset, **(chosen or {}), **(options or {}),
-                       **({"match_minutes": match_minutes} if match_minutes else {})}
+                       **({"match_minutes": match_minutes} if match_minutes else {}),
+                       **formats.rules_of(live.row.game, live.row.format)}  # what its format plays by
             state = live.rules.new_game(len(live.row.seats), options, seed)
             chat = await self.chats.settings(live.row.chat_key)
             clocks = {**DEFAULT_CLOCKS, **chat.clocks, **(live.row.clocks or {})}

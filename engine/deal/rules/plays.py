@@ -6,6 +6,7 @@ module is the one that imports all the modules with handlers (demands, ending)."
 from __future__ import annotations
 
 from engine.core.errors import RuleError
+from engine.core.values import SYSTEM
 from engine.deal import area
 from engine.deal.cards import (
     ACTION,
@@ -60,6 +61,7 @@ from engine.deal.rules.base import (
 from engine.deal.rules.choices import _moves, _rent_groups
 from engine.deal.rules.demands import _h_accept, _h_autopay, _h_confirm, _h_jsn, _h_place, _h_toggle, _open
 from engine.deal.rules.ending import _check_win, _h_end_match
+from engine.deal.rules.views import waiting_for
 
 
 def apply(state: DealState, seat: int, action) -> list:
@@ -75,6 +77,25 @@ def apply(state: DealState, seat: int, action) -> list:
         if not state.pending and state.phase == "play" and state.plays_left <= 0 and not _may_rearrange(state):
             _end_turn(state, events)
     return events
+
+
+def _h_time_up(state: DealState, seat: int, action: EndMatch, events: list) -> None:
+    """D-16: the match clock ran out. With ``settle_at_time_up`` what is in progress resolves first,
+    each open demand answered as its own clock would answer it (a Just Say No window closes and the
+    action goes through, a debt is paid automatically, a received building is placed), so a
+    creditor is never valued without what they are owed and a debtor cannot run the clock down;
+    a payment that completes a third set wins by sets (D-15). Then the tables are valued."""
+    if seat != SYSTEM:
+        raise RuleError("D-16", "deal.err.clock_only")
+    # each answer closes a demand or moves it on a stage (respond, counter, pay, place): bounded
+    for _ in range(8 * len(state.pending) if state.options.settle_at_time_up else 0):
+        if not state.pending:
+            break
+        decision = waiting_for(state)[0]
+        _HANDLERS[type(decision.timeout)](state, decision.seat, decision.timeout, events)
+        if _check_win(state, events):
+            return
+    _h_end_match(state, seat, action, events)
 
 
 def _may_rearrange(state: DealState) -> bool:
@@ -386,5 +407,5 @@ _HANDLERS = {
     AutoPay: _h_autopay,
     PlaceBuilding: _h_place,
     Discard: _h_discard,
-    EndMatch: _h_end_match,
+    EndMatch: _h_time_up,
 }

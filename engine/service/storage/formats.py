@@ -19,8 +19,15 @@ while: it was stopped, or cut off from the database) is left to the processes th
 not loaded (``readable``), its clocks are not claimed (``queries.due``), and a press on it is
 answered ``service.newer`` ("press again in a moment"), never played by rules that do not know it.
 
-Builds before this one register nothing and read version 1 only; this build writes 1, so it serves
-beside them. A future release that writes 2 needs every process at this release or later.
+**Versions.** 1: tables as every build before this one stored them. 2: a change of rules that a
+process of an older build would not apply (``RULES``: a Deal match settles what is in progress at
+time-out), written into the table's options when it starts.
+
+**Builds older than the registry** (before migration 0010) say nothing in ``processes`` and read 1
+only, so nothing here can see them run. Migration 0010, upgrading a database that already holds
+tables, therefore caps new tables at format 1 (``CAP_KEY`` in ``settings``) until the operator says
+the last of those processes has stopped: ``tycoon processes --older-gone`` (docs/operations.md). A new
+database has no older process to wait for.
 """
 
 from __future__ import annotations
@@ -34,19 +41,34 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from engine.service.storage.rows import ProcessRow
+from engine.service.storage.rows import ProcessRow, SettingRow
 
 log = logging.getLogger(__name__)
 
-READS = (1,)  # the table formats this build reads
-NEWEST = 1  # the newest it writes (when every running process reads it)
+READS = (1, 2)  # the table formats this build reads
+NEWEST = 2  # the newest it writes (when every running process reads it)
 BASELINE = 1  # what every build reads, registered or not
+# what a format adds to the options its game starts with: a change of rules that a process of an
+# older release would not apply is a new format, so that every process that plays a table applies
+# the same rules (its log replays as it was played). 2: a Deal match settles what is in progress
+# at time-out (D-16, issue 47).
+RULES: dict[int, dict[str, dict]] = {2: {"deal": {"settle_at_time_up": True}}}
+CAP_KEY = "formats.cap"  # settings: the newest format new tables may get (set by migration 0010)
 LIVE_FOR = 30.0  # a process not seen for this long no longer has a say (it beats every 5 s)
 FORGET_AFTER = 24 * 3600.0  # rows of processes gone this long are removed
 
 
 def readable(version: int, reads: tuple[int, ...] = READS) -> bool:
     return version in reads
+
+
+def rules_of(game: str, version: int) -> dict:
+    """The options a table of ``game`` in format ``version`` starts with (on top of its rule set)."""
+    out: dict = {}
+    for v in sorted(RULES):
+        if v <= version:
+            out.update(RULES[v].get(game, {}))
+    return out
 
 
 def agreed(own: tuple[int, ...], newest: int, others: list[list[int]]) -> int:
@@ -100,8 +122,11 @@ class Formats:
             await session.commit()
             rows = (await session.exec(select(ProcessRow).where(ProcessRow.seen_at >= now - LIVE_FOR,
                                                                 ProcessRow.name != self.name))).all()
+            cap = await session.get(SettingRow, CAP_KEY)
         self.others = list(rows)
         chosen = agreed(self.reads, self.newest, [list(r.reads or []) for r in rows])
+        if cap is not None and cap.value.isdigit():  # processes of a build before the registry may run
+            chosen = min(chosen, max(BASELINE, int(cap.value)))
         if chosen != self._for_new:
             log.info("new tables are made in format %s (read by every running process: %s)", chosen,
                      ", ".join([self.name, *(r.name for r in rows)]))
@@ -114,6 +139,24 @@ class Formats:
         async with AsyncSession(self.db) as session:
             await session.exec(delete(ProcessRow).where(ProcessRow.name == self.name))
             await session.commit()
+
+
+async def cap(db: AsyncEngine) -> int | None:
+    """The newest format new tables may get while builds before the registry may run (None: no cap)."""
+    async with AsyncSession(db) as session:
+        row = await session.get(SettingRow, CAP_KEY)
+    return int(row.value) if row is not None and row.value.isdigit() else None
+
+
+async def lift_cap(db: AsyncEngine) -> bool:
+    """The operator says no process of a build before the registry runs any more; whether a cap was set."""
+    async with AsyncSession(db) as session:
+        row = await session.get(SettingRow, CAP_KEY)
+        if row is None:
+            return False
+        await session.delete(row)
+        await session.commit()
+    return True
 
 
 async def running(db: AsyncEngine, now: float | None = None) -> list[ProcessRow]:

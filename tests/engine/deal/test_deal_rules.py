@@ -966,6 +966,49 @@ def test_D16_equal_value_and_sets_share_the_win():
     assert s.winners == [0, 1]
 
 
+def _owing_five(settle: bool, holds_no: bool = False):
+    """Seat 0 (1M banked) has just played a Debt Collector on seat 1 (6M banked, with a Just Say No
+    in hand when ``holds_no``): the match clock runs out before seat 1 answers."""
+    table = (Table(2, {"ruleset": "tournament", "settle_at_time_up": settle}).bank(0, "money_1")
+             .bank(1, "money_5", "money_1").hand(0, "debt_collector"))
+    if holds_no:
+        table.hand(1, "just_say_no")
+    s = table.state()
+    DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=1))
+    assert s.pending and waiting_for(s)[0].seat == 1
+    return s
+
+
+@pytest.mark.parametrize("holds_no", [False, True])
+def test_D16_at_time_out_a_debt_in_progress_is_paid_before_the_tables_are_valued(holds_no):
+    """Issue 47: an open Just Say No window closes letting the action through and the debt is paid
+    as its clock would pay it; the debtor can no longer run the clock down and keep the money
+    (seat 1 won 6-1 before; now seat 0 wins 6-1)."""
+    s = _owing_five(settle=True, holds_no=holds_no)
+    events = DEAL.apply(s, SYSTEM, EndMatch())
+    assert s.phase == "over" and s.end_reason == "time" and not s.pending
+    assert events[-1].scores == {0: 6, 1: 1} and s.winners == [0]
+
+
+def test_D16_tables_of_the_first_format_end_as_they_always_did():
+    """Without ``settle_at_time_up`` (tables made before it, format 1: every process of such a
+    table applies the same rule) the open demand is dropped at time-out."""
+    s = _owing_five(settle=False)
+    DEAL.apply(s, SYSTEM, EndMatch())
+    assert s.winners == [1] and DEAL.result(s).scores == {0: 1, 1: 6}
+
+
+def test_D16_a_payment_at_time_out_that_completes_a_third_set_wins_by_sets():
+    s = (Table(2, {"ruleset": "tournament", "settle_at_time_up": True})
+         .group(0, "brown", "property_mediterranean", "property_baltic")
+         .group(0, "utility", "property_water_works", "property_electric")
+         .group(0, "dark_blue", "property_park_place")
+         .group(1, "dark_blue", "property_boardwalk").hand(0, "debt_collector").state())
+    DEAL.apply(s, 0, PlayDebtCollector(card=card_of(s, 0, "debt_collector"), target=1))
+    DEAL.apply(s, SYSTEM, EndMatch())  # the debtor pays with the Boardwalk: seat 0's third set
+    assert s.winners == [0] and s.end_reason == "sets"
+
+
 def test_D16_only_the_clock_ends_a_match():
     s = Table(2, "tournament").state()
     rejects(s, 0, EndMatch(), "D-16")

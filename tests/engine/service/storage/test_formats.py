@@ -1,8 +1,9 @@
 """Issue 46: a rolling deploy never has a process meet a table it cannot read. A table's format is
 fixed when it is made, in the newest version every running process reads (``storage/formats.py``);
 a process that meets a newer table leaves it (its presses answered ``service.newer``, its clocks to
-the processes that read it). Two services on one SQLite file stand for two processes: one of "this
-release" (reads 1) and one of "the next" (reads 1 and 2, writes 2)."""
+the processes that read it). Two services on one SQLite file stand for two processes: one of "the
+release before" (reads 1 only) and one of this build (reads 1 and 2, writes 2: a Deal match settles
+what is in progress at time-out, D-16)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ from engine.service.storage import formats
 from engine.service.tables import GameService
 
 
-def _next_release(service: GameService) -> None:
-    """This service reads format 2 as well, and writes it when everyone running reads it."""
-    service.core.formats.reads = service.core.cache.reads = (1, 2)
-    service.core.formats.newest = 2
+def _release_before(service: GameService) -> None:
+    """This service reads and writes format 1 only, as the release before did."""
+    service.core.formats.reads = service.core.cache.reads = (1,)
+    service.core.formats.newest = 1
 
 
 async def _stored(service: GameService, table: int, column: str) -> int:
@@ -46,20 +47,25 @@ async def test_a_new_format_waits_for_the_last_process_that_cannot_read_it(tmp_p
     url = f"sqlite:///{tmp_path / 'formats.db'}"
     now = [1_000_000.0]
     old = await GameService.open(url, lambda: now[0])
+    _release_before(old)
+    await old.core.formats.beat()
     new = await GameService.open(url, lambda: now[0])
-    _next_release(new)
     try:
         assert await new.core.formats.beat() == 1, "a process that reads 1 only is running"
         first = await _two_players(new, "chat:1")
         assert await _stored_format(new, first) == 1
+        assert "settle_at_time_up" not in new.cache.row(first).options, "format 1 plays by the old D-16"
         await old.close()  # it drains and leaves: it no longer has a say
         old = None
         assert await new.core.formats.beat() == 2
         second = await _two_players(new, "chat:2")
         assert await _stored_format(new, second) == 2
+        assert new.cache.state(second).options.settle_at_time_up, "format 2 settles at time-out (D-16)"
 
         # a process of the older release serves again (a rollback, or one cut off for a while)
-        old = await GameService.open(url, lambda: now[0])
+        old = await GameService.open(url, lambda: now[0], lazy=True)  # (loads each table when it needs it)
+        _release_before(old)
+        await old.core.formats.beat()
         assert [p.name for p in await formats.running(new.db)] == [new.core.owner, old.core.owner]
         assert await new.core.formats.beat() == 1, "new tables are made for both again"
         version = new.cache.row(second).version
@@ -83,30 +89,41 @@ async def test_a_new_format_waits_for_the_last_process_that_cannot_read_it(tmp_p
 def test_tycoon_processes_lists_who_serves_the_database_and_the_format_new_tables_get(tmp_path, monkeypatch,
                                                                                      capsys):
     """The operator's view during a rolling deploy (docs/operations.md): each running process with
-    its build and the formats it reads; one that stopped cleanly is gone from the list."""
+    its build and the formats it reads, the format new tables get; a database migrated while
+    processes of a build older than the registry may run holds new tables at format 1 until the
+    operator says they are gone (``--older-gone``)."""
     import asyncio
 
     from bot.process.cli import main
-    from engine.service.storage import database, migrate
+    from engine.service.storage import database, keyvalue, migrate
 
     url = f"sqlite:///{tmp_path / 'p.db'}"
     monkeypatch.setenv("DATABASE_URL", url)
     monkeypatch.setenv("TYCOON_BUILD", "tycoon 2026.12.06-a")
 
-    async def register(leave: bool = False) -> None:
+    async def run(step) -> None:
         engine = database.make_db(url)
         try:
             await migrate.upgrade(engine)
-            said = formats.Formats(engine, "host:42:abc")
-            await (said.leave() if leave else said.beat())
+            await step(engine)
         finally:
             await engine.dispose()
 
-    asyncio.run(register())
+    asyncio.run(run(lambda engine: formats.Formats(engine, "host:42:abc").beat()))
     assert main(["processes"]) == 0
     out = capsys.readouterr().out
-    assert "host:42:abc  tycoon 2026.12.06-a  reads formats 1" in out, out
-    assert "1 process(es) running; new tables are made in format 1" in out, out
-    asyncio.run(register(leave=True))
+    assert "host:42:abc  tycoon 2026.12.06-a  reads formats 1,2" in out, out
+    assert "1 process(es) running; new tables are made in format 2" in out, out
+
+    asyncio.run(run(lambda engine: formats.Formats(engine, "host:7:old", reads=(1,), newest=1).beat()))
     assert main(["processes"]) == 0
-    assert "0 process(es) running" in capsys.readouterr().out
+    assert "2 process(es) running; new tables are made in format 1" in capsys.readouterr().out
+
+    asyncio.run(run(lambda engine: formats.Formats(engine, "host:7:old").leave()))
+    asyncio.run(run(lambda engine: keyvalue.set_value(engine, formats.CAP_KEY, "1")))  # as migration 0010 sets it
+    assert main(["processes"]) == 0
+    out = capsys.readouterr().out
+    assert "held at format 1" in out and "new tables are made in format 1" in out, out
+    assert main(["processes", "--older-gone"]) == 0
+    out = capsys.readouterr().out
+    assert "held" not in out.split("\n", 1)[1] and "new tables are made in format 2" in out, out

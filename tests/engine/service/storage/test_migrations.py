@@ -17,6 +17,7 @@ from engine.deal import DEAL
 from engine.deal.ai import choose
 from engine.service.storage import database, migrate
 from engine.service.tables import GameService
+from tests.conftest import drop_everything
 from tests.paths import ROOT
 
 SEATS = [{"user": f"u{i}", "name": f"P{i}", "ai": False, "dm": None} for i in range(3)]
@@ -407,3 +408,31 @@ def test_migrations_from_0010_on_only_add_unless_they_say_which_release_stopped_
         assert not found or contract, f"{path.name} drops or renames ({found}) without CONTRACT"
         checked += 1
     assert checked >= 1
+
+
+async def test_0010_holds_new_tables_at_format_1_on_a_database_older_processes_may_still_serve(db_url):
+    """Processes of the build before 0010 register nothing: on a database that already holds
+    tables, the migration holds new tables at format 1 (their rules) until the operator says they
+    are gone; a new database holds nothing back."""
+    from engine.service.storage import formats
+
+    await _upgrade(db_url, "0009")
+    await _write(db_url, [dict(id=1, game="deal", ruleset="standard", status="lobby", seed=0, options={})], [])
+    await _upgrade(db_url, "head")
+    service = await GameService.open(db_url)
+    try:
+        assert await formats.cap(service.db) == 1
+        assert await service.core.formats.beat() == 1
+        assert await formats.lift_cap(service.db) and await service.core.formats.beat() == formats.NEWEST
+    finally:
+        await service.close()
+    if db_url.startswith("postgresql"):
+        await drop_everything(db_url)
+        fresh_url = db_url
+    else:
+        fresh_url = db_url.replace("tycoon.db", "fresh.db")
+    fresh = await GameService.open(fresh_url)
+    try:
+        assert await formats.cap(fresh.db) is None and fresh.core.formats.for_new() == formats.NEWEST
+    finally:
+        await fresh.close()

@@ -8,6 +8,9 @@ process of the previous release goes on reading and writing beside one of this r
   made and kept to its end (``engine/service/storage/formats.py``). Every table before is 1.
 - ``processes``: one row per running process (its name, build, the table formats it reads, when
   it was last seen), so a process makes new tables only in a format every running one reads.
+- On a database that already holds tables, processes of the build before may still be running
+  (they register nothing): new tables are capped at format 1 (``formats.cap`` in ``settings``)
+  until ``tycoon processes --older-gone``.
 
 Revision ID: 0010
 Revises: 0009
@@ -35,9 +38,13 @@ def upgrade() -> None:
         sa.Column('started_at', sa.Float(), nullable=False),
         sa.Column('seen_at', sa.Float(), nullable=False),
     )
+    bind = op.get_bind()
+    if bind.execute(sa.text('SELECT COUNT(*) FROM tables')).scalar():
+        bind.execute(sa.text("INSERT INTO settings (key, value) VALUES ('formats.cap', '1')"))
 
 
 def downgrade() -> None:
+    op.execute("DELETE FROM settings WHERE key = 'formats.cap'")
     op.drop_table('processes')
     # a plain DROP COLUMN (SQLite 3.35+ has it): batch mode would rebuild ``tables``, which the
     # foreign keys of actions and deadlines forbid
