@@ -84,7 +84,7 @@ from engine.board.presentation import raise_order
 from engine.board.rules.base import WHOLE_GROUP_RENT
 from engine.core.errors import RuleError
 from words.deal_text import Names, player_name
-from words.i18n import normalise_lang, t
+from words.i18n import addressed_to_you, normalise_lang, t
 
 # How a parameter is shown, by its name (the engine's names: see engine/board/rules/).
 SQUARE_PARAMS = frozenset({"square", "street"})
@@ -563,10 +563,11 @@ def deed_lines(ruleset: str, square: int, lang: str) -> list[str]:
     return lines + [t(lang, "web.sq.mortgage", amount=cash(b.mortgage[square]))]
 
 
-def news_lines(events: Iterable, seat: int, lang: str, names: Names, ruleset: str) -> list[str]:
+def news_lines(events: Iterable, seat: int, lang: str, names: Names, ruleset: str, timed_out=()) -> list[str]:
     """What this update tells ``seat`` alone about an offer of theirs that closed without a trade
-    (B-15: offers are private, so the group's log never says): declined (to its proposer), withdrawn
-    (to its target), lapsed with the roll (to both)."""
+    (B-15: offers are private, so the group's log never says): declined (to its proposer), not
+    answered in time (the target's clock, ``timed_out``, closed it: not a refusal), withdrawn (to its
+    target), lapsed with the roll (to both)."""
     lang = normalise_lang(lang)
     who = partial(party_name, lang=lang, names=names)
     out = []
@@ -575,8 +576,8 @@ def news_lines(events: Iterable, seat: int, lang: str, names: Names, ruleset: st
             continue
         deal, mine = e.deal, e.deal.proposer == seat
         if e.outcome == "rejected" and mine:
-            out.append(t(lang, "board.news.rejected", target=who(deal.target), trade=e.trade,
-                         **_trade_sides(deal, lang, ruleset)))
+            key = "board.news.unanswered" if deal.target in timed_out else "board.news.rejected"
+            out.append(t(lang, key, target=who(deal.target), trade=e.trade, **_trade_sides(deal, lang, ruleset)))
         elif e.outcome == "cancelled" and not mine:
             out.append(t(lang, "board.news.withdrawn", proposer=who(deal.proposer), trade=e.trade))
         elif e.outcome == "expired":
@@ -715,7 +716,9 @@ def private_lines(view: dict, seat: int, decisions: list, lang: str, names: Name
     me = next((p for p in view["players"] if p["seat"] == seat), None)
     if me is not None:
         lines.append(_player_line(me, view, lang, names, ruleset).strip())
-    lines += [prompt_line(view, d, lang, names, ruleset) for d in decisions]
+    # the player's own screen: the question says 你 / you, not their own name
+    lines += [addressed_to_you(prompt_line(view, d, lang, names, ruleset), party_name(d.seat, lang, names))
+              for d in decisions]
     # the player's own open offers (the group's message never lists offers: B-15 haggling is private)
     who = partial(party_name, lang=lang, names=names)
     for tr in view.get("trades") or []:

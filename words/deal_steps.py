@@ -48,13 +48,16 @@ def _mine(view: dict) -> dict:
 
 
 def hand_label(view: dict, card: int, lang: str) -> str:
-    """A hand card as the hand picture numbers it: "3 强制交易" (two cards alike: the first's number,
-    so that they are one button: they do the same)."""
+    """A hand card as the hand picture numbers it: "3 强制交易", "4：10M 货币" (two cards alike: the
+    first's number, so that they are one button: they do the same)."""
     hand = _mine(view).get("hand") or []
     name = card_name(card, lang)
     if card not in hand:
         return name
-    return f"{next(i for i, c in enumerate(hand) if KEY[c] == KEY[card]) + 1} {name}"
+    number = next(i for i, c in enumerate(hand) if KEY[c] == KEY[card]) + 1
+    # a money card's name starts with its value: "3 10M" would read "310M", so a colon parts them
+    sep = (("：" if lang.startswith("zh") else ": ") if name[:1].isdigit() else " ")
+    return f"{number}{sep}{name}"
 
 
 def _table_card(view: dict, seat: int | None, card: int, lang: str, names: Names) -> str:

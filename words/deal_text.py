@@ -57,7 +57,7 @@ from engine.deal.model import (
     TurnEnded,
     TurnStarted,
 )
-from words.i18n import LANGS, normalise_lang, t
+from words.i18n import LANGS, addressed_to_you, normalise_lang, t
 
 # How a parameter is shown, by its name: the engine's messages carry ids, players read names.
 CARD_PARAMS = frozenset({"card", "hotel", "replace", "give", "take"})
@@ -510,16 +510,19 @@ def private_lines(view: dict, seat: int, decisions: list, lang: str, names: Name
                            total=sum(VALUE[c] for c in d["selected"]), amount=d["amount"]))
             if d.get("problem"):  # why there is no "confirm" yet, and what to do
                 lines.append(_say(lang, d["problem"]["key"], names, **d["problem"]["params"]))
-    lines += [prompt_line(view, d, lang, names) for d in decisions]
+    # the player's own screen: the question says 你 / you, not their own name
+    lines += [addressed_to_you(prompt_line(view, d, lang, names), player_name(d.seat, lang, names))
+              for d in decisions]
     return lines
 
 
 def card_text(card: int, lang: str) -> str:
-    """What a Deal card is and does, with its value, e.g. for ``help 12``."""
+    """What a Deal card is and does, with its value (a card's sheet on the web: its name is the
+    sheet's title, and its id is nobody's business)."""
     if not 0 <= card < N_CARDS:
         return t(lang, "console.help.no_card", number=card, max=N_CARDS - 1)
     c = CARDS[card]
-    params = {"n": card, "name": card_name(card, lang), "value": c.value}
+    params: dict[str, object] = {"value": c.value}
     colours = t(lang, "console.or").join(colour_name(k, lang) for k in c.colours)
     if c.kind == "money":
         key = "console.card.money"
@@ -538,3 +541,11 @@ def card_text(card: int, lang: str) -> str:
         key = f"console.card.{c.action}"
         params.update(debt=rules.DEBT_AMOUNT, birthday=rules.BIRTHDAY_AMOUNT)
     return t(lang, key, **params)
+
+
+def card_help(card: int, lang: str) -> str:
+    """A card's text at the terminal, ``help 12``: its number (the key that plays it) and name first,
+    "#12 强制交易：用你的一张物业换…"."""
+    if not 0 <= card < N_CARDS:
+        return card_text(card, lang)
+    return t(lang, "console.card.line", n=card, name=card_name(card, lang), text=card_text(card, lang))

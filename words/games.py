@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.core.errors import RuleError
 from words import board_steps, board_text, deal_steps, deal_text, results
-from words.i18n import t
+from words.i18n import addressed_to_you, t
 
 Names = dict[int, str]
 
@@ -27,9 +27,10 @@ class GameWords:
     own_screen: str  # the label key of the button that opens a player's own screen
     hand: Callable[[dict, int, str], str | None]  # (a seat's view, seat, lang): its hand in one line, if any
     money: Callable[[int, str, str], str]  # (amount, lang, ruleset): an amount as the game writes it
-    prompt: Callable[[dict, Any, str, Names, str], str]  # (view, decision, lang, names, ruleset): the question
+    # (view, decision, lang, names, ruleset): the question, as the asked player's own screen puts it (你 / you)
+    prompt: Callable[[dict, Any, str, Names, str], str]
     # (events, seat, lang, names, ruleset): what an update tells that seat alone (an offer of theirs declined)
-    news: Callable[[list, int, str, Names, str], list[str]] = lambda events, seat, lang, names, ruleset: []
+    news: Callable[..., list[str]] = lambda events, seat, lang, names, ruleset, timed_out=(): []
     # (view, action, lang, names, ruleset): the short labels that lead to a move, step by step
     # (``bot.chat.steps``); by default one step, the button's label
     steps: Callable[[dict, Any, str, Names, str], tuple[str, ...]] | None = None
@@ -50,6 +51,16 @@ def _deal_hand(view: dict, seat: int, lang: str) -> str | None:
         deal_text.card_name(c, lang) for c in hand))
 
 
+def _deal_prompt(view: dict, decision: Any, lang: str, names: Names, ruleset: str) -> str:
+    who = deal_text.player_name(decision.seat, lang, names)
+    return addressed_to_you(deal_text.prompt_line(view, decision, lang, names), who)
+
+
+def _board_prompt(view: dict, decision: Any, lang: str, names: Names, ruleset: str) -> str:
+    who = board_text.party_name(decision.seat, lang, names)
+    return addressed_to_you(board_text.prompt_line(view, decision, lang, names, ruleset), who)
+
+
 WORDS: dict[str, GameWords] = {
     "deal": GameWords(
         table=lambda view, lang, names, ruleset: deal_text.render_table(view, lang, names),
@@ -62,7 +73,7 @@ WORDS: dict[str, GameWords] = {
         error=lambda err, lang, names, ruleset: deal_text.explain_error(err, lang, names),
         winners=deal_text.winners_line,
         own_screen="ch.btn.my_hand", hand=_deal_hand, money=lambda amount, lang, ruleset: f"{amount}M",
-        prompt=lambda view, decision, lang, names, ruleset: deal_text.prompt_line(view, decision, lang, names),
+        prompt=_deal_prompt,
         steps=lambda view, action, lang, names, ruleset: deal_steps.action_path(view, action, lang, names),
         ranking=results.deal_ranking),
     "board": GameWords(
@@ -77,7 +88,8 @@ WORDS: dict[str, GameWords] = {
         error=lambda err, lang, names, ruleset: board_text.explain_error(err, lang, ruleset, names),
         winners=board_text.winners_line,
         own_screen="ch.btn.my_options", hand=lambda view, seat, lang: None,
-        money=lambda amount, lang, ruleset: board_text.money(ruleset, amount, lang), prompt=board_text.prompt_line,
+        money=lambda amount, lang, ruleset: board_text.money(ruleset, amount, lang),
+        prompt=_board_prompt,
         news=board_text.news_lines, steps=board_steps.action_path, ranking=results.board_ranking),
 }
 

@@ -73,10 +73,14 @@ def template(lang: str, key: str) -> str:
 
 
 # Chinese text: a Latin name filled in (Bob, AI 1) stands apart from the characters around it
-# ("轮到 Bob 了", not "轮到Bob了"); marked while filled in, spaced where it meets a character
+# ("轮到 Bob 了", not "轮到Bob了"); marked while filled in, spaced where it meets a character.
+# A name that ends in a number ("AI 2") never runs into a number after it: "欠 AI 2 5M" reads as
+# "AI 25M", so a colon parts them ("AI 2：5M"), whether the template had a space there or not.
 _OPEN, _CLOSE = "\x02", "\x03"
 _HAN = "\u3400-\u9fff\uf900-\ufaff"
 _SPACED = re.compile(f"(?<=[{_HAN}]){_OPEN}(?=[A-Za-z0-9])|(?<=[A-Za-z0-9]){_CLOSE}(?=[{_HAN}])")
+_NUMBER_AFTER = re.compile(f"(?<=[0-9]){_CLOSE}[ \u00a0]*(?={_OPEN}?[0-9])")
+_NAME_SEP = "："
 _LATIN = re.compile("[A-Za-z]")
 
 
@@ -95,8 +99,21 @@ def t(lang: str, key: str, **params: object) -> str:
     except (ValueError, IndexError, KeyError, AttributeError, TypeError):
         return text  # a malformed translation: show it unfilled rather than fail the game
     if chinese:
+        out = _NUMBER_AFTER.sub(_NAME_SEP + _CLOSE, out)
         out = _SPACED.sub(" ", out).replace(_OPEN, "").replace(_CLOSE, "")
     return out
+
+
+def addressed_to_you(text: str, name: str) -> str:
+    """A question put to one player on their own screen, without their name in front: "Alice，请出牌："
+    becomes "请出牌：" and "Alice, your move:" becomes "Your move:" (a private screen is read by that
+    player alone: it says 你 / you, never their own name). Text that does not start with the
+    name (a hot-seat console's, or a question for someone else) is returned as it is."""
+    for sep in ("，", ", ", ","):
+        if name and text.startswith(name + sep):
+            rest = text[len(name) + len(sep):].lstrip()
+            return rest[:1].upper() + rest[1:] if rest[:1].isascii() else rest
+    return text
 
 
 def game_name(game: str, lang: str) -> str:
@@ -116,4 +133,5 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-__all__ = ["CATALOGUES", "LANGS", "game_name", "normalise_lang", "placeholders", "ruleset_name", "t", "template"]
+__all__ = ["CATALOGUES", "LANGS", "addressed_to_you", "game_name", "normalise_lang", "placeholders", "ruleset_name",
+           "t", "template"]

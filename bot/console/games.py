@@ -61,7 +61,7 @@ DEAL_KIT = ConsoleKit(
     extra_lines=_deal_extra,
     standing=lambda p, lang, names, ruleset: t(lang, "console.standing.deal", seat=names.get(p["seat"], "?"),
                                                bank=p["bank_total"], sets=p["complete_sets"], hand=p["hand_count"]),
-    number_help=lambda view, n, lang, names, ruleset: deal_text.card_text(n, lang),
+    number_help=lambda view, n, lang, names, ruleset: deal_text.card_help(n, lang),
     confirm=_deal_confirm, takeover="ui.takeover", game_over="deal.ui.game_over", pile=True,
     routine=(TurnStarted, TurnEnded, Drew), key=deal_key)
 

@@ -1,6 +1,6 @@
 """What `help` shows at the terminal: the keys of the game. One card's text (Deal, ``help 12``) and
 one square's prices and rents (地产大亨, ``help 5``) are the games' words
-(``words.deal_text.card_text``, ``words.board_text.square_text``).
+(``words.deal_text.card_help``, ``words.board_text.square_text``).
 """
 
 from __future__ import annotations

@@ -27,8 +27,8 @@ LANGS = ["zh-Hans", "zh-Hant", "en"]
 BUBBLE, FULL = 330, 390  # px: how wide a photo shows in the chat bubble and full screen
 NAMES = {0: "Alice", 1: "AI 1", 2: "陳大文", 3: "张伟", 4: "Al"}
 DEAL_EVENTS = {"en": ["Alice played Birthday", "AI 1 paid Alice 2M", "张伟 played Pass Go: two more cards"],
-               "zh-Hans": ["Alice 打出了我的生日", "AI 1 付给 Alice 2M", "张伟 打出了通过起点：再摸两张"],
-               "zh-Hant": ["Alice 打出了我的生日", "AI 1 付給 Alice 2M", "张伟 打出了通過起點：再摸兩張"]}
+               "zh-Hans": ["Alice 打出了我的生日", "AI 1 付了 2M 给 Alice", "张伟 打出了通行证：再抽两张"],
+               "zh-Hant": ["Alice 打出了我的生日", "AI 1 付了 2M 給 Alice", "张伟 打出了通行證：再抽兩張"]}
 
 
 def _board_pens(lang: str):

@@ -125,8 +125,8 @@ def test_help_lists_the_keys_and_tells_a_cards_text(lang, word):
     legend = console_help.legend("deal", lang)
     start = out.index(legend[0])
     assert out[start:start + len(legend)] == legend
-    assert deal_text.card_text(49, lang) in out  # a House
-    assert "#49" in deal_text.card_text(49, lang)
+    assert deal_text.card_help(49, lang) in out  # a House
+    assert "#49" in deal_text.card_help(49, lang)
     assert t(lang, "console.help.no_card", number=999, max=105) in out
 
 
@@ -146,7 +146,7 @@ def test_D18_the_discard_pile_is_listed_at_the_terminal_when_the_seat_may_look(l
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_card_has_a_text(lang):
     for card in range(106):
-        text = deal_text.card_text(card, lang)
+        text = deal_text.card_help(card, lang)
         assert text.startswith(f"#{card} ") and "{" not in text
 
 
