@@ -145,10 +145,7 @@ class Flows(LobbyFlows):
         table = await self.open_lobby(who, ended.game, ended.ruleset, chosen, answer, post=False)
         if table is None:
             return
-        for seat in ended.seats:
-            if not seat.person:
-                op = "ai" if seat.level in (None, "ai") else f"ai:{seat.level}"
-                await self.service.lobby.op(table, op, who.user, who.name, seed=self.seed)
+        await self.service.lobby.seat_ais_like(table, ended.seats, who.user, who.name, seed=self.seed)
         people = [s.name for s in ended.seats if s.person]
         await self.post_lobby(table, who.lang, answer,
                               t(who.lang, "end.again", names=t(who.lang, "ui.list_sep").join(people)))

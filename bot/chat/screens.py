@@ -132,7 +132,7 @@ def private_screen(view: PrivateView, names: dict[int, str], lang: str, pictures
     lang = normalise_lang(lang)
     words = WORDS[view.game]
     lines = words.private_lines(view.board, view.seat, [a.decision for a in view.asks], lang, names, view.ruleset)
-    lines[1:1] = words.news(view.events, view.seat, lang, names, view.ruleset)  # under the player's own line
+    lines[1:1] = words.news(view.events, view.seat, lang, names, view.ruleset, view.timed_out)  # under their line
     choices = own_choices(view, names, lang)
     buttons = step_buttons(keys(choices, lang), view.table, view.seat)
     buttons += [Button(extra_label(e, lang), extra_token(e, view.table), view.seat) for e in view.extras]

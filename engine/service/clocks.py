@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.values import SYSTEM, EndMatch
 from engine.games import GAMES
-from engine.service import metrics
+from engine.service import away, metrics
 from engine.service.clock_rules import LEASE, MISSES_BEFORE_AI, clock_seconds, wanted_clocks
 from engine.service.core import Core
 from engine.service.outcome import Outcome
@@ -179,6 +179,8 @@ class Clocks:
             live = await self.core.cache.get(table_id)
             if live is not None and deadline.version > live.row.version:
                 live = await self.core.cache.refresh(live)
+            if deadline.kind == "abandon" and live is not None:  # nobody came back to a paused table
+                return await away.abandon(self.core, live, deadline, self.owner)
             stale = deadline.kind != "match" and (live is None or deadline.version != live.row.version)
             if live is None or live.row.status != "running" or stale:
                 await queries.release(self.core.db, deadline.id, self.owner, "moot")
@@ -191,6 +193,8 @@ class Clocks:
             # an unclaimed rent (B-06 ``rent_claim``) is the owner's choice to let it go, not a
             # player who is away: it does not count towards the AI keeping the seat
             if deadline.kind not in ("match", "rent") and not live.row.seats[seat]["ai"]:
+                # said as a time-out, in the log and to the player (issue 47: it read like their own move)
+                notes.append(Outcome(True, "service.timed_out", params={"seat": seat}))
                 missed = {**live.row.missed, str(seat): live.row.missed.get(str(seat), 0) + 1}
                 if missed[str(seat)] >= MISSES_BEFORE_AI:  # three in a row: the AI keeps the seat warm
                     seats = [dict(s) for s in live.row.seats]
@@ -206,7 +210,9 @@ class Clocks:
                 return outcome
             self.note_fired(deadline)
             if notes:
-                outcome.key, outcome.params = notes[0].key, notes[0].params
+                outcome.key, outcome.params = notes[-1].key, notes[-1].params
+            if any(n.key == "service.ai_took_over" for n in notes):
+                await away.pause(self.core, self.core.cache.peek(table_id) or live)  # everyone away: it waits
             return outcome
 
     async def expire(self, table_id: int, seat: int | None = None) -> Outcome | None:

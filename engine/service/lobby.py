@@ -18,6 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from engine import options as table_options
 from engine.core.values import SYSTEM
 from engine.games import GAMES, LEVELS
+from engine.service import away
 from engine.service.cache import LiveTable
 from engine.service.chats import Chats
 from engine.service.clock_rules import DEFAULT_CLOCKS, wanted_clocks
@@ -92,6 +93,14 @@ class Lobby:
         await self.core.insert(row)
         self.cache.put(LiveTable(row=row, rules=GAMES[game].rules))
         return Outcome(True, table=row.id, version=0)
+
+    async def seat_ais_like(self, table_id: int, seats, user: str, name: str, seed: int | None = None) -> None:
+        """A rematch's AI seats: one of the same level for each AI seat of the ended game (``seats``:
+        its view's seats), added by ``user`` who opened the new lobby (every platform's Rematch)."""
+        for seat in seats:
+            if not seat.person:
+                await self.op(table_id, "ai" if seat.level in (None, "ai") else f"ai:{seat.level}", user, name,
+                              seed=seed)
 
     async def op(self, table_id: int, op: str, user: str, name: str, is_admin: bool = False,
                  seed: int | None = None) -> Outcome:
@@ -238,6 +247,9 @@ class Lobby:
                 return Outcome(True, table=table_id)  # already kept by the AI
             note = Outcome(True, "service.seat_left", params={"seat": seat})
             await self.change_seats(live, seat, lambda s: {**s, "ai": True}, note)
+            live = self.cache.peek(table_id)
+            if live is not None:  # the last person left: the table waits for someone to come back
+                await away.pause(self.core, live)
             return Outcome(True, "service.seat_left", params={"seat": seat}, table=table_id)
 
     async def back(self, table_id: int, user: str) -> Outcome:
@@ -255,7 +267,10 @@ class Lobby:
         if not live.row.seats[seat]["ai"] or is_ai_user(user):
             return Outcome(False, "service.already_seated", table=live.row.id)
         note = Outcome(True, "service.seat_back", params={"seat": seat})
+        resumed = await away.resume(self.core, live)  # a table that waited for someone: it plays on
         await self.change_seats(live, seat, lambda s: {**s, "ai": False}, note)
+        if resumed:
+            self.core.outbox.kick(live.row.id, kind="resumed")
         return Outcome(True, "service.seat_back", params={"seat": seat}, table=live.row.id)
 
     async def change_seats(self, live: LiveTable, seat: int, edit, note: Outcome) -> None:

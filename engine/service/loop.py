@@ -202,7 +202,9 @@ class TableLoop:
             table=taken.table, chat_key=taken.chat_key, kind=taken.kind,
             public=public_view(secret, snap, taken.asks, taken.events, taken.notes, taken.match_ends_at),
             turn_passed=taken.turn_passed, asked=taken.asked)
-        await self.core.subscribers.publish(update, lambda: private_views(secret, snap, taken.asks, taken.events))
+        timed_out = [n.params["seat"] for n in taken.notes if n.key == "service.timed_out"]
+        await self.core.subscribers.publish(update, lambda: private_views(secret, snap, taken.asks, taken.events,
+                                                                          timed_out))
 
     async def _finished(self, table_id: int) -> None:
         for hook in list(self._on_finished.values()):

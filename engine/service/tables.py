@@ -46,7 +46,7 @@ from engine.service.outcome import IN_PROGRESS, Outcome
 from engine.service.restore import Restorer
 from engine.service.runner import supervise
 from engine.service.schedules import Schedules
-from engine.service.storage import database, migrate, queries, writer
+from engine.service.storage import database, downtime, migrate, queries, writer
 from engine.service.storage.errors import DB_ERRORS, describe, is_full, outage_told
 from engine.service.storage.records import Records
 from engine.service.storage.rows import TableRow
@@ -98,6 +98,7 @@ class GameService:
         try:
             await migrate.upgrade(service.db)
             service.keys.secret = await database.secret(service.db)
+            await downtime.catch_up(service.db, time.time())  # decision clocks did not run while all was down
             await service.core.formats.beat()  # this process reads…, and new tables get… (formats.py)
             async with AsyncSession(service.db) as session:
                 live = select(TableRow).where(TableRow.status.in_(IN_PROGRESS))

@@ -114,6 +114,7 @@ class PrivateView(msgspec.Struct):
     events: list
     ai_keeps: bool  # its player is away: the AI keeps the seat (the only button: take it back)
     own_from_start: bool  # the game keeps a private message for every player from the start (a hand)
+    timed_out: list[int] = []  # seats whose clock ran out and made this update's move (an offer lapsed)
 
 
 

@@ -97,7 +97,7 @@ def _answering(snap: Snapshot, choices: list[Choice], asks: list[Ask]) -> list[C
     return [msgspec.structs.replace(c, answers=True) if c.action in wanted else c for c in choices]
 
 
-def private_view(secret: bytes, snap: Snapshot, seat: int, asks: list[Ask], events=()) -> PrivateView:
+def private_view(secret: bytes, snap: Snapshot, seat: int, asks: list[Ask], events=(), timed_out=()) -> PrivateView:
     """One seat's own view; a seat the AI keeps for its away player offers only "take it back"."""
     row, state, shown = snap.row, snap.state, GAMES[snap.game].presentation
     board = snap.rules.view(state, seat) if state is not None else {}
@@ -108,12 +108,14 @@ def private_view(secret: bytes, snap: Snapshot, seat: int, asks: list[Ask], even
         board=board, asks=[a for a in asks if a.seat == seat],
         choices=[] if away else _answering(snap, _choices(secret, snap, seat), [a for a in asks if a.seat == seat]),
         extras=shown.extras(state, board, seat) if running and not away else [],
-        events=shown.events_for(events, seat), ai_keeps=away, own_from_start=shown.hand_from_start)
+        events=shown.events_for(events, seat), ai_keeps=away, own_from_start=shown.hand_from_start,
+        timed_out=list(timed_out))
 
 
-def private_views(secret: bytes, snap: Snapshot, asks: list[Ask], events=()) -> dict[int, PrivateView]:
-    """Every person's own view (also a seat the AI keeps while its player is away)."""
-    return {i: private_view(secret, snap, i, asks, events) for i, s in enumerate(snap.row.seats)
+def private_views(secret: bytes, snap: Snapshot, asks: list[Ask], events=(), timed_out=()) -> dict[int, PrivateView]:
+    """Every person's own view (also a seat the AI keeps while its player is away); ``timed_out``:
+    the seats whose clock made this update's moves."""
+    return {i: private_view(secret, snap, i, asks, events, timed_out) for i, s in enumerate(snap.row.seats)
             if not is_ai_user(s["user"])}
 
 

@@ -41,6 +41,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from engine.service.storage.downtime import note_seen
 from engine.service.storage.rows import ProcessRow, SettingRow
 
 log = logging.getLogger(__name__)
@@ -119,6 +120,7 @@ class Formats:
                 session.add(ProcessRow(name=self.name, build=self.build, reads=list(self.reads),
                                        started_at=self.started_at, seen_at=now))
             await session.exec(delete(ProcessRow).where(ProcessRow.seen_at < now - FORGET_AFTER))
+            await note_seen(await session.connection(), now)  # the service runs (storage/downtime.py)
             await session.commit()
             rows = (await session.exec(select(ProcessRow).where(ProcessRow.seen_at >= now - LIVE_FOR,
                                                                 ProcessRow.name != self.name))).all()

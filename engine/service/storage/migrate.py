@@ -57,14 +57,14 @@ async def upgrade(engine: AsyncEngine) -> None:
             return
         command.upgrade(cfg, "head")
 
-    async with _file_lock(engine), engine.begin() as conn:
+    async with file_lock(engine), engine.begin() as conn:
         if conn.dialect.name == "postgresql":  # held until this transaction ends
             await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         await conn.run_sync(run)
 
 
 @contextlib.asynccontextmanager
-async def _file_lock(engine: AsyncEngine):
+async def file_lock(engine: AsyncEngine):
     """On a SQLite file, a lock file beside it held while migrating: processes starting together
     take turns rather than wait out the busy timeout on one another's schema changes."""
     path = engine.url.database if engine.dialect.name == "sqlite" else None

@@ -46,8 +46,9 @@ def random_action(r: random.Random, state):
 
 def listed(state, seat, action) -> bool:
     legal = BOARD.legal_actions(state, seat)
-    if isinstance(action, m.Bid):  # an open amount: listed as a kind of action
-        return any(isinstance(a, m.Bid) for a in legal)
+    if isinstance(action, m.Bid):  # an open amount (B-04, typed): listed as a kind, or none when no
+        # step of the scaled buttons is within the bidder's reach; a bidder still in is asked (Pass)
+        return any(isinstance(a, (m.Bid, m.PassAuction)) for a in legal)
     if isinstance(action, m.ProposeTrade):  # any valid trade may be typed in
         return True
     return action in legal

@@ -32,7 +32,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
 from engine.games import GAMES
-from engine.service import metrics, runner
+from engine.service import away, metrics, runner
 from engine.service.outcome import Outcome
 from engine.service.runner import ServiceDown
 from engine.service.storage import errors, queries, writer
@@ -404,6 +404,11 @@ async def test_a_full_disk_backs_off_with_one_line_per_try_and_leaves_the_heartb
     told once (issue 46); once the disk has room again the clocks fire, each once."""
     caplog.set_level(logging.INFO, logger="engine.service")
     monkeypatch.setattr(runner, "MAX_BACKOFF", 0.8)  # the sweep's tries back off up to 0.8 s (not 4 s)
+
+    async def plays_on(core, live) -> bool:  # the AI plays on for the players who never press, so
+        return False  # that clocks keep filling the disk (not the pause of engine/service/away.py)
+
+    monkeypatch.setattr(away, "pause", plays_on)
     clock = FakeClock()
     service = await GameService.open(f"sqlite:///{tmp_path / 'full.db'}", clock)
     beat = tmp_path / "beat"

@@ -12,7 +12,7 @@ from sqlmodel import SQLModel
 
 from engine.games import GAMES
 from engine.service import tokens
-from engine.service.storage import queries, writer
+from engine.service.storage import formats, queries, writer
 from engine.service.tables import GameService
 
 
@@ -77,9 +77,10 @@ async def play_out(service: GameService, table: int, presses: int = 3000) -> Non
 
 def direct_run(game: str, players: int, seed: int, ai_seats: set[int] = frozenset()):
     """The same game straight on the rules, no service, no database (AI seats answer first, as
-    the service's loop has them do)."""
+    the service's loop has them do), with the rules of a table the service makes now (its format's)."""
     plug = GAMES[game]
-    state = plug.rules.new_game(players, plug.rules.rulesets[0], seed)
+    options = {"ruleset": plug.rules.rulesets[0], **formats.rules_of(game, formats.NEWEST)}
+    state = plug.rules.new_game(players, options, seed)
     while decisions := plug.rules.waiting_for(state):
         seat = next((d.seat for d in decisions if d.seat in ai_seats), decisions[0].seat)
         # AI seats play as the loop has them (offers of their own too); people press what is listed
