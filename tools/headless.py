@@ -146,9 +146,14 @@ class Page:
                 raise TimeoutError(f"waited for: {expression}")
             await asyncio.sleep(0.05)
 
-    async def resize(self, width: int, height: int, mobile: bool = False) -> None:
+    async def resize(self, width: int, height: int, mobile: bool = False, scale: float = 1) -> None:
         await self.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
-                                                               "deviceScaleFactor": 1, "mobile": mobile})
+                                                               "deviceScaleFactor": scale, "mobile": mobile})
+
+    async def phone(self, width: int = 390, height: int = 844) -> None:
+        """A phone: a mobile viewport at twice the pixels and a touch screen (taps, no hover)."""
+        await self.resize(width, height, mobile=True, scale=2)
+        await self.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
 
     async def screenshot(self, path: Path, width: int, height: int, mobile: bool = False) -> bytes:
         await self.resize(width, height, mobile)
@@ -175,13 +180,20 @@ class Page:
                                " b.querySelectorAll('script').forEach(s => s.remove()); return b.textContent; })()")
 
 
-# A move as a person makes it on the table page: its button among the moves, or, for a move about a
+# A move as a person makes it on the table page: its button among the moves (after "More moves" when
+# it is folded behind it), or, for a move about a
 # card or a square, a tap on that outlined card or square and then the button in the sheet that
 # opens. How it was reached ("button", "card", "square"), or null when the page does not offer it.
 PRESS = """(token => {
   const at = (root) => root && root.querySelector(`button[data-token="${token}"]`);
   const button = at(document.getElementById('moves'));
-  if (button) { if (button.disabled) return null; button.click(); return 'button'; }
+  if (button) {
+    if (button.disabled) return null;
+    const more = document.querySelector('#moves button.more');  // a move folded behind "More moves"
+    if (!button.getClientRects().length && more) more.click();
+    button.click();
+    return 'button';
+  }
   for (const thing of document.querySelectorAll('.can[data-card], .sq.can')) {
     thing.click();
     const inSheet = at(document.getElementById('sheet-moves'));

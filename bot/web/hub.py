@@ -9,7 +9,9 @@ picture. A page that opens gets the whole log of the game so far (from the store
 viewer may see it); then each update adds its new lines. A lobby shows its seats, the lobby's
 buttons and the table's rule options; lobby changes are shown by this module (the service
 publishes no update for them). A page asks for what only its player sees on request: the Deal
-discard pile (D-18), the trade builder (B-15).
+discard pile (D-18), the trade builder (B-15). A board player asked for a bid may type its amount
+(``service.typed``, as the chats' typed bid). A finished web table offers a rematch (``rematch.py``)
+to its players and spectators alike, as the chats' Rematch button is anyone's in the chat.
 
 Nothing a browser sends is trusted (``messages.parse_message``), a move token is checked by the
 service like any button, and each connection may send only a few messages a second. Only tables
@@ -33,7 +35,9 @@ from bot.chat.presenter import pile_answer, refused_text
 from bot.web.atlas import atlas
 from bot.web.auth import watch_path
 from bot.web.messages import lobby_message, own_part, parse_message, say, table_message
+from bot.web.rematch import invited, rematch, rematch_of
 from engine.service import metrics
+from engine.service.lobby import runs
 from engine.service.outcome import Outcome
 from engine.service.tables import GameService
 from engine.service.updates import TableUpdate
@@ -110,7 +114,7 @@ class Hub:
         if problem:
             await self._refused(client, problem)
             return
-        if client.watch or client.user is None:
+        if client.user is None or (client.watch and data["type"] != "rematch"):
             await self._refused(client, "web.err.watching")
             return
         try:
@@ -119,6 +123,9 @@ class Hub:
                 return
             if data["type"] == "pile":
                 await self._pile(client)
+                return
+            if data["type"] == "rematch":
+                await self._rematch(client, data["name"])
                 return
             outcome = await self._do(client, data)
         except Exception:  # never let one press end the connection or the server
@@ -167,10 +174,29 @@ class Hub:
                     "partners": c.partners, "mine": c.mine, "theirs": c.theirs, "cash": c.cash, "cards": c.cards,
                     "finish": c.finish}})
 
+    async def _rematch(self, client: Client, name: str) -> None:
+        """Rematch pressed: the page goes to the lobby; every page of the finished table is told where."""
+        ended = await self.service.public_view(client.table)
+        if ended is None:
+            await self._send(client, {"type": "missing", "message": say(client.lang, "service.no_table")})
+            return
+        outcome = await rematch(self.service, ended, client.user, clean_name(name, t(client.lang, "web.guest")),
+                                seed=self.seed)
+        if not outcome.ok:
+            text = await refused_text(self.service, outcome, client.lang, say)
+            await self._send(client, {"type": "error", "message": text})
+            return
+        await self._send(client, {"type": "rematch", "table": outcome.table})
+        await self.show(client.table)
+        if outcome.table in self.clients:  # pages already at the lobby see who sat down
+            await self.show(outcome.table)
+
     async def _do(self, client: Client, data: dict):
         service, table = self.service, client.table
         if data["type"] == "press":
             return await service.act(client.user, data["token"])
+        if data["type"] == "amount":
+            return await service.typed(client.user, table, data["amount"])
         if data["type"] == "back":
             return await service.lobby.back(table, client.user)
         view = await service.public_view(table)
@@ -215,6 +241,9 @@ class Hub:
                 return
             history = None if new or public.status == "lobby" else await self.service.seen.history(table, None)
             series = await self.service.seen.worth_series(table) if public.over else None  # the end screen's chart
+            again = await rematch_of(self.service, public)
+            asked = await invited(self.service, public)
+            watch = watch_path(self.service.sign, table)
             by_lang: dict[str, list[Client]] = {}
             for client in clients:
                 by_lang.setdefault(client.lang, []).append(client)
@@ -222,11 +251,13 @@ class Hub:
                 if public.status == "lobby":
                     for client in group:
                         creator = client.user is not None and client.user == public.creator
-                        await self._send(client, lobby_message(public, lang, client.seat(public), creator,
-                                                               client.watch))
+                        hosts = client.user is not None and not client.watch and runs(
+                            public.creator, [{"user": s.user, "ai": s.ai} for s in public.seats], client.user)
+                        await self._send(client, {**lobby_message(public, lang, client.seat(public), creator,
+                                                                  client.watch, hosts, asked), "watch_path": watch})
                     continue
-                message = table_message(public, lang, self.service.clock(), history,
-                                        "/picture" + watch_path(self.service.sign, table)[len("/watch"):])
+                message = table_message(public, lang, self.service.clock(), history, "/picture" + watch[len("/watch"):])
+                message.update(rematch=again, watch_path=watch, web=public.chat_key.startswith("web:"))
                 if series is not None:
                     message["series"] = series
                 for client in group:

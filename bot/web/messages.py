@@ -4,7 +4,8 @@ service's views: the lobby, and the table as data the page draws itself (``table
 rules' view of the table, who is asked what and until when, the log, the result; ``own_part``: a
 player's own view, their moves labelled and each tied to what it is about, the question they are
 asked). No picture travels: the page draws the board and the cards (``static/``); the PNG the
-chats get is a link (``picture``).
+chats get is a link (``picture``). A table without a game (a lobby cancelled before its start) has
+no view to draw: ``played`` says so, and the page shows its end alone.
 
 The web has no chat commands: a sentence that names one has a web wording (``web.say.<key>``).
 """
@@ -25,7 +26,8 @@ from words.i18n import CATALOGUES, ruleset_name, t
 MAX_MESSAGE = 1024  # bytes: every valid message is far smaller
 LOBBY_OPS = ("join", "leave", "ai", "ai:basic", "ai:strong", "noai", "start", "cancel")
 OPTION_OP = re.compile(r"o:[a-z0-9]{1,8}")  # the creator switches a rule option (``engine.options`` codes)
-TYPES = ("press", "back", "lobby", "trade", "pile")
+TYPES = ("press", "back", "lobby", "trade", "pile", "amount", "rematch")
+MOST_AMOUNT = 10**9  # a typed amount above any game's money is not a number a player meant
 
 
 def say(lang: str, key: str, **params) -> str:
@@ -61,20 +63,34 @@ def parse_message(text) -> tuple[dict | None, str | None]:
                 or not isinstance(name, str) or len(name) > 64:
             return None, "web.err.malformed"
         return {"type": "lobby", "op": op, "name": name}, None
+    if data["type"] == "amount":  # an amount typed instead of the offered steps (the board's own bid)
+        amount = data.get("amount")
+        if not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount <= MOST_AMOUNT:
+            return None, "web.err.malformed"
+        return {"type": "amount", "amount": amount}, None
+    if data["type"] == "rematch":
+        name = data.get("name", "")
+        if not isinstance(name, str) or len(name) > 64:
+            return None, "web.err.malformed"
+        return {"type": "rematch", "name": name}, None
     return {"type": data["type"]}, None
 
 
-def lobby_message(view: PublicView, lang: str, seat: int | None, creator: bool, watch: bool) -> dict:
-    """The lobby: seats, the table's rule options (toggles for its creator, what is on for all)."""
+def lobby_message(view: PublicView, lang: str, seat: int | None, creator: bool, watch: bool, runs: bool = False,
+                  invited: list[str] | None = None) -> dict:
+    """The lobby: seats, the table's rule options with what each does (toggles for its creator,
+    what is on for all); ``runs``: the reader runs the lobby (AI seats, start, cancel); ``invited``:
+    the last game's players not seated yet (a rematch)."""
     now = option_screens.values(view)
-    options = [{"label": option_screens.label(lang, o), "op": f"o:{o.code}", "on": now[o.name]}
-               for o in table_options.toggles(view.game)]
+    options = [{"label": option_screens.label(lang, o), "op": f"o:{o.code}", "on": now[o.name],
+                "help": option_screens.help_text(lang, o)} for o in table_options.toggles(view.game)]
     return {"type": "lobby", "table": view.table, "status": view.status, "game": view.game,
             "ruleset": view.ruleset, "ruleset_name": ruleset_name(view.ruleset, lang),
             "seats": [{"name": s.name, "ai": s.ai, "level": s.level and t(lang, "ai.level." + s.level)}
                       for s in view.seats], "seat": seat, "creator": creator,
             "min": view.min_players, "max": view.max_players, "web": view.chat_key.startswith("web:"),
-            "watch": watch, "options": options, "options_on": option_screens.on_line(view, lang)}
+            "watch": watch, "options": options, "options_on": option_screens.on_line(view, lang),
+            "runs": runs, "invited": invited or []}
 
 
 def table_message(view: PublicView, lang: str, now: float, history: list | None, picture: str | None) -> dict:
@@ -91,7 +107,7 @@ def table_message(view: PublicView, lang: str, now: float, history: list | None,
             "asks": [{"seat": a.seat, "kind": a.kind, "where": a.where, "due": a.due_at, "ai": a.ai}
                      for a in view.asks],
             "match_ends": view.match_ends_at, "log": lines, "log_append": history is None, "result": result,
-            "winners": view.winners, "picture": picture}
+            "winners": view.winners, "picture": picture if view.board else None, "played": bool(view.board)}
 
 
 def _added(public, own):
@@ -115,6 +131,12 @@ def own_part(public: PublicView, own: PrivateView, lang: str) -> dict:
               shown.rank(c.action), int(c.answers)] for c in own.choices]
     extras = [{"label": extra_label(e, lang), "op": e} for e in own.extras]
     asked = [words.prompt(own.board, a.decision, lang, names, own.ruleset) for a in own.asks]
-    news = words.news(own.events, own.seat, lang, names, own.ruleset)  # e.g. an offer of theirs declined
+    # asked for an amount the game lets them type (the board's own bid): its bounds, for the field
+    game, amount = GAMES[own.game], None
+    if own.status == "running" and game.amount_kind and any(a.kind == game.amount_kind for a in own.asks):
+        least, most = game.amount_bounds(own.board, own.seat) if game.amount_bounds else (None, None)
+        amount = {"least": least, "most": most}
+    news = words.news(own.events, own.seat, lang, names, own.ruleset, own.timed_out)  # an offer declined, lapsed
     return {"adds": adds, "moves": [] if own.status != "running" else moves, "extras": extras,
-            "asked": asked, "news": news, "ai_keeps": own.ai_keeps, "back": f"b:{own.table}" if own.ai_keeps else None}
+            "asked": asked, "amount": amount, "news": news,
+            "ai_keeps": own.ai_keeps, "back": f"b:{own.table}" if own.ai_keeps else None}

@@ -71,7 +71,9 @@ def _words(lang: str) -> dict[str, str]:
 
 def _page(request: web.Request, name: str, **config) -> web.Response:
     lang = lang_of(request)
-    config = {"lang": lang, "langs": list(LANGS), "words": _words(lang), **config}
+    # ``base``: the public address links to share are built from (TYCOON_WEB_URL), when configured
+    base = (request.app[SETTINGS].get("public_url") or "").rstrip("/")
+    config = {"lang": lang, "langs": list(LANGS), "words": _words(lang), "base": base, **config}
     html = (STATIC / f"{name}.html").read_text(encoding="utf-8")
     blob = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
     html = html.replace("__LANG__", lang).replace("__CONFIG__", blob).replace("__TITLE__", t(lang, "web.title"))
@@ -137,7 +139,7 @@ async def picture(request: web.Request) -> web.Response:
     if table is None or service.unsign(request.query.get("k", "")) != f"v:{table}":
         raise web.HTTPForbidden(text=t(lang_of(request), "web.err.watch_key"))
     view = await service.public_view(table)
-    if view is None or view.status == "lobby":
+    if view is None or not view.board:  # a lobby, or one cancelled before its game: nothing to draw
         raise web.HTTPNotFound(text=t(lang_of(request), "web.err.no_such_page"))
     screen = await asyncio.to_thread(public_screen, view, lang_of(request), service.clock())
     return web.Response(body=screen.picture, content_type="image/png",

@@ -122,6 +122,7 @@ function centre(box, atlas, m) {
   }
   parts.push(el("p", {className: "facts", textContent: w("web.board.bank", {houses: view.bank_houses, hotels: view.bank_hotels})}));
   parts.push(el("p", {className: "facts", textContent: w("web.board.tap")}));
+  box.classList.toggle("auction", Boolean(view.auction));
   box.replaceChildren(...parts);
 }
 

@@ -1,22 +1,34 @@
-// A table page: the lobby until the game starts, then the live table, drawn here from the views
-// the server sends (board.js, deal.js), with the clock (clock.js) and the end screen (end.js).
+// A table page: the lobby until the game starts (room.js), then the live table, drawn here from the
+// views the server sends (board.js, deal.js), with the clock (clock.js) and the end screen (end.js).
 // Everything comes over the table's WebSocket; a move sends the button's token, exactly as a chat
 // button would; the discard pile and the trade builder are asked of the server by the page.
+// Phone first: the turn line and the moves live in the dock (#turn), which a phone keeps at the
+// bottom of the screen, so every answer is in the first screen; a lost connection says so there.
 import {boardPlayers, drawBoard, money as boardMoney, squareSheet} from "/static/board.js";
 import {showClock} from "/static/clock.js";
 import {cardSheet, cardTile, drawDeal} from "/static/deal.js";
 import {showEnd} from "/static/end.js";
+import {lobbyButtons, showLobby} from "/static/room.js";
+import {shareButtons} from "/static/share.js";
 import {showTrade, tradeOp, useSender} from "/static/trade.js";
 
-let socket = null, session = null, retry = 1000, atlas = null, last = null, gone = false;
+const RETRY_MS = 2000;
+const MOST_IN_DOCK = 4;  // more moves than this, and those that answer nothing fold behind "More moves"  // a lost connection is tried again this often, for as long as the page is open
+let socket = null, session = null, atlas = null, last = null, gone = false;
 const shownAt = {};  // seat -> square its token stands on (board.js walks it to the next one)
 // each game as this page draws it, keyed like the server's registry of games: where it is drawn,
 // its players' cards, and the words of the player's own section; nothing below asks which game
+// (``note``: what the turn line adds; ``promote``: the ranks of the loose moves as the page orders them)
 const GAMES = {
   board: {stage: "board", draw: (m, things) => drawBoard($("board"), atlas, m, shownAt, things),
-          players: m => boardPlayers(atlas, m), mine: "web.mine.moves", tap: "web.mine.tap_square"},
+          players: m => boardPlayers(atlas, m), mine: "web.mine.moves", tap: "web.mine.tap_square",
+          note: () => "", promote: (m, move) => move.rank},
   deal: {stage: "deal", draw: (m, things) => drawDeal($("deal"), atlas, m, things),
-         players: () => [], mine: "web.mine.hand", tap: "web.mine.tap_card"},
+         players: () => [], mine: "web.mine.hand", tap: "web.mine.tap_card",
+         note: m => m.status === "running" && m.view.phase === "play" && Number.isInteger(m.view.plays_left)
+           ? w("web.clock.plays_left", {count: m.view.plays_left}) : "",
+         // no play left: End turn (the Deal's only loose move kept apart, rank 2) is what is left to do
+         promote: (m, move) => move.rank === 2 && m.view.plays_left === 0 && m.current === m.seat ? 0 : move.rank},
 };
 const nameInput = $("name");
 const tg = window.Telegram && window.Telegram.WebApp;
@@ -24,12 +36,18 @@ nameInput.value = localStorage.getItem("tycoon-name") || "";
 if (CFG.mode === "watch") for (const id of ["mine", "trade", "pile"]) $(id).remove();  // no hand, no offers
 
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  // a press while the connection is down is refused where the reader sees it, never dropped
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+  offline(true);
+  showError(w("web.err.offline"));
+  return false;
 }
 useSender(send);
-for (const button of document.querySelectorAll("[data-op]")) {
-  button.addEventListener("click", () => send({type: "lobby", op: button.dataset.op, name: nameInput.value.trim()}));
-}
+const nameOf = () => nameInput.value.trim() || localStorage.getItem("tycoon-name") || "";
+lobbyButtons(send, nameOf);
 $("join").addEventListener("click", () => {
   const name = nameInput.value.trim();
   if (!name) return showError(w("web.err.name"));
@@ -39,47 +57,36 @@ $("join").addEventListener("click", () => {
 $("sheet-close").addEventListener("click", closeSheet);
 $("sheet").addEventListener("click", (event) => { if (event.target === $("sheet")) closeSheet(); });
 if ($("pile-close")) $("pile-close").addEventListener("click", () => { $("pile").hidden = true; });
+$("rematch").addEventListener("click", () => send({type: "rematch", name: nameOf()}));
+$("bid-send").addEventListener("click", () => {
+  const amount = Number($("bid-amount").value);
+  if (!$("bid-amount").value || !Number.isInteger(amount) || amount < 0) return showError($("bid-amount").placeholder);
+  if (send({type: "amount", amount})) $("bid-send").disabled = true;
+});
+$("bid-amount").addEventListener("keydown", (event) => { if (event.key === "Enter") $("bid-send").click(); });
+// on a phone the dock is fixed at the bottom: the page leaves room under its last card for it
+new ResizeObserver(() => document.documentElement.style.setProperty("--dock-h", `${$("turn").offsetHeight}px`))
+  .observe($("turn"));
+
+function offline(on) {
+  $("offline").hidden = !on;
+  $("turn").classList.toggle("offline", on);
+  document.body.dataset.online = on ? "no" : "yes";
+}
 
 function status(text) { $("status").textContent = text || ""; }
 function money(amount) { return atlas ? boardMoney(atlas, amount) : String(amount); }
 
-function showLobby(m) {
-  $("lobby").hidden = false;
-  for (const id of ["turn", "stage", "mine", "log-card", "end"]) if ($(id)) $(id).hidden = true;
-  $("heading").textContent = `#${m.table} ${w("web.game." + m.game)} · ${m.ruleset_name}`;
-  $("seats").replaceChildren(...m.seats.map((s, i) => el("li", {className: i === m.seat ? "me" : "",
-    textContent: s.name + (s.level ? ` (${s.level})` : s.ai ? ` (${w("web.ai")})` : "") +
-      (i === m.seat ? ` (${w("web.you")})` : "")})));
-  const playing = m.status === "lobby" && m.web && !m.watch;
-  $("join-row").hidden = !playing || m.seat !== null;
-  $("lobby-buttons").hidden = !playing;
-  // the table's rule options: what is on for everyone, a switch per option for the creator
-  $("options-on").textContent = m.options_on || "";
-  const toggles = playing && m.creator ? m.options : [];
-  $("option-buttons").replaceChildren(...toggles.map(o => {
-    const button = el("button", {className: "switch" + (o.on ? " on" : ""), type: "button"},
-                      el("span", {className: "knob"}), el("span", {textContent: o.label}));
-    button.setAttribute("role", "switch");
-    button.setAttribute("aria-checked", String(o.on));
-    button.dataset.option = o.op;
-    button.addEventListener("click", () => send({type: "lobby", op: o.op, name: nameInput.value.trim()}));
-    return button;
-  }));
-  status(w("web.status." + m.status));
-  $("share").textContent = m.status === "lobby" ? w("web.table.share", {url: location.origin + location.pathname}) : "";
-}
-
 // -- moves: buttons for what is about nothing one can tap, a sheet for a card or a square --------
 
 function press(move) {
-  for (const b of document.querySelectorAll(".moves button")) b.disabled = true;
   if (tg && tg.HapticFeedback) tg.HapticFeedback.impactOccurred("light");
   closeSheet();
-  send({type: "press", token: move.token});
+  if (send({type: "press", token: move.token})) for (const b of document.querySelectorAll(".moves button")) b.disabled = true;
 }
 
-function moveButton(move) {
-  const button = el("button", {textContent: plain(move.label), className: `rank-${move.rank}`, type: "button"});
+function moveButton(move, rank = move.rank) {
+  const button = el("button", {textContent: plain(move.label), className: `rank-${rank}`, type: "button"});
   button.dataset.token = move.token;
   button.addEventListener("click", () => press(move));
   return button;
@@ -109,7 +116,7 @@ function openSheet(sheet) {
   }
   $("sheet-title").textContent = sheet.title;
   $("sheet-text").replaceChildren(...sheet.lines.map(line => el("p", {textContent: line})));
-  $("sheet-moves").replaceChildren(...moves.map(moveButton));
+  $("sheet-moves").replaceChildren(...moves.map(x => moveButton(x)));
   $("sheet-moves").classList.toggle("few", moves.length <= 3);
   $("sheet").hidden = false;
   $("sheet").dataset.subject = sheet.subjects[0];
@@ -127,27 +134,36 @@ for (const id of ["deal", "hand"]) {
   });
 }
 
-function showMine(m) {
-  const box = $("mine"), own = m.own;
-  if (!box) return;
-  box.hidden = !own;
-  if (!own) return;
-  $("mine-title").textContent = w(GAMES[m.game].mine);
+function showDock(m) {
+  // the turn line, what the player is asked, and their moves not about a card or a square
+  const own = m.own, game = GAMES[m.game];
+  $("turn").hidden = m.status !== "running" && m.status !== "paused";
+  $("turn-note").textContent = game.note(m);
+  if (!own) {
+    $("asked").replaceChildren();
+    $("moves").replaceChildren();
+    $("bid-row").hidden = true;
+    return [];
+  }
   $("asked").replaceChildren(...(own.news || []).map(line => el("p", {className: "news", textContent: plain(line)})),
                              ...own.asked.map(line => el("p", {textContent: plain(line)})));
-  // a sent offer's receipt goes once the offer is no longer open (the news line says how it ended)
-  const offered = ((m.view && m.view.trades) || []).some(x => x.proposer === m.seat);
-  if (document.body.dataset.trade === "closed" && !offered && $("trade")) $("trade").hidden = true;
-  const me = (own.adds.players || []).find(p => p.seat === m.seat);
-  // a game that ended leaves nothing to do: the section goes, unless it shows a last hand
-  if (m.status !== "running" && !own.moves.length && !(me && me.hand && me.hand.length)) { box.hidden = true; return; }
-  const tapped = subjects(m);
-  $("hand").replaceChildren(...((me && me.hand) || []).map(id => cardTile(atlas, id, tapped.has("c" + id))));
-  const loose = own.moves.filter(x => !x.about).sort((a, b) => a.rank - b.rank);
-  const onThings = own.moves.length - loose.length;
-  $("tap-hint").hidden = !onThings;
-  $("tap-hint").textContent = w(GAMES[m.game].tap, {count: onThings});
-  const buttons = loose.map(moveButton);
+  const loose = own.moves.filter(x => !x.about).map(x => ({...x, shown: game.promote(m, x)}))
+    .sort((a, b) => a.shown - b.shown);
+  // the answers to what is asked stay in view; other moves (a ready-made trade offer while one may
+  // roll) fold behind "More moves" once they would make the dock tall
+  const aside = loose.filter(x => !x.answers && x.shown !== 0);
+  const fold = aside.length > 0 && loose.length > MOST_IN_DOCK;
+  const buttons = loose.map(x => {
+    const button = moveButton(x, x.shown);
+    if (fold && aside.includes(x)) button.classList.add("folded");
+    return button;
+  });
+  if (fold) {
+    const more = el("button", {textContent: w("web.mine.more", {count: aside.length}), className: "rank-2 more", type: "button"});
+    more.addEventListener("click", () => $("moves").classList.toggle("unfolded"));
+    buttons.push(more);
+  }
+  $("moves").classList.remove("unfolded");
   if (own.ai_keeps) {
     const back = el("button", {textContent: w("web.mine.seat_back"), className: "rank-0", type: "button"});
     back.dataset.token = own.back;
@@ -156,6 +172,43 @@ function showMine(m) {
   }
   $("moves").replaceChildren(...buttons);
   $("moves").classList.toggle("few", buttons.length <= 2);
+  showBid(own.amount);
+  return loose;
+}
+
+function showBid(amount) {
+  // an amount of one's own (the board's bid): a field beside the offered steps
+  const row = $("bid-row"), field = $("bid-amount");
+  if (!amount) { row.hidden = true; return; }
+  // a fresh auction, or a bid overtaken: the field offers the least bid the rules take now
+  if (row.hidden || (amount.least !== null && Number(field.value) < amount.least)) {
+    field.value = amount.least === null ? "" : String(amount.least);
+  }
+  row.hidden = false;
+  $("bid-send").disabled = false;
+  field.min = amount.least === null ? "0" : String(amount.least);
+  if (amount.most !== null) field.max = String(amount.most); else field.removeAttribute("max");
+  field.placeholder = w("web.bid.range", {least: money(amount.least || 0), most: amount.most === null ? "?" : money(amount.most)});
+  field.setAttribute("aria-label", w("web.bid.own"));
+}
+
+function showMine(m, loose) {
+  const box = $("mine"), own = m.own;
+  if (!box) return;
+  box.hidden = !own;
+  if (!own) return;
+  $("mine-title").textContent = w(GAMES[m.game].mine);
+  // a sent offer's receipt goes once the offer is no longer open (the news line says how it ended)
+  const offered = ((m.view && m.view.trades) || []).some(x => x.proposer === m.seat);
+  if (document.body.dataset.trade === "closed" && !offered && $("trade")) $("trade").hidden = true;
+  const me = (own.adds.players || []).find(p => p.seat === m.seat);
+  // a game that ended leaves nothing to do: the section goes, unless it shows a last hand
+  if (m.status !== "running" && !own.moves.length && !(me && me.hand && me.hand.length)) { box.hidden = true; return; }
+  const tapped = subjects(m);
+  $("hand").replaceChildren(...((me && me.hand) || []).map(id => cardTile(atlas, id, tapped.has("c" + id))));
+  const onThings = own.moves.length - loose.length;
+  $("tap-hint").hidden = !onThings;
+  $("tap-hint").textContent = w(GAMES[m.game].tap, {count: onThings});
   $("extras").replaceChildren(...own.extras.map(x => {
     const button = el("button", {textContent: plain(x.label), className: "rank-1", type: "button"});
     button.dataset.extra = x.op;
@@ -196,23 +249,34 @@ function showPlayers(m) {
 }
 
 function showTable(m) {
+  const ended = m.status === "over" || m.status === "cancelled";
+  const before = last;
   last = m;
   $("lobby").hidden = true;
   $("heading").textContent = `#${m.table} ${w("web.game." + m.game)} · ${atlas.ruleset_name}`;
-  $("stage").hidden = false;
   document.body.dataset.game = m.game;
+  document.body.dataset.played = m.played ? "yes" : "no";
+  // the whole log when the page opens; then each update adds its lines (newest first)
+  const lines = m.log.slice().reverse().map(line => el("li", {textContent: plain(line)}));
+  if (m.log_append) $("log").prepend(...lines); else $("log").replaceChildren(...lines);
+  $("log-card").hidden = !$("log").children.length;
+  if (ended) showEnd(m, atlas, money); else $("end").hidden = true;
+  if (ended && (!before || (before.status !== "over" && before.status !== "cancelled"))) window.scrollTo(0, 0);
+  $("stage").hidden = !m.played;
+  if (!m.played) {  // a table ended before its game began: its end is all there is to show
+    for (const id of ["turn", "mine"]) if ($(id)) $(id).hidden = true;
+    status(w("web.status." + m.status));
+    return;
+  }
   const things = subjects(m);
   for (const game of Object.values(GAMES)) $(game.stage).hidden = game !== GAMES[m.game];
   GAMES[m.game].draw(m, things);
   showPlayers(m);
   $("picture-link").href = m.picture;
+  shareButtons($("table-share"), ended ? [] : [["web.share.play", m.web && m.seat !== null ? `/t/${m.table}` : null],
+                                               ["web.share.watch", m.watch_path]]);
   showClock(m);
-  showMine(m);
-  $("log-card").hidden = false;
-  // the whole log when the page opens; then each update adds its lines (newest first)
-  const lines = m.log.slice().reverse().map(line => el("li", {textContent: plain(line)}));
-  if (m.log_append) $("log").prepend(...lines); else $("log").replaceChildren(...lines);
-  if (m.status === "over" || m.status === "cancelled") showEnd(m, atlas, money); else $("end").hidden = true;
+  showMine(m, showDock(m));
   let line = w("web.status." + m.status);
   if (CFG.mode === "watch") line += " · " + w("web.table.watching");
   else if (m.seat === null) line += " · " + w("web.table.not_seated");
@@ -233,7 +297,7 @@ function connect() {
   if (session) query.set("s", session);
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(`${scheme}//${location.host}/ws/${CFG.table}?${query}`);
-  socket.addEventListener("open", () => { retry = 1000; });
+  socket.addEventListener("open", () => offline(false));
   socket.addEventListener("message", (event) => {
     const m = JSON.parse(event.data);
     if (m.type === "error") {
@@ -242,6 +306,7 @@ function connect() {
       return;
     }
     if (m.type === "missing") { gone = true; status(""); showError(m.message); document.body.dataset.status = "missing"; return; }
+    if (m.type === "rematch") { location.href = `/t/${m.table}`; return; }
     if (m.type === "atlas") { atlas = m; return; }
     if (m.type === "trade") return showTrade(m);
     if (m.type === "pile") return showPile(m);
@@ -249,13 +314,18 @@ function connect() {
     document.body.dataset.status = m.status;
     if (m.own) m.own.moves = m.own.moves.map(([label, token, about, rank, answers]) =>
       ({label, token, about, rank, answers: Boolean(answers)}));
-    if (m.type === "lobby") showLobby(m); else showTable(m);
+    if (m.type === "lobby") {
+      $("lobby").hidden = false;
+      for (const id of ["turn", "stage", "mine", "log-card", "end"]) if ($(id)) $(id).hidden = true;
+      showLobby(m, send, nameOf);
+      status(w("web.status." + m.status));
+    } else showTable(m);
   });
   socket.addEventListener("close", () => {
     if (gone) return;
     status(w("web.table.reconnecting"));
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 10000);
+    offline(true);
+    setTimeout(connect, RETRY_MS);
   });
 }
 

@@ -10,62 +10,25 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
 from functools import partial
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
 from bot.web.auth import sign_init_data
 from bot.web.context import watch_path
-from bot.web.hub import Hub
 from bot.web.server import make_app, start_site
 from engine.board.data import board
 from engine.games import GAMES
 from engine.service.tables import GameService
-from tests.bot.web.pace import Pace, paced
-from tools.headless import PRESS, Browser, find_chromium
+from tests.bot.web.conftest import BOT_TOKEN, CHROMIUM
+from tools.headless import PRESS, Browser
 from words import board_text, deal_text
 from words.i18n import t
 
-CHROMIUM = find_chromium()
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed "
                                                          "(apt-get install chromium; .ci/run does it)")
-BOT_TOKEN = "123456:web-test-token"
-
-
-@pytest.fixture(scope="session")
-def artifacts(tmp_path_factory) -> Path:
-    """Where the screenshots go: ``TYCOON_TEST_ARTIFACTS`` when set, else a directory of this run's own."""
-    named = os.environ.get("TYCOON_TEST_ARTIFACTS")
-    if not named:
-        return tmp_path_factory.mktemp("artifacts")
-    folder = Path(named).resolve()
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture
-def pace(monkeypatch) -> Pace:
-    """Every rate limit made during the test (one per page's socket) reads the ``Pace`` clock."""
-    return paced(monkeypatch)
-
-
-@pytest.fixture
-async def web(tmp_path):
-    service = await GameService.open(f"sqlite:///{tmp_path / 'web.db'}")
-    app = make_app(service, Hub(service, seed=11), lang="en", bot_token=BOT_TOKEN)
-    runner, address = await start_site(app, "127.0.0.1", 0)
-    browser = await Browser.launch(CHROMIUM, tmp_path / "profile")
-    try:
-        yield service, address, browser
-    finally:
-        await browser.close()
-        await runner.cleanup()
-        await service.idle()
-        await service.close()
 
 
 async def _seat_page(browser, address, name, lang="en"):
@@ -83,14 +46,18 @@ async def _open_board_lobby(browser, address, ai: int):
 
 
 # What a reader sees of the page: text under 12 px, text cut off by a box that hides overflow,
-# two texts drawn over each other, and whether the page is wider than the screen.
+# two texts drawn over each other (in one layer: a phone's dock is fixed over the page that scrolls
+# under it, with a background of its own), and whether the page is wider than the screen.
 LAYOUT = """(() => {
   const small = [], cut = [], over = [], boxes = [];
+  const layer = (e) => { for (let a = e; a; a = a.parentElement) if (getComputedStyle(a).position === 'fixed') return a;
+                         return null; };
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const seen = new Set();
   while (walker.nextNode()) {
     const node = walker.currentNode, e = node.parentElement;
     if (!node.textContent.trim() || !e || seen.has(e) || e.closest('[hidden], script, .sheet')) continue;
+    if (e.closest('details:not([open]) > :not(summary)')) continue;  // folded away: not drawn
     seen.add(e);
     const style = getComputedStyle(e);
     if (style.display === 'none' || style.visibility === 'hidden' || !e.getClientRects().length) continue;
@@ -112,7 +79,7 @@ LAYOUT = """(() => {
   }
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
     const [e1, a, w1] = boxes[i], [e2, b, w2] = boxes[j];
-    if (e1.contains(e2) || e2.contains(e1)) continue;
+    if (e1.contains(e2) || e2.contains(e1) || layer(e1) !== layer(e2)) continue;
     const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
     const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
     if (x > 2 && y > 2) over.push(`${w1} / ${w2}`);
@@ -456,13 +423,19 @@ async def test_B10_the_creator_switches_a_rule_option_in_the_web_lobby_and_the_g
     alice, table = await _open_board_lobby(browser, address, ai=0)
     pot = t("en", "opt.free_parking_pot")
     switch = "document.querySelector('#option-buttons .switch[data-option=\"o:pot\"]')"
-    await alice.wait(f"{switch} && {switch}.textContent === {json.dumps(pot)} && !{switch}.classList.contains('on')")
+    await alice.wait(f"{switch} && {switch}.querySelector('.what > span').textContent === {json.dumps(pot)}"
+                     f" && !{switch}.classList.contains('on')")
+    # each option says what it does (issue 47), under its name
+    assert await alice.eval(f"{switch}.querySelector('.help').textContent") == t("en", "opt.free_parking_pot.help")
     bob = await _seat_page(browser, address, "Bob")
     await bob.goto(f"{address}/t/{table}?lang=en")
     await bob.wait("document.body.dataset.status === 'lobby'")
     await bob.eval("document.getElementById('name').value = 'Bob'; document.getElementById('join').click()")
     await alice.wait("document.body.textContent.includes('Bob')")
     assert await bob.eval("document.querySelectorAll('#option-buttons button').length") == 0  # not the creator
+    # ... but the rules are his to read: every option, with what it does
+    helps = await bob.eval("[...document.querySelectorAll('#option-buttons .readonly .help')].map(e => e.textContent)")
+    assert t("en", "opt.free_parking_pot.help") in helps
     await alice.eval("document.querySelector('#option-buttons button[data-option=\"o:pot\"]').click()")
     await alice.wait(f"{switch}.classList.contains('on') && {switch}.getAttribute('aria-checked') === 'true'")
     await bob.wait(f"document.getElementById('options-on').textContent.includes('{pot}')")

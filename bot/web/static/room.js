@@ -1,0 +1,67 @@
+// A table's lobby on its page: the seats, the buttons each reader may press (a visitor: Join; a
+// seated player: Leave; whoever runs the lobby: AI seats, Start, Cancel, which asks again before
+// it ends the table), the table's rules with what each option does (switches for its creator), the
+// last game's players invited to a rematch, and the links to share.
+import {shareButtons} from "/static/share.js";
+
+const HOSTING = new Set(["ai", "ai:basic", "ai:strong", "noai", "start", "cancel"]);
+let armed = null;  // the Cancel button's second press is awaited until this timer ends
+
+export function lobbyButtons(send, nameOf) {
+  for (const button of document.querySelectorAll("#lobby-buttons [data-op]")) {
+    button.addEventListener("click", () => {
+      if (button.dataset.op === "cancel" && !armed) return arm(button);
+      disarm(button.parentElement);
+      send({type: "lobby", op: button.dataset.op, name: nameOf()});
+    });
+  }
+}
+
+function arm(button) {
+  button.classList.add("armed");
+  button.textContent = w("web.lobby.confirm_cancel");
+  armed = setTimeout(() => disarm(button.parentElement), 5000);
+}
+
+function disarm(box) {
+  clearTimeout(armed);
+  armed = null;
+  const button = box.querySelector("[data-op=cancel]");
+  button.classList.remove("armed");
+  button.textContent = w("ch.btn.cancel");
+}
+
+export function showLobby(m, send, nameOf) {
+  $("heading").textContent = `#${m.table} ${w("web.game." + m.game)} · ${m.ruleset_name}`;
+  $("seats").replaceChildren(...m.seats.map((s, i) => el("li", {className: i === m.seat ? "me" : "",
+    textContent: s.name + (s.level ? ` (${s.level})` : s.ai ? ` (${w("web.ai")})` : "") +
+      (i === m.seat ? ` (${w("web.you")})` : "")})));
+  const playing = m.status === "lobby" && m.web && !m.watch;
+  $("join-row").hidden = !playing || m.seat !== null;
+  $("lobby-buttons").hidden = !playing || m.seat === null;
+  for (const button of document.querySelectorAll("#lobby-buttons [data-op]")) {
+    button.hidden = HOSTING.has(button.dataset.op) ? !m.runs : m.seat === null;
+  }
+  $("invited").hidden = !m.invited.length;
+  $("invited").textContent = w("web.lobby.invited", {names: m.invited.join(w("web.list_sep"))});
+  // the table's rules: what is on, each option with what it does; a switch per option for the creator
+  $("options-on").textContent = m.options_on || "";
+  const mine = playing && m.creator;
+  $("option-buttons").replaceChildren(...m.options.map(o => {
+    const row = el(mine ? "button" : "div", {className: "switch" + (o.on ? " on" : "") + (mine ? "" : " readonly")},
+                   el("span", {className: "knob"}),
+                   el("span", {className: "what"}, el("span", {textContent: o.label}),
+                      ...(o.help ? [el("small", {className: "help", textContent: o.help})] : [])));
+    row.dataset.option = o.op;
+    if (!mine) return row;
+    row.type = "button";
+    row.setAttribute("role", "switch");
+    row.setAttribute("aria-checked", String(o.on));
+    row.addEventListener("click", () => send({type: "lobby", op: o.op, name: nameOf()}));
+    return row;
+  }));
+  const open = m.status === "lobby";
+  $("share").textContent = "";
+  shareButtons($("lobby-share"), open ? [["web.share.play", m.web ? `/t/${m.table}` : null],
+                                         ["web.share.watch", m.watch_path]] : []);
+}
