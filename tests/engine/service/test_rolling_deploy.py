@@ -51,7 +51,7 @@ GAMES_PLAYED = [  # group, game, members, members who never press, 5-second cloc
     (-2001, "deal", (51, 52, 53), (), False),
     (-2002, "deal", (61, 62), (62,), True),
 ]
-SWAPS = (6, 18)  # after this many presses process 1, then process 0, is replaced
+SWAPS = (6, 40)  # after this many presses process 1, then process 0, is replaced (a mixed stretch between)
 
 
 def _previous_build(into: Path) -> Path:
@@ -212,7 +212,7 @@ def test_games_are_played_to_the_end_across_a_rolling_deploy_from_the_previous_r
     played, harness = deployed
     assert played.statuses == {group: "over" for group, *_ in GAMES_PLAYED}, played.statuses
     assert harness.names == ["new", "new"] and len(harness.logs) == 4, "both processes were replaced"
-    assert harness.answered_by_old_after_migration > 0, "the old process served beside the migrated one"
+    assert harness.answered_by_old_after_migration >= 5, "the old process served beside the migrated one"
     # migrated; the tables in the format both read; new ones held there until the operator says the
     # processes older than the registry are gone (``tycoon processes --older-gone``)
     assert played.errors == ["0010", "[1]", "1"], played.errors
