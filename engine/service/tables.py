@@ -34,7 +34,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.games import GAMES
-from engine.service import metrics, tokens
+from engine.service import metrics, ratings, tokens
 from engine.service.cache import LiveTable
 from engine.service.chats import Chats
 from engine.service.clocks import Clocks
@@ -76,6 +76,7 @@ class GameService:
         self.notices = Listener(db, core.owner, core.cache)
         self.restorer = Restorer(core, self.clocks, self.notices)
         self.seen = TableViews(core)
+        self.loop.when_finished(self._rated, key="ratings")  # a finished game moves its players' ratings
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -129,8 +130,18 @@ class GameService:
     # -- the loop, the clocks, who is told ----------------------------------------------------------
 
     async def startup(self) -> None:
-        """Before the first sweep: the tables in progress brought back (``restore.py``)."""
+        """Before the first sweep: the tables in progress brought back (``restore.py``), and the
+        results no process rated yet rated (``ratings.py``)."""
         await self.restorer.startup()
+        await self._rated()
+
+    async def _rated(self, _table: int | None = None) -> None:
+        """Rate what finished and is not rated yet; a database that fails now leaves it to the next
+        game's end or start-up (the results keep their place in the queue)."""
+        try:
+            await ratings.rate_pending(self.db)
+        except DB_ERRORS as e:
+            log.warning("ratings wait (%s): the next finished game or start-up rates them", describe(e))
 
     async def restored(self) -> None:
         """Wait until a lazy start has restored every table in progress (at once after an eager one)."""

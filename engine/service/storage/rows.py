@@ -91,6 +91,25 @@ class ResultRow(SQLModel, table=True):
     winners: list = Field(default_factory=list, sa_column=Column(JSON))  # seat numbers
     scores: dict = Field(default_factory=dict, sa_column=Column(JSON))
     finished_at: float = Field(default_factory=time.time)
+    # the order its ratings moved in (engine/service/ratings.py; 0: not yet), so they can be rebuilt
+    rated: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0, server_default="0"))
+
+
+class RatingRow(SQLModel, table=True):
+    """A player's rating at one game in one scope (a chat, or ``*``: every chat), openskill's
+    Plackett-Luce ``mu`` and ``sigma`` (engine/service/ratings.py)."""
+
+    __tablename__ = "ratings"
+
+    scope: str = Field(primary_key=True)
+    game: str = Field(primary_key=True)
+    user: str = Field(primary_key=True)
+    name: str = ""
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    updated_at: float = Field(default_factory=time.time)
 
 
 class ChatSettingsRow(SQLModel, table=True):

@@ -1,0 +1,151 @@
+"""Ratings: why a group comes back (issue 48). One rating per player, game and scope (the chat the
+game was played in, and ``*`` for every chat), from openskill's Plackett-Luce model (Weng-Lin, made
+for free-for-all games of 2 to 8 players; a well-kept library, not a home-made Elo).
+
+**Which games are rated** (``placings``): a game that ended (``over``; a cancelled or abandoned one
+writes no result at all) with at least two people who played it to its end. Seats are rated only
+for people who held them at the end: an AI seat (a computer player) and a person's seat the AI kept
+at the end (they left, or missed their clocks) are not rated, and the game is rated among the others;
+with fewer than two left it is unrated. AI seats are opponents, not rated players: a win against
+them moves no rating (their strength would need a fixed rating per level, which a group's few games
+cannot calibrate).
+
+**Placings**: the winners first (a shared win is a tie), then the others by their final score (the
+valuation of a timed game), equal scores tied, without scores all tied behind the winners.
+
+**Once per game, in one order.** Results are rated in the order ``rate_pending`` takes them (under
+the migration's lock, so processes take turns), and each result keeps its place in that order
+(``results.rated``): ``rebuild`` rates the stored results again in that order from nothing and must
+give the stored ratings back (a test does). A result a process has not rated yet (it stopped first,
+or the database was older) is rated by the next ``rate_pending`` of any process.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from engine.service.storage.migrate import MIGRATION_LOCK, file_lock
+from engine.service.storage.rows import RatingRow, ResultRow
+
+MODEL = PlackettLuce()  # mu 25, sigma 25/3: openskill's defaults
+EVERYWHERE = "*"
+
+
+@dataclass
+class Rating:
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    name: str = ""
+
+    @property
+    def shown(self) -> float:
+        """What a standings table shows: a cautious estimate (mu - 3 sigma), rising with games."""
+        return self.mu - 3 * self.sigma
+
+
+Key = tuple[str, str, str]  # (scope, game, user)
+
+
+def scope_of(chat_key: str) -> str:
+    """The chat a result belongs to (a tournament table's key without its ``#t…`` part)."""
+    return chat_key.split("#", 1)[0]
+
+
+def placings(result: ResultRow) -> list[tuple[str, str, int, bool]] | None:
+    """(user, name, place, won) for each rated seat of a finished game; None when it is unrated."""
+    people = [(i, s) for i, s in enumerate(result.seats)
+              if not str(s.get("user", "")).startswith("ai:") and not s.get("ai")]
+    if len(people) < 2:
+        return None
+    scores = {int(k): v for k, v in (result.scores or {}).items()}
+    others = sorted({scores.get(i) for i, _ in people if i not in result.winners and i in scores}, reverse=True)
+    out = []
+    for i, seat in people:
+        if i in result.winners:
+            place = 1
+        elif i in scores:
+            place = 2 + others.index(scores[i])
+        else:
+            place = 2 + len(others)
+        out.append((seat["user"], seat.get("name", ""), place, i in result.winners))
+    return out
+
+
+def rate(ratings: dict[Key, Rating], result: ResultRow) -> dict[Key, Rating]:
+    """The ratings ``result`` moves (in the chat's scope and everywhere), from ``ratings`` as they
+    stand; empty for an unrated game."""
+    placed = placings(result)
+    if placed is None:
+        return {}
+    moved: dict[Key, Rating] = {}
+    for scope in (scope_of(result.chat_key), EVERYWHERE):
+        keys = [(scope, result.game, user) for user, _name, _place, _won in placed]
+        before = [ratings.get(k) or Rating(MODEL.mu, MODEL.sigma) for k in keys]
+        teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+        after = MODEL.rate(teams, ranks=[place for _u, _n, place, _w in placed])
+        for key, old, [new], (_user, name, _place, won) in zip(keys, before, after, placed, strict=True):
+            moved[key] = Rating(new.mu, new.sigma, old.games + 1, old.wins + won, name or old.name)
+    return moved
+
+
+def rebuild(results: list[ResultRow]) -> dict[Key, Rating]:
+    """Every rating, from the results alone, in the order they were rated."""
+    ratings: dict[Key, Rating] = {}
+    for result in sorted((r for r in results if r.rated), key=lambda r: r.rated):
+        ratings.update(rate(ratings, result))
+    return ratings
+
+
+async def rate_pending(db: AsyncEngine) -> int:
+    """Rate every finished game not rated yet, in the order of their ids, each once across all
+    processes; how many."""
+    async with file_lock(db), db.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK + 1})")
+        async with AsyncSession(bind=conn) as session:
+            pending = (await session.exec(select(ResultRow).where(ResultRow.rated == 0)
+                                          .order_by(ResultRow.id))).all()
+            users = {s["user"] for r in pending for s in r.seats}
+            stored = (await session.exec(select(RatingRow).where(RatingRow.user.in_(users)))).all() if users else []
+        if not pending:
+            return 0
+        last = (await conn.execute(text("SELECT COALESCE(MAX(rated), 0) FROM results"))).scalar()
+        ratings = {(r.scope, r.game, r.user): Rating(r.mu, r.sigma, r.games, r.wins, r.name) for r in stored}
+        changed: dict[Key, Rating] = {}
+        for n, result in enumerate(pending, start=last + 1):
+            moved = rate(ratings, result)
+            ratings.update(moved)
+            changed.update(moved)
+            await conn.execute(text("UPDATE results SET rated = :n WHERE id = :id"), {"n": n, "id": result.id})
+        now = time.time()
+        for (scope, game, user), r in changed.items():
+            values = {"scope": scope, "game": game, "user": user, "name": r.name, "mu": r.mu, "sigma": r.sigma,
+                      "games": r.games, "wins": r.wins, "now": now}
+            done = await conn.execute(text(
+                'UPDATE ratings SET name = :name, mu = :mu, sigma = :sigma, games = :games, wins = :wins, '
+                'updated_at = :now WHERE scope = :scope AND game = :game AND "user" = :user'), values)
+            if done.rowcount == 0:
+                await conn.execute(text(
+                    'INSERT INTO ratings (scope, game, "user", name, mu, sigma, games, wins, updated_at) '
+                    'VALUES (:scope, :game, :user, :name, :mu, :sigma, :games, :wins, :now)'), values)
+        return len(pending)
+
+
+async def stored(db: AsyncEngine) -> dict[Key, Rating]:
+    async with AsyncSession(db) as session:
+        rows = (await session.exec(select(RatingRow))).all()
+    return {(r.scope, r.game, r.user): Rating(r.mu, r.sigma, r.games, r.wins, r.name) for r in rows}
+
+
+async def results(db: AsyncEngine) -> list[ResultRow]:
+    async with AsyncSession(db) as session:
+        return list((await session.exec(select(ResultRow).order_by(ResultRow.id))).all())
