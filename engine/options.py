@@ -55,6 +55,20 @@ def ruleset_defaults(game: str, ruleset: str) -> dict[str, bool]:
     return {o.name: bool(getattr(base, o.name)) for o in switchable}
 
 
+# the lengths of a timed match a lobby's creator may choose (B-17, D-16: the valuation ends it); 0: none
+MATCH_MINUTES = (0, 30, 60, 90)
+
+
+def match_minutes(game: str, ruleset: str, chosen: dict | None) -> int:
+    """The table's timed-match length: what its lobby chose, else its rule set's (0: no clock)."""
+    if chosen and isinstance(chosen.get("match_minutes"), int):
+        return chosen["match_minutes"]
+    from engine.games import GAMES  # (the rule sets are the games')
+
+    defaults = GAMES[game].rules.new_game(2, ruleset, 0).options
+    return int(getattr(defaults, "match_minutes", 0))
+
+
 def effective(game: str, ruleset: str, chosen: dict | None) -> dict[str, bool]:
     """Each switchable option's value at this table: the rule set's, then what the group chose."""
     values = ruleset_defaults(game, ruleset)

@@ -36,12 +36,15 @@ from bot.web.atlas import atlas
 from bot.web.auth import watch_path
 from bot.web.messages import lobby_message, own_part, parse_message, say, table_message
 from bot.web.rematch import invited, rematch, rematch_of
+from engine.core.errors import RuleError
+from engine.games import GAMES
 from engine.service import metrics
 from engine.service.lobby import runs
 from engine.service.outcome import Outcome
 from engine.service.tables import GameService
 from engine.service.updates import TableUpdate
 from engine.service.views import PrivateView, PublicView
+from words.board_text import explain_error
 from words.i18n import t
 
 log = logging.getLogger(__name__)
@@ -155,8 +158,13 @@ class Hub:
     async def _trade(self, client: Client, data: dict) -> None:
         """A press on the trade builder: the builder (its summary and structured controls) goes back
         to this page only; the offer, once sent, reaches the other pages as a table update."""
-        shown = await trade_builder.press(self.service, client.table, client.user, data["op"], client.lang,
-                                          data["values"])
+        op, values = data["op"], data["values"]
+        if op == "s" and values:  # "Send offer" with the cash typed in the page's fields: set first, then sent
+            shown = await trade_builder.press(self.service, client.table, client.user, "xm", client.lang, values)
+            if shown.alert or shown.closed:  # the amounts refused (or no builder): said, and nothing is sent
+                op = None
+        shown = shown if op is None else await trade_builder.press(self.service, client.table, client.user, op,
+                                                                   client.lang, [] if op == "s" else values)
         if shown.alert:
             await self._send(client, {"type": "error", "message": shown.alert})
         if shown.sent is not None and not await trade_builder.still_open(self.service, client.table, shown.sent):
@@ -167,12 +175,29 @@ class Hub:
             return
         if shown.text or shown.closed:
             c = shown.controls
+            # a receipt: why no other offer may be made now (one offer between two rolls), when so
+            why = self.trade_note(client.table, client.user, client.lang) if shown.sent is not None else None
             await self._send(client, {
-                "type": "trade", "text": shown.text, "closed": shown.closed, "sent": shown.sent,
+                "type": "trade", "text": shown.text, "closed": shown.closed, "sent": shown.sent, "why": why,
                 "draft": msgspec.to_builtins(shown.draft) if shown.draft else None,
                 "controls": None if shown.closed or c is None else {
                     "partners": c.partners, "mine": c.mine, "theirs": c.theirs, "cash": c.cash, "cards": c.cards,
                     "finish": c.finish}})
+
+    def trade_note(self, table: int, user: str, lang: str) -> str | None:
+        """Why ``user`` may not propose a trade at ``table`` now, in words, or None when they may (or
+        the game has no trading): the game's own answer to "start a draft" (``drafts.start``)."""
+        live = self.service.cache.peek(table)
+        drafts = GAMES[live.row.game].presentation.drafts if live is not None and live.row.game in GAMES else None
+        state = live.committed() if drafts is not None and live.row.status == "running" else None
+        seat = live.seat_of(user) if state is not None else None
+        if seat is None:
+            return None
+        refused = drafts.start(state, seat)
+        if not isinstance(refused, RuleError):
+            return None
+        names = {i: s["name"] for i, s in enumerate(live.row.seats)}
+        return explain_error(refused, lang, live.row.ruleset, names)
 
     async def _rematch(self, client: Client, name: str) -> None:
         """Rematch pressed: the page goes to the lobby; every page of the finished table is told where."""
@@ -266,8 +291,10 @@ class Hub:
                         await self._send(client, atlas(public.game, public.ruleset, lang))
                     seat = client.seat(public)
                     own = (private or {}).get(seat) if seat is not None and public.seats[seat].person else None
-                    await self._send(client, {**message, "seat": seat,
-                                              "own": own_part(public, own, lang) if own is not None else None})
+                    part = own_part(public, own, lang) if own is not None else None
+                    if part is not None and part["moves"] and not any(e["op"] == "trade" for e in part["extras"]):
+                        part["trade_note"] = self.trade_note(table, client.user, lang)  # why no "Propose a trade"
+                    await self._send(client, {**message, "seat": seat, "own": part})
 
     async def _send(self, client: Client, message: dict) -> None:
         with contextlib.suppress(Exception):  # a closed page: it leaves on its own

@@ -25,7 +25,8 @@ from words.i18n import CATALOGUES, ruleset_name, t
 
 MAX_MESSAGE = 1024  # bytes: every valid message is far smaller
 LOBBY_OPS = ("join", "leave", "ai", "ai:basic", "ai:strong", "noai", "start", "cancel")
-OPTION_OP = re.compile(r"o:[a-z0-9]{1,8}")  # the creator switches a rule option (``engine.options`` codes)
+OPTION_OP = re.compile(r"o:[a-z0-9]{1,8}|m:[0-9]{1,3}")  # a rule option switched (``engine.options`` codes)
+# or the timed match's minutes chosen, by the creator
 TYPES = ("press", "back", "lobby", "trade", "pile", "amount", "rematch")
 MOST_AMOUNT = 10**9  # a typed amount above any game's money is not a number a player meant
 
@@ -90,12 +91,43 @@ def lobby_message(view: PublicView, lang: str, seat: int | None, creator: bool, 
                       for s in view.seats], "seat": seat, "creator": creator,
             "min": view.min_players, "max": view.max_players, "web": view.chat_key.startswith("web:"),
             "watch": watch, "options": options, "options_on": option_screens.on_line(view, lang),
-            "runs": runs, "invited": invited or []}
+            "runs": runs, "invited": invited or [],
+            # the timed match (B-17, D-16): its length now and the lengths the creator may choose
+            "match": {"minutes": table_options.match_minutes(view.game, view.ruleset, view.options),
+                      "choices": list(table_options.MATCH_MINUTES)}}
+
+
+# the fields of an event that name the seat it goes against: who pays (rent, a debt), whose card
+# is taken, whom a card targets
+AGAINST = ("payer", "debtor", "target", "targets", "from_seat")
+
+
+def _against(event) -> set[int]:
+    seats: set[int] = set()
+    for field in AGAINST:
+        value = getattr(event, field, None)
+        for seat in value if isinstance(value, list) else [value]:
+            if isinstance(seat, int) and not isinstance(seat, bool) and seat >= 0:  # not the bank
+                seats.add(seat)
+    return seats
+
+
+def log_against(view: PublicView, events: list, lang: str, lines: list[str]) -> list[list[int]]:
+    """For each log line, the seats it goes against (a card taken from them, rent charged to them),
+    so that a player's page shows those lines first: the lines each such event gives on its own,
+    found among the batch's (a line the batch words otherwise, a sum of payments, names nobody)."""
+    of_line: dict[str, set[int]] = {}
+    for event in events:
+        seats = _against(event)
+        if seats:
+            for line in event_lines(view, [event], lang, view.names):
+                of_line.setdefault(line, set()).update(seats)
+    return [sorted(of_line.get(line, ())) for line in lines]
 
 
 def table_message(view: PublicView, lang: str, now: float, history: list | None, picture: str | None) -> dict:
     """The table for everyone reading ``lang``: with ``history`` (a page that opens) the whole log,
-    else the lines this update adds."""
+    else the lines this update adds; ``log_against``: the seats each line goes against."""
     names = view.names
     events = view.events if history is None else history
     lines = event_lines(view, events, lang, names) + note_lines(view.notes, lang, names, say)
@@ -107,6 +139,7 @@ def table_message(view: PublicView, lang: str, now: float, history: list | None,
             "asks": [{"seat": a.seat, "kind": a.kind, "where": a.where, "due": a.due_at, "ai": a.ai}
                      for a in view.asks],
             "match_ends": view.match_ends_at, "log": lines, "log_append": history is None, "result": result,
+            "log_against": log_against(view, list(events), lang, lines),
             "winners": view.winners, "picture": picture if view.board else None, "played": bool(view.board)}
 
 
@@ -118,6 +151,20 @@ def _added(public, own):
     return own
 
 
+PICKS = ("take", "give", "target", "group")  # fields of a move that name a card, a player, a set
+
+
+def _picks(action) -> list[dict]:
+    """The things on the table a move names (a card to take or give, a player, a set by its index
+    in that player's area), with the move's kind: ``[{"kind": "sly_deal", "take": 12, "target": 1}]``;
+    nothing for a move that names none (the page then offers it as a button only)."""
+    picks = {k: getattr(action, k) for k in PICKS if isinstance(getattr(action, k, None), int)
+             and not isinstance(getattr(action, k), bool)}
+    if not picks:
+        return []
+    return [{"kind": action.__struct_config__.tag, **picks}]
+
+
 def own_part(public: PublicView, own: PrivateView, lang: str) -> dict:
     """A player's own part of the table: what their view adds to the public one (a hand), the
     question they are asked, and every move, labelled, tied to the card or square it is about and
@@ -125,10 +172,11 @@ def own_part(public: PublicView, own: PrivateView, lang: str) -> dict:
     words, shown, names = WORDS[own.game], GAMES[own.game].presentation, public.names
     adds = {k: _added(public.board.get(k), v) for k, v in own.board.items()
             if public.board.get(k) != v and k != "viewer"}
-    # a move as [label, token, about, rank, answers]: a hand of dozens of moves stays small
-    # (table.js names the fields again)
+    # a move as [label, token, about, rank, answers, picks]: a hand of dozens of moves stays small
+    # (table.js names the fields again); ``picks``: what a move about a card takes, gives, aims at
+    # (``_picks``), so that the page lets the player tap those things on the table instead of a list
     moves = [[words.action(own.board, c.action, lang, names, own.ruleset), c.token, shown.subject(c.action),
-              shown.rank(c.action), int(c.answers)] for c in own.choices]
+              shown.rank(c.action), int(c.answers), *_picks(c.action)] for c in own.choices]
     extras = [{"label": extra_label(e, lang), "op": e} for e in own.extras]
     asked = [words.prompt(own.board, a.decision, lang, names, own.ruleset) for a in own.asks]
     # asked for an amount the game lets them type (the board's own bid): its bounds, for the field

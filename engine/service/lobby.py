@@ -109,6 +109,8 @@ class Lobby:
         ``o:<code>`` (the creator switches a rule option, ``engine.options``)."""
         if op.startswith("o:"):
             return await self.toggle_option(table_id, user, op[2:])
+        if op.startswith("m:") and op[2:].isdigit():
+            return await self.set_match(table_id, user, int(op[2:]))
         ops = {"join": lambda: self.join(table_id, user, name), "leave": lambda: self.leave(table_id, user),
                "ai": lambda: self.add_ai(table_id, user, is_admin=is_admin),
                "noai": lambda: self.remove_ai(table_id, user, is_admin=is_admin),
@@ -223,6 +225,20 @@ class Lobby:
             chosen = table_options.flipped(row.game, row.ruleset, chosen, toggle.name)
             value = table_options.effective(row.game, row.ruleset, chosen)[toggle.name]
             return chosen, Outcome(True, params={"option": toggle.name, "value": value}, table=table_id)
+
+        async with self.cache.lock(table_id):
+            return await self._change_lobby(table_id, decide, column="options")
+
+    async def set_match(self, table_id: int, user: str, minutes: int) -> Outcome:
+        """The creator makes the game a timed match of ``minutes`` (one of ``MATCH_MINUTES``; 0: no
+        clock) before the start; the valuation ends it (B-17, D-16). Kept with the chosen options."""
+        def decide(live: LiveTable, chosen: dict) -> tuple[dict | None, Outcome]:
+            if minutes not in table_options.MATCH_MINUTES:
+                return None, Outcome(False, "service.bad_token", table=table_id)
+            if user != live.row.creator:
+                return None, Outcome(False, "opt.creator_only", table=table_id)
+            return {**(chosen or {}), "match_minutes": minutes}, Outcome(True, params={"minutes": minutes},
+                                                                       table=table_id)
 
         async with self.cache.lock(table_id):
             return await self._change_lobby(table_id, decide, column="options")

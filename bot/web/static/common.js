@@ -37,3 +37,41 @@ langLinks();
 // No emoji on a page: the fonts a system has may draw them as boxes; a label keeps its words.
 const PICTOGRAPHS = /[\p{Extended_Pictographic}\u{2B1C}\u{2705}][\u{FE0F}\u{200D}]*\s*/gu;
 function plain(text) { return String(text || "").replace(PICTOGRAPHS, "").trim(); }
+
+// WCAG's contrast of two colours written "#rrggbb": 1 (the same) to 21 (black on white).
+function luminance(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  const [r, g, b] = [n >> 16, (n >> 8) & 255, n & 255].map(v => {
+    v /= 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+function contrast(a, b) {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => p - q);
+  return (y + 0.05) / (x + 0.05);
+}
+function mixHex(a, b, share) {  // ``a`` with ``share`` (0 to 1) of ``b``
+  const n = parseInt(a.slice(1), 16), m = parseInt(b.slice(1), 16);
+  const part = (shift) => Math.round(((n >> shift) & 255) * (1 - share) + ((m >> shift) & 255) * share);
+  return "#" + [16, 8, 0].map(s => part(s).toString(16).padStart(2, "0")).join("");
+}
+// The players' colours as this page draws them (tokens, owners' marks, swatches, the chart's lines):
+// on a dark page (the scheme, or a dark Telegram theme) a colour under 3:1 against the board's felt
+// or the cards (WCAG's non-text contrast: the near-black player on the dark felt) is lightened,
+// towards the page's ink, until it stands out; a light page draws the pictures' colours as they are
+// (a mark there has a ring of the ink and a white border: table.css).
+function fitColours(colours) {
+  const style = getComputedStyle(document.documentElement);
+  const hex = (name) => style.getPropertyValue(name).trim();
+  const grounds = ["--felt", "--card"].map(hex).filter(c => /^#[0-9a-f]{6}$/i.test(c));
+  const ink = /^#[0-9a-f]{6}$/i.test(hex("--ink")) ? hex("--ink") : "#ffffff";
+  if (!grounds.length || grounds.some(c => luminance(c) > 0.2)) return colours.slice();
+  return colours.map(colour => {
+    let fitted = colour;
+    for (let step = 1; step <= 20 && grounds.some(c => contrast(fitted, c) < 3); step++) {
+      fitted = mixHex(colour, ink, step / 20);
+    }
+    return fitted;
+  });
+}

@@ -60,8 +60,30 @@ export function showLobby(m, send, nameOf) {
     row.addEventListener("click", () => send({type: "lobby", op: o.op, name: nameOf()}));
     return row;
   }));
+  showMatch(m, mine, send, nameOf);
   const open = m.status === "lobby";
   $("share").textContent = "";
   shareButtons($("lobby-share"), open ? [["web.share.play", m.web ? `/t/${m.table}` : null],
                                          ["web.share.watch", m.watch_path]] : []);
+}
+
+// The timed match (B-17, D-16): its length for everyone; the creator picks one of the choices
+// (no clock, 30, 60, 90 minutes), and the valuation ends the game when it runs out.
+function showMatch(m, mine, send, nameOf) {
+  let box = $("match-choice");
+  if (!box) {
+    box = el("div", {id: "match-choice", className: "match-choice"});
+    $("option-buttons").after(box);
+  }
+  const label = n => n ? w("web.lobby.match_minutes", {n}) : w("web.lobby.match_off");
+  const head = el("span", {className: "what", textContent: w("web.lobby.match", {length: label(m.match.minutes)})});
+  if (!mine) return box.replaceChildren(head);
+  box.replaceChildren(head, ...m.match.choices.map(n => {
+    const b = el("button", {type: "button", className: "choice" + (n === m.match.minutes ? " on" : ""),
+                            textContent: label(n)});
+    b.dataset.op = `m:${n}`;
+    b.setAttribute("aria-pressed", String(n === m.match.minutes));
+    b.addEventListener("click", () => send({type: "lobby", op: `m:${n}`, name: nameOf()}));
+    return b;
+  }));
 }

@@ -6,11 +6,12 @@
 // bottom of the screen, so every answer is in the first screen; a lost connection says so there.
 import {boardPlayers, drawBoard, money as boardMoney, squareSheet} from "/static/board.js";
 import {showClock} from "/static/clock.js";
-import {cardSheet, cardTile, drawDeal} from "/static/deal.js";
+import {cardSheet, cardTile, drawDeal, pickTap, startPicking, stopPicking, tapGroups, usePicking} from "/static/deal.js";
 import {showEnd} from "/static/end.js";
 import {lobbyButtons, showLobby} from "/static/room.js";
 import {shareButtons} from "/static/share.js";
-import {showTrade, tradeOp, useSender} from "/static/trade.js";
+import {showSignals} from "/static/signals.js";
+import {showTrade, tradeNote, tradeOp, useSender} from "/static/trade.js";
 
 const RETRY_MS = 2000;
 const MOST_IN_DOCK = 4;  // more moves than this, and those that answer nothing fold behind "More moves"  // a lost connection is tried again this often, for as long as the page is open
@@ -68,6 +69,20 @@ $("bid-amount").addEventListener("keydown", (event) => { if (event.key === "Ente
 new ResizeObserver(() => document.documentElement.style.setProperty("--dock-h", `${$("turn").offsetHeight}px`))
   .observe($("turn"));
 
+// the players' colours fitted to the page's scheme (fitColours, common.js), again when it changes
+function fitPlayers() {
+  atlas.given = atlas.given || atlas.players;
+  atlas.players = fitColours(atlas.given);
+  for (const token of document.querySelectorAll(".token[data-seat]")) {
+    token.style.background = atlas.players[Number(token.dataset.seat) % atlas.players.length];
+  }
+}
+matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+  if (!atlas) return;
+  fitPlayers();
+  if (last) showTable({...last, log: [], log_append: true});  // drawn again, the log as it is
+});
+
 function offline(on) {
   $("offline").hidden = !on;
   $("turn").classList.toggle("offline", on);
@@ -116,11 +131,27 @@ function openSheet(sheet) {
   }
   $("sheet-title").textContent = sheet.title;
   $("sheet-text").replaceChildren(...sheet.lines.map(line => el("p", {textContent: line})));
-  $("sheet-moves").replaceChildren(...moves.map(x => moveButton(x)));
-  $("sheet-moves").classList.toggle("few", moves.length <= 3);
+  // moves that name things on the table (Sly Deal's card to take…): chosen there by tapping, or from a list
+  const {groups, rest} = tapGroups(moves);
+  $("sheet-moves").replaceChildren(...groups.map(g => {
+    const start = el("button", {type: "button", className: "rank-0 pick-start", textContent: w("web.pick.start", {count: g.length})});
+    start.addEventListener("click", () => { closeSheet(); startPicking(g); });
+    return start;
+  }), ...rest.map(x => moveButton(x)), ...groups.map(g => el("details", {className: "pick-list"},
+    el("summary", {textContent: w("web.pick.or_list", {count: g.length})}), ...g.map(x => moveButton(x)))));
+  $("sheet-moves").classList.toggle("few", groups.length + rest.length <= 3);
   $("sheet").hidden = false;
   $("sheet").dataset.subject = sheet.subjects[0];
 }
+function listSheet(moves) {  // the moves a choice on the table left, as buttons
+  $("sheet-title").textContent = w("web.pick.which");
+  $("sheet-text").replaceChildren();
+  $("sheet-moves").replaceChildren(...moves.map(x => moveButton(x)));
+  $("sheet-moves").classList.toggle("few", moves.length <= 3);
+  $("sheet").hidden = false;
+  $("sheet").dataset.subject = moves[0].about;
+}
+usePicking(press, listSheet);
 function closeSheet() { $("sheet").hidden = true; }
 
 $("board").addEventListener("click", (event) => {
@@ -129,8 +160,9 @@ $("board").addEventListener("click", (event) => {
 });
 for (const id of ["deal", "hand"]) {
   $(id) && $(id).addEventListener("click", (event) => {
+    if (id === "deal" && pickTap(event)) return;  // a tap that chooses on the table (deal.js)
     const card = event.target.closest("[data-card]");
-    if (card && atlas && last) openSheet(cardSheet(atlas, Number(card.dataset.card)));
+    if (card && atlas && last) { stopPicking(); openSheet(cardSheet(atlas, Number(card.dataset.card))); }
   });
 }
 
@@ -217,7 +249,7 @@ function showMine(m, loose) {
       else tradeOp(x.op === "trade" ? "n" : "k" + x.op.split(":")[1]);
     });
     return button;
-  }));
+  }), ...tradeNote(own));
   telegramMain(loose, own);
 }
 
@@ -251,6 +283,7 @@ function showPlayers(m) {
 function showTable(m) {
   const ended = m.status === "over" || m.status === "cancelled";
   const before = last;
+  showSignals(m);
   last = m;
   $("lobby").hidden = true;
   $("heading").textContent = `#${m.table} ${w("web.game." + m.game)} · ${atlas.ruleset_name}`;
@@ -307,13 +340,13 @@ function connect() {
     }
     if (m.type === "missing") { gone = true; status(""); showError(m.message); document.body.dataset.status = "missing"; return; }
     if (m.type === "rematch") { location.href = `/t/${m.table}`; return; }
-    if (m.type === "atlas") { atlas = m; return; }
+    if (m.type === "atlas") { atlas = m; fitPlayers(); return; }
     if (m.type === "trade") return showTrade(m);
     if (m.type === "pile") return showPile(m);
     document.body.dataset.version = m.version === undefined ? "" : String(m.version);
     document.body.dataset.status = m.status;
-    if (m.own) m.own.moves = m.own.moves.map(([label, token, about, rank, answers]) =>
-      ({label, token, about, rank, answers: Boolean(answers)}));
+    if (m.own) m.own.moves = m.own.moves.map(([label, token, about, rank, answers, picks]) =>
+      ({label, token, about, rank, answers: Boolean(answers), picks}));
     if (m.type === "lobby") {
       $("lobby").hidden = false;
       for (const id of ["turn", "stage", "mine", "log-card", "end"]) if ($(id)) $(id).hidden = true;

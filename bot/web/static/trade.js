@@ -2,12 +2,20 @@
 // op of bot/chat/trade_builder.py, and the server answers with the whole builder again.
 
 let send = () => {};
+let shownCash = null;  // the draft's cash the fields were last filled with
 export function useSender(fn) { send = fn; }  // the page's socket (table.js)
 export function tradeOp(op, values) { send({type: "trade", op, values: values || []}); }
+
+export function tradeNote(own) {
+  // beside "Propose a trade" when it is not there: why no offer may be made now (the server's words)
+  return own.trade_note ? [el("p", {className: "muted trade-why", textContent: plain(own.trade_note)})] : [];
+}
 
 export function showTrade(m) {
   const box = $("trade");
   if (!box) return;
+  const c = m.controls;
+  if (!c) shownCash = null;  // a builder opened next fills its fields afresh
   if (m.gone) {  // the offer was answered before its receipt could be shown: the moves say how
     box.hidden = true;
     document.body.dataset.trade = "closed";
@@ -15,8 +23,13 @@ export function showTrade(m) {
   }
   box.hidden = false;
   $("trade-text").textContent = plain(m.text);
+  // under the summary: what its net value is (while an offer is built), or why no other offer may be made now
+  const note = m.why || (c && m.draft && m.draft.target >= 0 ? w("web.trade.net_help") : "");
+  let line = $("trade-note");
+  if (!line) { line = el("p", {id: "trade-note", className: "muted"}); $("trade-text").after(line); }
+  line.textContent = note;
+  line.hidden = !note;
   document.body.dataset.trade = m.closed ? "closed" : "open";
-  const c = m.controls;
   for (const id of ["trade-partner-row", "trade-steps"]) $(id).hidden = !c;
   box.querySelector(".sides").hidden = !c;
   box.querySelector(".cash").hidden = !c;
@@ -37,14 +50,21 @@ export function showTrade(m) {
       return el("label", {}, tick, " " + label);
     }));
   }
+  // the fields show the draft's cash; amounts typed and not set yet stay while the draft's cash is unchanged
   const cash = m.draft ? m.draft.cash : 0;
-  $("trade-you").value = String(Math.max(cash, 0));
-  $("trade-them").value = String(Math.max(-cash, 0));
-  $("trade-cash").onclick = () => tradeOp("xm", [$("trade-you").value || "0", $("trade-them").value || "0"]);
+  if (cash !== shownCash) {
+    $("trade-you").value = String(Math.max(cash, 0));
+    $("trade-them").value = String(Math.max(-cash, 0));
+    shownCash = cash;
+  }
+  const typed = () => [$("trade-you").value || "0", $("trade-them").value || "0"];
+  $("trade-cash").onclick = () => tradeOp("xm", typed());
   $("trade-steps").replaceChildren(...[...c.cash, ...c.cards].map(([label, op]) =>
     el("button", {textContent: plain(label), className: "quiet", onclick: () => tradeOp(op)})));
+  // "Send offer" carries the amounts typed in the fields, set before the offer goes (not lost when
+  // "Set cash" was not pressed first)
   $("trade-finish").replaceChildren(...c.finish.map(([label, op]) => {
-    const button = el("button", {textContent: plain(label), onclick: () => tradeOp(op)});
+    const button = el("button", {textContent: plain(label), onclick: () => tradeOp(op, op === "s" ? typed() : [])});
     button.dataset.op = op;
     return button;
   }));

@@ -21,6 +21,7 @@ from bot.web.messages import parse_message
 from bot.web.server import make_app, start_site
 from engine.games import GAMES
 from engine.service.core import Keys
+from engine.service.storage import queries
 from engine.service.tables import GameService
 from tests.bot.web.pace import paced
 from tools.bench.web import update_sizes
@@ -352,6 +353,39 @@ async def test_B08_web_lobby_shows_the_rule_options_and_only_the_creator_toggles
         pass
     options = service.cache.state(table).options
     assert options.income_tax_choice is True and options.no_trading is False
+    await ws.close()
+
+
+async def test_B17_the_creator_makes_the_game_a_timed_match_from_the_lobby(site):
+    """Issue 47: a casual board game ran to the 1,000-turn cap; its lobby now offers a timed match
+    (no clock, 30, 60, 90 minutes) to its creator, everyone sees the choice, and the started game
+    has its match clock (the valuation ends it, B-17)."""
+    service, address, http = site
+    made = await http.post(address + "/api/tables", json={"name": "Ann", "game": "board"},
+                           headers={"Origin": address})
+    table = (await made.json())["table"]
+    ws = await http.ws_connect(f"{address}/ws/{table}", headers={"Origin": address})
+    lobby = json.loads((await ws.receive()).data)
+    assert lobby["match"] == {"minutes": 0, "choices": [0, 30, 60, 90]}
+    await ws.send_str(json.dumps({"type": "lobby", "op": "m:45"}))
+    assert json.loads((await ws.receive()).data)["type"] == "error"  # not one of the lengths offered
+    await ws.send_str(json.dumps({"type": "lobby", "op": "m:30"}))
+    assert json.loads((await ws.receive()).data)["match"]["minutes"] == 30
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as bob_http:
+        await bob_http.get(address + "/")
+        bob = await bob_http.ws_connect(f"{address}/ws/{table}", headers={"Origin": address})
+        assert json.loads((await bob.receive()).data)["match"]["minutes"] == 30  # everyone sees it
+        await bob.send_str(json.dumps({"type": "lobby", "op": "join", "name": "Bob"}))
+        await bob.receive()
+        await ws.receive()
+        await bob.send_str(json.dumps({"type": "lobby", "op": "m:90", "name": "Bob"}))
+        assert json.loads((await bob.receive()).data)["message"] == t("en", "opt.creator_only")
+        await bob.close()
+    await ws.send_str(json.dumps({"type": "lobby", "op": "start"}))
+    while json.loads((await ws.receive()).data)["type"] != "table":
+        pass
+    assert service.cache.state(table).options.match_minutes == 30
+    assert any(c.kind == "match" for c in await queries.open_clocks(service.db, table)), "the match clock runs"
     await ws.close()
 
 
