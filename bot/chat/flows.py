@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -26,6 +27,7 @@ from bot.chat.steps import find, keys
 from bot.chat.updates import damaged_text
 from engine import options as table_options
 from engine.games import GAMES
+from engine.service import ratings
 from engine.service.outcome import Outcome
 from engine.service.tables import GameService
 from engine.service.tournaments import base_chat
@@ -226,9 +228,20 @@ class Flows(LobbyFlows):
         await answer.reply(t(lang, "ch.lang_set"))
 
     async def stats(self, who: Who) -> str:
+        """``/stats``: the chat's ratings per game (engine/service/ratings.py), then wins and games."""
         table = await self.service.chats.standings(who.chat)
         lines = [f"{i + 1}. {e['name']}: {e['wins']}/{e['games']}" for i, e in enumerate(table[:20])]
-        return "\n".join([t(who.lang, "ch.standings"), *lines]) if lines else t(who.lang, "ch.no_results")
+        if not lines:
+            return t(who.lang, "ch.no_results")
+        rated = []
+        season = ratings.season_of(time.time())
+        for game in GAMES:
+            for key, chosen in (("ch.ratings_season", season), ("ch.ratings", None)):  # this month, all time
+                best = await self.service.chats.ratings(who.chat, game, chosen)
+                if best:
+                    rated.append(t(who.lang, key, game=game_name(game, who.lang), season=season))
+                    rated += [f"{i + 1}. {r.name}: {r.shown:.1f} ({r.wins}/{r.games})" for i, r in enumerate(best)]
+        return "\n".join([*rated, t(who.lang, "ch.standings"), *lines])
 
     # -- scheduled matches -----------------------------------------------------------------------
 

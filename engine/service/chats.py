@@ -9,6 +9,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.games import GAMES
+from engine.service import ratings
 from engine.service.clock_rules import DEFAULT_CLOCKS
 from engine.service.outcome import Outcome
 from engine.service.storage.rows import ChatSettingsRow, ResultRow
@@ -57,6 +58,12 @@ class Chats:
             await session.commit()
         self._langs.pop(chat_key, None)  # this process sees its own change at once
         return Outcome(True)
+
+    async def ratings(self, chat_key: str, game: str, season: str | None = None, limit: int = 10) -> list:
+        """The chat's best ratings at ``game``, all time or of one ``season`` (``ratings.Rating``:
+        name, shown, games, wins)."""
+        scope = ratings.scope_of(chat_key) if season is None else ratings.season_scope(chat_key, season)
+        return await ratings.board(self.db, scope, game, limit)
 
     async def standings(self, chat_key: str, game: str | None = None) -> list[dict]:
         """Per player in a chat: games finished, wins (a shared win counts for each), best first."""

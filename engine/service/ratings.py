@@ -1,5 +1,6 @@
-"""Ratings: why a group comes back (issue 48). One rating per player, game and scope (the chat the
-game was played in, and ``*`` for every chat), from openskill's Plackett-Luce model (Weng-Lin, made
+"""Ratings: why a group comes back (issue 48). One rating per player, game and scope: the chat the
+game was played in (all time), the chat's season (``<chat>@2026-12``: a calendar month in UTC, so
+every month starts afresh) and ``*`` for every chat; from openskill's Plackett-Luce model (Weng-Lin, made
 for free-for-all games of 2 to 8 players; a well-kept library, not a home-made Elo).
 
 **Which games are rated** (``placings``): a game that ended (``over``; a cancelled or abandoned one
@@ -60,6 +61,16 @@ def scope_of(chat_key: str) -> str:
     return chat_key.split("#", 1)[0]
 
 
+def season_of(at: float) -> str:
+    """The season a game finished in: its calendar month in UTC (``2026-12``)."""
+    return time.strftime("%Y-%m", time.gmtime(at))
+
+
+def season_scope(chat_key: str, season: str) -> str:
+    """A chat's ratings of one season (they start afresh each month; the chat's all-time ones go on)."""
+    return f"{scope_of(chat_key)}@{season}"
+
+
 def placings(result: ResultRow) -> list[tuple[str, str, int, bool]] | None:
     """(user, name, place, won) for each rated seat of a finished game; None when it is unrated."""
     people = [(i, s) for i, s in enumerate(result.seats)
@@ -87,7 +98,8 @@ def rate(ratings: dict[Key, Rating], result: ResultRow) -> dict[Key, Rating]:
     if placed is None:
         return {}
     moved: dict[Key, Rating] = {}
-    for scope in (scope_of(result.chat_key), EVERYWHERE):
+    for scope in (scope_of(result.chat_key), season_scope(result.chat_key, season_of(result.finished_at)),
+                  EVERYWHERE):
         keys = [(scope, result.game, user) for user, _name, _place, _won in placed]
         before = [ratings.get(k) or Rating(MODEL.mu, MODEL.sigma) for k in keys]
         teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
@@ -138,6 +150,15 @@ async def rate_pending(db: AsyncEngine) -> int:
                     'INSERT INTO ratings (scope, game, "user", name, mu, sigma, games, wins, updated_at) '
                     'VALUES (:scope, :game, :user, :name, :mu, :sigma, :games, :wins, :now)'), values)
         return len(pending)
+
+
+async def board(db: AsyncEngine, scope: str, game: str, limit: int = 10) -> list[Rating]:
+    """The best ratings of ``game`` in a scope (a chat, or ``EVERYWHERE``), highest shown first."""
+    async with AsyncSession(db) as session:
+        rows = (await session.exec(select(RatingRow).where(RatingRow.scope == scope, RatingRow.game == game))).all()
+    ranked = sorted((Rating(r.mu, r.sigma, r.games, r.wins, r.name) for r in rows),
+                    key=lambda r: (-r.shown, -r.games, r.name))
+    return ranked[:limit]
 
 
 async def stored(db: AsyncEngine) -> dict[Key, Rating]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 
 import pytest
 from telegram import Update
@@ -20,7 +21,7 @@ from engine.service.updates import snapshot_of
 from tests.board_builders import tables_start_at
 from tests.bot import stepping
 from tests.fakes import telegram_limits
-from words.i18n import t
+from words.i18n import game_name, t
 
 GROUP = -1001
 LATE_TURN = 940  # where a board game that need not be whole starts (``tables_start_at``)
@@ -318,6 +319,17 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
             answered = sum(1 for name, _ in api.calls if name == "answerCallbackQuery")
             assert answered >= presses  # every press answered
             assert api.refused == [], api.refused[:5]  # nothing over Telegram's limits
+            # issue 48: the game between two people (and an AI seat, not rated) moved their ratings
+            await _send(app, command("/stats", 1))
+            stats = api.calls[-1][1]["text"].splitlines()
+            season = time.strftime("%Y-%m", time.gmtime())
+            assert stats[0] == t("en", "ch.ratings_season", game=game_name(game, "en"), season=season), stats
+            assert stats[3] == t("en", "ch.ratings", game=game_name(game, "en")) and stats[4:6] == stats[1:3]
+            rated = stats[1:3]
+            assert len(rated) == 2 and all(line.endswith(("(1/1)", "(0/1)")) for line in rated), stats
+            seats, winners = service.cache.row(table).seats, service.cache.state(table).winners
+            if len(winners) == 1 and not seats[winners[0]]["user"].startswith("ai:"):  # a person won
+                assert rated[0].startswith(f"1. {seats[winners[0]]['name']}:") and rated[0].endswith("(1/1)")
     finally:
         await service.close()
 

@@ -37,10 +37,11 @@ def test_who_is_rated_case_by_case():
     assert [p for _u, _n, p, _w in timed] == [1, 3, 1, 2]
 
 
-def test_a_win_raises_a_rating_and_a_loss_lowers_it_in_the_chat_and_everywhere():
-    moved = ratings.rate({}, _result([_seat("tg:1"), _seat("tg:2")], winners=[0]))
-    assert set(moved) == {("tg:1", "deal", "tg:1"), ("tg:1", "deal", "tg:2"), ("*", "deal", "tg:1"),
-                          ("*", "deal", "tg:2")}
+def test_a_win_raises_a_rating_and_a_loss_lowers_it_in_the_chat_its_season_and_everywhere():
+    result = _result([_seat("tg:1"), _seat("tg:2")], winners=[0])
+    moved = ratings.rate({}, result)
+    month = f"tg:1@{ratings.season_of(result.finished_at)}"  # the chat's season: this calendar month
+    assert set(moved) == {(scope, "deal", user) for scope in ("tg:1", month, "*") for user in ("tg:1", "tg:2")}
     assert moved[("tg:1", "deal", "tg:1")].mu > 25 > moved[("tg:1", "deal", "tg:2")].mu
     assert moved[("*", "deal", "tg:1")].wins == 1 and moved[("*", "deal", "tg:2")].games == 1
 
@@ -66,6 +67,8 @@ async def test_finished_games_move_ratings_once_and_the_results_alone_rebuild_th
         assert len(results) == len(games) and sorted(r.rated for r in results) == [1, 2, 3, 4]
         assert stored[("*", "deal", "u0")].games == 3 and stored[("tg:1", "deal", "u0")].games == 3
         assert stored[("*", "deal", "u1")].games == 3 and stored[("tg:1", "deal", "u1")].games == 2
+        month = ratings.season_scope("tg:1", ratings.season_of(results[0].finished_at))  # this month's season
+        assert stored[(month, "deal", "u0")] == stored[("tg:1", "deal", "u0")], "a first season: all time so far"
         assert sum(r.wins for k, r in stored.items() if k[0] == "*") == sum(len(r.winners) for r in results)
         assert ratings.rebuild(results) == stored, "the results alone give the stored ratings back"
         assert await ratings.rate_pending(service.db) == 0, "each game moved the ratings once"
