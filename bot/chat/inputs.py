@@ -24,9 +24,10 @@ MAX_ID = 2**31 - 1  # ids are database integers
 _DIGITS = re.compile(r"[0-9]{1,10}")
 # button data, unsigned (the signature was checked first): what each press may carry
 _SHAPES = {
-    # ``ai:<level>``: an AI seat of a level; ``o:<code>``: the creator switches a rule option (``engine.options``)
+    # ``ai:<level>``: an AI seat of a level; ``o:<code>``: the creator switches a rule option (``engine.options``);
+    # ``m:<minutes>``: the creator makes the game a timed match of that length
     "l": re.compile(r"l:(?P<table>[0-9]{1,10}):"
-                    r"(?P<op>join|leave|ai(?::(?:basic|strong))?|noai|start|cancel|o:[a-z0-9]{1,8}"
+                    r"(?P<op>join|leave|ai(?::(?:basic|strong))?|noai|start|cancel|o:[a-z0-9]{1,8}|m:[0-9]{1,3}"
                     r"|again|stats|n:[a-z]{1,8})"),  # after the end: a rematch, the standings, a new game
     "h": re.compile(r"h:(?P<table>[0-9]{1,10})(?::(?P<seat>[0-9]))?"),
     "b": re.compile(r"b:(?P<table>[0-9]{1,10})"),

@@ -36,10 +36,24 @@ def values(row) -> dict[str, bool]:
 
 
 def lobby_buttons(row, lang: str) -> list[tuple[str, str]]:
-    """One toggle per switchable option, marked on or off: (label, unsigned button data)."""
+    """One toggle per switchable option, marked on or off, then the timed match's length, a press
+    moving it to the next (no clock, 30, 60, 90 minutes): (label, unsigned button data)."""
     now = values(row)
-    return [(f"{ON if now[o.name] else OFF} {label(lang, o)}", f"l:{row.id}:o:{o.code}")
-            for o in table_options.toggles(row.game)]
+    toggles = [(f"{ON if now[o.name] else OFF} {label(lang, o)}", f"l:{row.id}:o:{o.code}")
+               for o in table_options.toggles(row.game)]
+    return [*toggles, match_button(row, lang)]
+
+
+def match_length(minutes: int, lang: str) -> str:
+    return t(lang, "ch.match_minutes", n=minutes) if minutes else t(lang, "ch.match_off")
+
+
+def match_button(row, lang: str) -> tuple[str, str]:
+    """The timed match's button: its length now; pressed, the next length (B-17, D-16)."""
+    choices = table_options.MATCH_MINUTES
+    now = table_options.match_minutes(row.game, row.ruleset, row.options)
+    after = choices[(choices.index(now) + 1) % len(choices)] if now in choices else choices[0]
+    return t(lang, "ch.btn.match", length=match_length(now, lang)), f"l:{row.id}:m:{after}"
 
 
 def on_line(row, lang: str) -> str:

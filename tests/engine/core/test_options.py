@@ -192,6 +192,38 @@ async def test_B08_telegram_newgame_with_options_lobby_toggles_and_rules(tmp_pat
         await service.close()
 
 
+async def test_B17_the_chat_lobby_makes_a_timed_match_with_one_button(tmp_path):
+    """Issue 47: a casual board game ran to the 1,000-turn cap; the lobby's timed-match button (its
+    length now; a press moves it to the next: off, 30, 60, 90 minutes) is the creator's, and the
+    started game has its match clock (B-17)."""
+    api = FakeBotAPI()
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = _app(service, api, lang="en")
+    try:
+        async with app:
+            await _send(app, command("/newgame board", 1))
+            table = int(api.keyboards(GROUP)[0].split(":")[1])
+            off = t("en", "ch.btn.match", length=t("en", "ch.match_off"))
+            lobby = next(p for name, p in api.calls if name == "sendMessage" and off in str(p.get("reply_markup")))
+            assert f"l:{table}:m:30" in str(lobby["reply_markup"])
+            await _send(app, press(f"l:{table}:join", 2))
+            await _send(app, press(f"l:{table}:m:30", 2))  # Bob did not open the table
+            assert api.calls[-1][1]["text"] == t("en", "opt.creator_only")[:200]
+            await _send(app, press(f"l:{table}:m:30", 1))
+            await _send(app, press(f"l:{table}:m:60", 1))  # pressed again: the next length
+            assert service.cache.row(table).options == {"match_minutes": 60}
+            edited = [p for name, p in api.calls if name == "editMessageText"][-1]
+            now = t("en", "ch.btn.match", length=t("en", "ch.match_minutes", n=60))
+            assert now in str(edited["reply_markup"]) and f"l:{table}:m:90" in str(edited["reply_markup"])
+            await _send(app, press(f"l:{table}:m:45", 1))  # not a length on offer (a forged button)
+            assert service.cache.row(table).options == {"match_minutes": 60}
+            await _send(app, press(f"l:{table}:start", 1))
+            assert service.cache.state(table).options.match_minutes == 60
+            assert await service.clocks.match_ends_at(table) is not None
+    finally:
+        await service.close()
+
+
 # -- Discord ---------------------------------------------------------------------------------------
 
 
