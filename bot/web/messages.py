@@ -3,8 +3,9 @@ object of a known ``type`` with fields of the right kind), and what a page is se
 service's views: the lobby, and the table as data the page draws itself (``table_message``: the
 rules' view of the table, who is asked what and until when, the log, the result; ``own_part``: a
 player's own view, their moves labelled and each tied to what it is about, the question they are
-asked). No picture travels: the page draws the board and the cards (``static/``); the PNG the
-chats get is a link (``picture``). A table without a game (a lobby cancelled before its start) has
+asked, the rules' ready-made trade offers apart, as the trade builder's suggestions). No picture
+travels: the page draws the board and the cards (``static/``); the PNG the chats get is a link
+(``picture``). A table without a game (a lobby cancelled before its start) has
 no view to draw: ``played`` says so, and the page shows its end alone.
 
 The web has no chat commands: a sentence that names one has a web wording (``web.say.<key>``).
@@ -20,6 +21,7 @@ from bot.chat.screens import event_lines, note_lines
 from engine import options as table_options
 from engine.games import GAMES
 from engine.service.views import PrivateView, PublicView
+from words.board_text import party_name, trade_terms
 from words.games import WORDS, extra_label
 from words.i18n import CATALOGUES, ruleset_name, t
 
@@ -165,6 +167,22 @@ def _picks(action) -> list[dict]:
     return [{"kind": action.__struct_config__.tag, **picks}]
 
 
+def _offer_kind(game: str) -> type | tuple:
+    """The kind of move an offer is in ``game``: what its trade builder sends (``Presentation.drafts``),
+    so that the rules' ready-made offers are told from the other moves; ``()`` (no kind) for a game
+    without trading."""
+    drafts = GAMES[game].presentation.drafts
+    return type(drafts.Draft(seat=0).action()) if drafts is not None else ()
+
+
+def suggestion(action, lang: str, names: dict[int, str], ruleset: str) -> str:
+    """A ready-made offer as one line from its proposer's side: what they give, what they get and
+    from whom ("You give West Lake; you get ¥3,600 from AI 1")."""
+    give = trade_terms(action.give, action.give_cash, action.give_cards, lang, ruleset)
+    get = trade_terms(action.get, action.get_cash, action.get_cards, lang, ruleset)
+    return t(lang, "web.trade.suggestion", give=give, get=get, name=party_name(action.target, lang, names))
+
+
 def own_part(public: PublicView, own: PrivateView, lang: str) -> dict:
     """A player's own part of the table: what their view adds to the public one (a hand), the
     question they are asked, and every move, labelled, tied to the card or square it is about and
@@ -175,8 +193,14 @@ def own_part(public: PublicView, own: PrivateView, lang: str) -> dict:
     # a move as [label, token, about, rank, answers, picks]: a hand of dozens of moves stays small
     # (table.js names the fields again); ``picks``: what a move about a card takes, gives, aims at
     # (``_picks``), so that the page lets the player tap those things on the table instead of a list
+    # the rules' ready-made trade offers are not among the moves: the trade builder lists them as
+    # suggestions (``offers``: [line, token], each its very move, sent by its token like any other)
+    offer = _offer_kind(own.game)
     moves = [[words.action(own.board, c.action, lang, names, own.ruleset), c.token, shown.subject(c.action),
-              shown.rank(c.action), int(c.answers), *_picks(c.action)] for c in own.choices]
+              shown.rank(c.action), int(c.answers), *_picks(c.action)] for c in own.choices
+             if not isinstance(c.action, offer)]
+    offers = [[suggestion(c.action, lang, names, own.ruleset), c.token] for c in own.choices
+              if isinstance(c.action, offer)]
     extras = [{"label": extra_label(e, lang), "op": e} for e in own.extras]
     asked = [words.prompt(own.board, a.decision, lang, names, own.ruleset) for a in own.asks]
     # asked for an amount the game lets them type (the board's own bid): its bounds, for the field
@@ -185,6 +209,7 @@ def own_part(public: PublicView, own: PrivateView, lang: str) -> dict:
         least, most = game.amount_bounds(own.board, own.seat) if game.amount_bounds else (None, None)
         amount = {"least": least, "most": most}
     news = words.news(own.events, own.seat, lang, names, own.ruleset, own.timed_out)  # an offer declined, lapsed
-    return {"adds": adds, "moves": [] if own.status != "running" else moves, "extras": extras,
+    running = own.status == "running"
+    return {"adds": adds, "moves": moves if running else [], "offers": offers if running else [], "extras": extras,
             "asked": asked, "amount": amount, "news": news,
             "ai_keeps": own.ai_keeps, "back": f"b:{own.table}" if own.ai_keeps else None}

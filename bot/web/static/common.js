@@ -67,11 +67,18 @@ function fitColours(colours) {
   const grounds = ["--felt", "--card"].map(hex).filter(c => /^#[0-9a-f]{6}$/i.test(c));
   const ink = /^#[0-9a-f]{6}$/i.test(hex("--ink")) ? hex("--ink") : "#ffffff";
   if (!grounds.length || grounds.some(c => luminance(c) > 0.2)) return colours.slice();
-  return colours.map(colour => {
-    let fitted = colour;
-    for (let step = 1; step <= 20 && grounds.some(c => contrast(fitted, c) < 3); step++) {
-      fitted = mixHex(colour, ink, step / 20);
-    }
-    return fitted;
-  });
+  return colours.map(colour => fitColour(colour, grounds, ink));
+}
+// ``colour`` mixed towards ``ink`` a twentieth at a time until it stands out 3:1 from each of ``grounds``
+// (on a light ground, with a dark ink, it darkens; on a dark one it lightens)
+function fitColour(colour, grounds, ink) {
+  let fitted = colour;
+  for (let step = 1; step <= 20 && grounds.some(c => contrast(fitted, c) < 3); step++) {
+    fitted = mixHex(colour, ink, step / 20);
+  }
+  return fitted;
+}
+function rgbHex(css) {  // a computed colour, "rgb(r, g, b)", as "#rrggbb"
+  const parts = String(css).match(/\d+(\.\d+)?/g) || ["0", "0", "0"];
+  return "#" + parts.slice(0, 3).map(n => Math.round(Number(n)).toString(16).padStart(2, "0")).join("");
 }

@@ -1,7 +1,12 @@
 // The end of a game, first on the page: who won, the standings by worth, what next (a rematch: the
 // same game, rules and seats; back to the tables), and each player's worth turn by turn as a chart
 // (the series the server replays from the stored game), open on a wide screen, one tap away on a
-// phone.
+// phone. Each player's line stands out 3:1 from the chart's ground in either scheme (its colour
+// darkened on a light page, lightened on a dark one: fitColour, common.js) and has a dash of its
+// own, so that players stay told apart whatever their colours became; the legend shows each line.
+
+// a dash per seat: solid, dashes, dots, dash-dot… (as SVG's stroke-dasharray)
+const DASHES = ["", "9 4", "2 3", "9 3 2 3", "14 3 3 3 3 3", "5 5", "2 6", "18 5"];
 
 export function showEnd(m, atlas, money) {
   const box = $("end");
@@ -29,18 +34,37 @@ export function showEnd(m, atlas, money) {
     $("end-more").dataset.set = "1";
   }
   const turns = Math.max(0, ...Object.values(m.series).map(v => v.length - 1));
-  const legend = el("p", {className: "legend"}, ...m.seats.map((s, i) => {
-    const swatch = el("i", {className: "swatch"});
-    swatch.style.background = atlas.players[i % atlas.players.length];
-    return el("span", {}, swatch, " " + s.name + " ");
-  }));
+  const pens = linePens(m, atlas, box);
+  const legend = el("p", {className: "legend"}, ...m.seats.map((s, i) => el("span", {}, key(pens(i)), " " + s.name + " ")));
   // the words beside the chart, not in it: an SVG's text shrinks with it on a phone
   $("end-chart").replaceChildren(el("p", {className: "muted", textContent: w("web.end.chart", {count: turns})}),
-                                 chart(m, atlas), legend);
+                                 chart(m, pens), legend);
 }
 
-function chart(m, atlas) {
-  const ns = "http://www.w3.org/2000/svg", W = 640, H = 280, pad = 12;
+const NS = "http://www.w3.org/2000/svg";
+
+function linePens(m, atlas, box) {
+  // seat -> how its line is drawn: its colour fitted to the end card's ground, its dash, its width
+  const style = getComputedStyle(box), ground = rgbHex(style.backgroundColor), ink = rgbHex(style.color);
+  return (seat) => ({stroke: fitColour(atlas.players[seat % atlas.players.length], [ground], ink),
+                     "stroke-dasharray": DASHES[seat % DASHES.length] || "none",
+                     "stroke-width": m.winners.includes(seat) ? "3.5" : "2"});
+}
+
+function drawn(tag, attrs) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+function key(pen) {  // the legend's sample of a line
+  const svg = drawn("svg", {viewBox: "0 0 28 8", width: "28", height: "8", "aria-hidden": "true", class: "key"});
+  svg.append(drawn("line", {x1: 0, y1: 4, x2: 28, y2: 4, ...pen}));
+  return svg;
+}
+
+function chart(m, pens) {
+  const ns = NS, W = 640, H = 280, pad = 12;
   const series = Object.entries(m.series);
   const most = Math.max(1, ...series.flatMap(([, v]) => v));
   const turns = Math.max(2, ...series.map(([, v]) => v.length));
@@ -53,10 +77,8 @@ function chart(m, atlas) {
     return l; };
   svg.append(line(pad, H - pad, W - 8, H - pad), line(pad, 8, pad, H - pad));
   for (const [seat, values] of series) {
-    const path = document.createElementNS(ns, "polyline");
-    path.setAttribute("fill", "none");
-    path.setAttribute("stroke-width", m.winners.includes(Number(seat)) ? "3.5" : "2");
-    path.setAttribute("stroke", atlas.players[Number(seat) % atlas.players.length]);
+    const path = drawn("polyline", {fill: "none", ...pens(Number(seat))});
+    path.dataset.seat = seat;
     path.setAttribute("points", values.map((v, i) =>
       `${pad + i * (W - pad - 8) / (turns - 1)},${H - pad - v * (H - pad - 8) / most}`).join(" "));
     svg.append(path);

@@ -11,10 +11,10 @@ import {showEnd} from "/static/end.js";
 import {lobbyButtons, showLobby} from "/static/room.js";
 import {shareButtons} from "/static/share.js";
 import {showSignals} from "/static/signals.js";
-import {showTrade, tradeNote, tradeOp, useSender} from "/static/trade.js";
+import {showTrade, tradeNote, tradeOp, useSender, useSuggestions} from "/static/trade.js";
 
-const RETRY_MS = 2000;
-const MOST_IN_DOCK = 4;  // more moves than this, and those that answer nothing fold behind "More moves"  // a lost connection is tried again this often, for as long as the page is open
+const RETRY_MS = 2000;  // a lost connection is tried again this often, for as long as the page is open
+const MOST_IN_DOCK = 4;  // more moves than this, and those that answer nothing fold behind "More moves"
 let socket = null, session = null, atlas = null, last = null, gone = false;
 const shownAt = {};  // seat -> square its token stands on (board.js walks it to the next one)
 // each game as this page draws it, keyed like the server's registry of games: where it is drawn,
@@ -97,7 +97,9 @@ function money(amount) { return atlas ? boardMoney(atlas, amount) : String(amoun
 function press(move) {
   if (tg && tg.HapticFeedback) tg.HapticFeedback.impactOccurred("light");
   closeSheet();
-  if (send({type: "press", token: move.token})) for (const b of document.querySelectorAll(".moves button")) b.disabled = true;
+  const sent = send({type: "press", token: move.token});
+  if (sent) for (const b of document.querySelectorAll(".moves button")) b.disabled = true;
+  return sent;
 }
 
 function moveButton(move, rank = move.rank) {
@@ -181,8 +183,8 @@ function showDock(m) {
                              ...own.asked.map(line => el("p", {textContent: plain(line)})));
   const loose = own.moves.filter(x => !x.about).map(x => ({...x, shown: game.promote(m, x)}))
     .sort((a, b) => a.shown - b.shown);
-  // the answers to what is asked stay in view; other moves (a ready-made trade offer while one may
-  // roll) fold behind "More moves" once they would make the dock tall
+  // the answers to what is asked stay in view; other moves fold behind "More moves" once they would
+  // make the dock tall (the rules' ready-made trade offers are not here: the trade builder lists them)
   const aside = loose.filter(x => !x.answers && x.shown !== 0);
   const fold = aside.length > 0 && loose.length > MOST_IN_DOCK;
   const buttons = loose.map(x => {
@@ -227,6 +229,8 @@ function showBid(amount) {
 function showMine(m, loose) {
   const box = $("mine"), own = m.own;
   if (!box) return;
+  const offers = (own && own.offers) || [];
+  useSuggestions(offers, token => press({token}));
   box.hidden = !own;
   if (!own) return;
   $("mine-title").textContent = w(GAMES[m.game].mine);
@@ -242,7 +246,10 @@ function showMine(m, loose) {
   $("tap-hint").hidden = !onThings;
   $("tap-hint").textContent = w(GAMES[m.game].tap, {count: onThings});
   $("extras").replaceChildren(...own.extras.map(x => {
-    const button = el("button", {textContent: plain(x.label), className: "rank-1", type: "button"});
+    // "Propose a trade" counts the builder's suggestions (the rules' ready-made offers)
+    const label = x.op === "trade" && offers.length
+      ? w("web.trade.propose_count", {label: plain(x.label), count: offers.length}) : plain(x.label);
+    const button = el("button", {textContent: label, className: "rank-1", type: "button"});
     button.dataset.extra = x.op;
     button.addEventListener("click", () => {
       if (x.op === "pile") send({type: "pile"});

@@ -3,7 +3,34 @@
 
 let send = () => {};
 let shownCash = null;  // the draft's cash the fields were last filled with
+let offers = [], pressOffer = () => false, offering = false;  // the ready-made offers; a fresh offer being built
 export function useSender(fn) { send = fn; }  // the page's socket (table.js)
+
+// The rules' ready-made offers ([line, token]: each a move of the player's, kept out of their moves)
+// are the builder's suggestions, listed while a fresh offer is built; a tap sends that very move by
+// its token (``press``: table.js's, as any move), and the builder goes, its draft left unsent.
+export function useSuggestions(list, press) {
+  offers = list || [];
+  pressOffer = press;
+  drawSuggestions();
+}
+
+function drawSuggestions() {
+  const box = $("trade-suggest");
+  if (!box) return;
+  box.hidden = !(offering && offers.length);
+  $("trade-suggestions").replaceChildren(...offers.map(([line, token], i) => {
+    const button = el("button", {type: "button", className: "quiet", textContent: w("web.trade.send_this")});
+    button.dataset.token = token;
+    button.setAttribute("aria-describedby", `trade-suggestion-${i}`);
+    button.addEventListener("click", () => {
+      if (!pressOffer(token)) return;
+      $("trade").hidden = true;
+      document.body.dataset.trade = "closed";
+    });
+    return el("li", {}, el("span", {id: `trade-suggestion-${i}`, textContent: plain(line)}), button);
+  }));
+}
 export function tradeOp(op, values) { send({type: "trade", op, values: values || []}); }
 
 export function tradeNote(own) {
@@ -18,6 +45,7 @@ export function showTrade(m) {
   if (!c) shownCash = null;  // a builder opened next fills its fields afresh
   if (m.gone) {  // the offer was answered before its receipt could be shown: the moves say how
     box.hidden = true;
+    offering = false;
     document.body.dataset.trade = "closed";
     return;
   }
@@ -30,6 +58,8 @@ export function showTrade(m) {
   line.textContent = note;
   line.hidden = !note;
   document.body.dataset.trade = m.closed ? "closed" : "open";
+  offering = Boolean(c) && !(m.draft && m.draft.counter);
+  drawSuggestions();
   for (const id of ["trade-partner-row", "trade-steps"]) $(id).hidden = !c;
   box.querySelector(".sides").hidden = !c;
   box.querySelector(".cash").hidden = !c;

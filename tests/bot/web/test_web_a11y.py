@@ -4,7 +4,9 @@ headless Chromium over the front page, a table's lobby, a running board game, a 
 and a game's end, each in the light and the dark colour scheme (``prefers-color-scheme``, emulated)
 at a phone's size and a desktop's: no violation of impact "serious" or "critical" (colour contrast
 among them). What axe cannot judge is measured here: each player's colour stands out 3:1 from the
-board and the cards in the dark scheme (WCAG's non-text contrast). Also the page's signals: the tab's
+board and the cards in the dark scheme (WCAG's non-text contrast), and each player's line of the end
+screen's net-worth chart (and its sample in the legend) stands out 3:1 from the chart's ground in
+both schemes, each player's line told apart from the others'. Also the page's signals: the tab's
 title says when it is the reader's turn, and a strip under the turn line tells the last few things
 that happened, what concerns the reader first.
 
@@ -63,9 +65,25 @@ MARKS = """(() => {
 })()"""
 
 
+# Each line of the end screen's chart and of its legend (a player's colour, as drawn), with its
+# contrast against the end card's ground (the chart's), as WCAG counts it, and its dash.
+CHART_LINES = """(() => {
+  const hex = (rgb) => '#' + rgb.match(/\\d+/g).slice(0, 3).map(n => Number(n).toString(16).padStart(2, '0')).join('');
+  const end = document.getElementById('end');
+  if (!end) return [];  // a page without an end screen (the front page)
+  const ground = hex(getComputedStyle(end).backgroundColor);
+  return [...end.querySelectorAll('#end-chart polyline, #end-chart .legend line')].map(e => {
+    const colour = hex(getComputedStyle(e).stroke);
+    return [e.tagName + ' ' + (e.dataset.seat || 'legend'), colour, contrast(colour, ground),
+            e.getAttribute('stroke-dasharray')];
+  });
+})()"""
+
+
 async def _axe(page, where: str, found: list) -> None:
     """axe over the page in both schemes at both sizes; what it finds is added to ``found``; in the
-    dark scheme each player's mark stands out 3:1 from the felt and the cards."""
+    dark scheme each player's mark stands out 3:1 from the felt and the cards; in both, each line
+    of the end screen's chart (and of its legend) stands out 3:1 from the chart's ground."""
     if not await page.eval("typeof axe !== 'undefined'"):
         await page.eval(AXE)
     for scheme in ("light", "dark"):
@@ -73,6 +91,8 @@ async def _axe(page, where: str, found: list) -> None:
         if scheme == "dark":
             faint = [m for m in await page.eval(MARKS) if m[2] < 3]
             found.extend(f"{where}, dark: a player's mark under 3:1: {m}" for m in faint)
+        faint = [line for line in await page.eval(CHART_LINES) if line[2] < 3]
+        found.extend(f"{where}, {scheme}: a line of the end chart under 3:1: {line}" for line in faint)
         for size in SIZES:
             await _size(page, size)
             await page.wait(f"innerWidth === {SIZES[size][0]}")
@@ -130,7 +150,7 @@ async def test_axe_finds_nothing_serious_on_any_page_in_either_scheme_at_either_
     assert await page.eval("document.querySelector('.token[data-seat=\"3\"]') !== null")
 
     deal_page = await _player_page(browser, address, "Bea")
-    deal = await deal_page.open_table("Bea", "deal", 1)
+    deal = await deal_page.open_table("Bea", "deal", 2)  # three: the sky-blue and the yellow player among them
     await deal_page.eval("document.querySelector('[data-op=start]').click()")
     await deal_page.wait("document.body.dataset.status === 'running'")
     await _play_as(service, deal, _human(service, deal), 12)
@@ -144,6 +164,9 @@ async def test_axe_finds_nothing_serious_on_any_page_in_either_scheme_at_either_
     await _play_as(service, deal, _human(service, deal), 10**6)
     await deal_page.wait("document.body.dataset.status === 'over' && !document.getElementById('end').hidden")
     await _axe(deal_page, "deal end", found)
+    # the chart the check above measured: a line a player, each told apart (its colour and its dash)
+    lines = [line for line in await deal_page.eval(CHART_LINES) if line[0].startswith("polyline")]
+    assert len(lines) == 3 and len({(colour, dash) for _, colour, _, dash in lines}) == 3, lines
     assert not found, "\n".join(found)
     assert not page.errors and not deal_page.errors, (page.errors, deal_page.errors)
 
