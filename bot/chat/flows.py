@@ -243,6 +243,27 @@ class Flows(LobbyFlows):
                     rated += [f"{i + 1}. {r.name}: {r.shown:.1f} ({r.wins}/{r.games})" for i, r in enumerate(best)]
         return "\n".join([*rated, t(who.lang, "ch.standings"), *lines])
 
+    async def me(self, who: Who) -> str:
+        """``/me``: the asker's ratings and ranks per game (this chat's season, all time, everywhere)
+        and their latest games here; answered to them alone (the platform's private way)."""
+        lang, lines = who.lang, [t(who.lang, "ch.me.head", name=who.name)]
+        for game in GAMES:
+            mine = await self.service.chats.profile(who.chat, who.user, game)
+            if mine["everywhere"] is None:
+                continue
+            lines.append(t(lang, "ch.me.game", game=game_name(game, lang)))
+            for scope, (rating, rank, of) in ((k, v) for k, v in mine.items() if v is not None):
+                lines.append(t(lang, f"ch.me.{scope}", rating=f"{rating.shown:.1f}", rank=rank, of=of,
+                               wins=rating.wins, games=rating.games))
+        if len(lines) == 1:
+            lines.append(t(lang, "ch.me.none"))
+        recent = await self.service.chats.recent(who.chat, who.user)
+        if recent:
+            lines.append(t(lang, "ch.me.recent", games=t(lang, "ui.list_sep").join(
+                t(lang, "ch.me.won" if won else "ch.me.played", table=table, game=game_name(game, lang))
+                for table, game, won in recent)))
+        return "\n".join(lines)
+
     # -- scheduled matches -----------------------------------------------------------------------
 
     async def schedule(self, who: Who, game: str, begins: float, minutes: int, ruleset: str | None, ai: int,

@@ -88,6 +88,10 @@ def table_commands(front: Front) -> commands.Cog:
         async def stats(self, interaction: discord.Interaction) -> None:
             await self.front.commands.stats(interaction)
 
+        @app_commands.command(name=_("dc.cmd.me"), description=_("dc.cmd.me.desc"))
+        async def me(self, interaction: discord.Interaction) -> None:
+            await self.front.commands.me(interaction)
+
         @app_commands.command(name=_("dc.cmd.schedule"), description=_("dc.cmd.schedule.desc"))
         @named("game", "start", "minutes", "ruleset", "ai")
         @app_commands.describe(game=_("dc.opt.game"), start=_("dc.opt.start"), minutes=_("dc.opt.minutes"),

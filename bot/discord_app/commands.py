@@ -65,6 +65,10 @@ class DiscordCommands:
     async def stats(self, interaction: discord.Interaction) -> None:
         await say(interaction, await self.flows.stats(await who(self.ctx, interaction)))
 
+    async def me(self, interaction: discord.Interaction) -> None:
+        """/me: the asker's ratings and latest games, seen by them alone (ephemeral)."""
+        await say(interaction, await self.flows.me(await who(self.ctx, interaction)), ephemeral=True)
+
     async def help(self, interaction: discord.Interaction) -> None:
         await say(interaction, t((await who(self.ctx, interaction)).lang, "dc.help"))
 

@@ -5,6 +5,7 @@ commands are registered in ``app.py``; the answers go out through ``answers.py``
 from __future__ import annotations
 
 from telegram import Update
+from telegram.error import Forbidden
 from telegram.ext import ContextTypes
 
 from bot.chat import option_screens
@@ -63,6 +64,21 @@ class TelegramCommands:
 
     async def stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await update.effective_message.reply_text(await self.flows.stats(await who(self.ctx, update)))
+
+    async def me(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/me: the asker's ratings and latest games, in their private chat with the bot (the group
+        is told it went there, or how to open that chat when the bot may not write to them yet)."""
+        asker = await who(self.ctx, update)
+        text = await self.flows.me(asker)
+        if update.effective_chat.type == "private":
+            await update.effective_message.reply_text(text)
+            return
+        try:
+            await context.bot.send_message(update.effective_user.id, text)
+        except Forbidden:  # they never opened a chat with the bot
+            await update.effective_message.reply_text(t(asker.lang, "ch.me.open_private", bot=context.bot.username))
+            return
+        await update.effective_message.reply_text(t(asker.lang, "ch.me.sent"))
 
     async def schedule(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/schedule <game> <+minutes|HH:MM> <length in minutes> [rule set] [AI seats]

@@ -65,6 +65,25 @@ class Chats:
         scope = ratings.scope_of(chat_key) if season is None else ratings.season_scope(chat_key, season)
         return await ratings.board(self.db, scope, game, limit)
 
+    async def profile(self, chat_key: str, user: str, game: str) -> dict[str, tuple | None]:
+        """A player's rating at ``game`` with their rank: in this chat's season, all time, and
+        everywhere (``ratings.standing``: (rating, rank, of), or None)."""
+        season = ratings.season_scope(chat_key, ratings.season_of(time.time()))
+        scopes = {"season": season, "chat": ratings.scope_of(chat_key), "everywhere": ratings.EVERYWHERE}
+        return {name: await ratings.standing(self.db, scope, game, user) for name, scope in scopes.items()}
+
+    async def recent(self, chat_key: str, user: str, count: int = 5) -> list[tuple[int, str, bool]]:
+        """A player's latest finished games in this chat, newest first: (table, game, won)."""
+        async with AsyncSession(self.db) as session:
+            rows = (await session.exec(select(ResultRow).where(ResultRow.chat_key == chat_key)
+                                       .order_by(ResultRow.id.desc()).limit(200))).all()
+        out = []
+        for r in rows:
+            seat = next((i for i, s in enumerate(r.seats) if s["user"] == user), None)
+            if seat is not None:
+                out.append((r.table_id, r.game, seat in r.winners))
+        return out[:count]
+
     async def standings(self, chat_key: str, game: str | None = None) -> list[dict]:
         """Per player in a chat: games finished, wins (a shared win counts for each), best first."""
         async with AsyncSession(self.db) as session:

@@ -161,6 +161,19 @@ async def board(db: AsyncEngine, scope: str, game: str, limit: int = 10) -> list
     return ranked[:limit]
 
 
+async def standing(db: AsyncEngine, scope: str, game: str, user: str) -> tuple[Rating, int, int] | None:
+    """A player's rating in a scope with their rank among its players (1: the best) and how many
+    there are; None when they have none there."""
+    everyone = await board(db, scope, game, limit=100_000)
+    async with AsyncSession(db) as session:
+        mine = await session.get(RatingRow, (scope, game, user))
+    if mine is None:
+        return None
+    rating = Rating(mine.mu, mine.sigma, mine.games, mine.wins, mine.name)
+    rank = 1 + sum(1 for r in everyone if r.shown > rating.shown)
+    return rating, rank, len(everyone)
+
+
 async def stored(db: AsyncEngine) -> dict[Key, Rating]:
     async with AsyncSession(db) as session:
         rows = (await session.exec(select(RatingRow))).all()

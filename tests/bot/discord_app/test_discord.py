@@ -22,6 +22,7 @@ from engine.service.tables import GameService
 from tests.board_builders import tables_start_at
 from tests.bot import stepping
 from tests.bot.discord_app.harness import fake_discord, handled, online
+from tests.engine.service.test_service import step
 from tests.fakes.discord_api import (
     CHANNEL,
     DM_BASE,
@@ -476,6 +477,27 @@ async def test_a_press_that_breaks_is_still_answered_and_logged_with_its_table(t
         reply = fake.last_reply()
         assert reply["flags"] == 64 and reply["content"] == t("en", "service.error")
         assert service.cache.row(table).version == 0  # nothing changed
+
+
+async def test_me_answers_the_asker_alone_with_their_ratings(tmp_path, monkeypatch):
+    """Issue 48: ``/me`` is the asker's own (ephemeral): no rated game yet, then a finished game
+    between two people gives each a rating, a rank and the game among their latest."""
+    async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
+        await dispatch(client, slash("me", 1))
+        reply = fake.last_reply()
+        assert reply["flags"] == 64 and t("en", "ch.me.none") in reply["content"]
+        out = await service.lobby.new_table(f"dc:{GUILD}:{CHANNEL}", "deal", None, "dc:1", "Ann")
+        await service.lobby.join(out.table, "dc:2", "Bob")
+        await service.lobby.start(out.table, "dc:1", seed=4)
+        while await step(service, out.table):
+            pass
+        await service.idle()
+        await dispatch(client, slash("me", 2))
+        reply = fake.last_reply()
+        lines = reply["content"].splitlines()
+        assert reply["flags"] == 64 and lines[0].startswith("📊") and "Bob" in lines[0], lines
+        assert any("in every chat" in line and "of 2" in line for line in lines), lines
+        assert f"#{out.table}" in lines[-1], lines
 
 
 async def test_a_player_who_left_gets_the_seat_back_with_my_hand(tmp_path, monkeypatch):

@@ -330,6 +330,14 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
             seats, winners = service.cache.row(table).seats, service.cache.state(table).winners
             if len(winners) == 1 and not seats[winners[0]]["user"].startswith("ai:"):  # a person won
                 assert rated[0].startswith(f"1. {seats[winners[0]]['name']}:") and rated[0].endswith("(1/1)")
+            # /me in the group: the profile goes to Ann privately, the group is told where it went
+            await _send(app, command("/me", 1))
+            private = [p for name, p in api.calls if name == "sendMessage" and int(p["chat_id"]) == 1][-1]
+            profile = private["text"].splitlines()
+            assert profile[0].startswith("📊 ") and t("en", "ch.me.game", game=game_name(game, "en")) in profile
+            assert any(line.strip().startswith("in every chat:") and "of 2" in line for line in profile), profile
+            assert f"#{table} {game_name(game, 'en')}" in profile[-1]  # her latest game here
+            assert api.calls[-1][1]["text"] == t("en", "ch.me.sent") and int(api.calls[-1][1]["chat_id"]) == GROUP
     finally:
         await service.close()
 
@@ -405,6 +413,27 @@ class ClosedDMs(FakeBotAPI):
                     "description": "Forbidden: bot can't initiate conversation with a user"}
             return 403, json.dumps(body).encode()
         return await super().do_request(url, method, request_data, **kwargs)
+
+
+async def test_me_from_a_member_the_bot_may_not_write_to_says_how_to_open_the_private_chat(tmp_path):
+    """Issue 48: ``/me`` answers privately; a member who never started the bot is told, in the
+    group, how to open that chat (and nothing is lost: they ask again there)."""
+    api = ClosedDMs({3})
+    service = await GameService.open(f"sqlite:///{tmp_path / 'tg.db'}")
+    app = _app(service, api, lang="en")
+    try:
+        async with app:
+            await _send(app, command("/me", 3))
+            assert [name for name, _ in api.calls if name.endswith(":refused")] == ["sendMessage:refused"]
+            told = api.calls[-1][1]
+            assert int(told["chat_id"]) == GROUP and told["text"] == t("en", "ch.me.open_private", bot="tycoon_bot")
+            api.closed.clear()  # they open the private chat and ask there
+            await _send(app, {**command("/me", 3), "message": {**command("/me", 3)["message"],
+                                                                "chat": {"id": 3, "type": "private"}}})
+            answer = api.calls[-1][1]
+            assert int(answer["chat_id"]) == 3 and t("en", "ch.me.none") in answer["text"]  # no rated game yet
+    finally:
+        await service.close()
 
 
 async def test_a_player_with_closed_dms_gets_the_deep_link_and_then_the_hand(tmp_path):
