@@ -243,6 +243,16 @@ class Flows(LobbyFlows):
                     rated += [f"{i + 1}. {r.name}: {r.shown:.1f} ({r.wins}/{r.games})" for i, r in enumerate(best)]
         return "\n".join([*rated, t(who.lang, "ch.standings"), *lines])
 
+    @staticmethod
+    def season_text(params: dict, lang: str) -> str:
+        """A season's final standings per game (``ratings.season_over``)."""
+        lines = [t(lang, "ch.season_over", season=params["season"])]
+        for game, best in params["standings"].items():
+            lines.append(t(lang, "ch.me.game", game=game_name(game, lang)))
+            lines += [f"{i + 1}. {name}: {rating:.1f} ({wins}/{games})" for i, (name, rating, wins, games)
+                      in enumerate(best)]
+        return "\n".join(lines + [t(lang, "ch.season_next")])
+
     async def me(self, who: Who) -> str:
         """``/me``: the asker's ratings and ranks per game (this chat's season, all time, everywhere)
         and their latest games here; answered to them alone (the platform's private way)."""
@@ -325,6 +335,9 @@ class Flows(LobbyFlows):
         closed = signups.of_outcome(outcome)
         if closed is not None:  # sign-up is over: its messages lose the button
             await self.close_signup(closed)
+        if outcome.key == "ratings.season_over":  # a month ended: the season's final standings, once
+            await self.tables.post(place, Text(self.season_text(outcome.params, lang)), [])
+            return True
         if outcome.key == "service.match_announced":
             sid = outcome.params["schedule"]
             sent = await self.tables.post(place, Text(t(lang, "service.match_announced")),

@@ -46,6 +46,7 @@ from engine.service.outcome import IN_PROGRESS, Outcome
 from engine.service.restore import Restorer
 from engine.service.runner import supervise
 from engine.service.schedules import Schedules
+from engine.service.seasons import Seasons
 from engine.service.storage import database, downtime, migrate, queries, writer
 from engine.service.storage.errors import DB_ERRORS, describe, is_full, outage_told
 from engine.service.storage.records import Records
@@ -77,6 +78,7 @@ class GameService:
         self.restorer = Restorer(core, self.clocks, self.notices)
         self.seen = TableViews(core)
         self.loop.when_finished(self._rated, key="ratings")  # a finished game moves its players' ratings
+        self.seasons = Seasons(db)
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -154,8 +156,12 @@ class GameService:
                         heartbeat=heartbeat, give_up=give_up)
 
     async def sweep(self) -> list[Outcome]:
-        """Fire every clock that has run out (``Clocks.sweep``)."""
-        return await self.clocks.sweep()
+        """Fire every clock that has run out (``Clocks.sweep``); on a new month, tell the chats their
+        season's final standings (``seasons.py``)."""
+        fired = await self.clocks.sweep()
+        for notice in await self.seasons.ended(self.core.clock()):
+            await self.core.subscribers.notice(notice)
+        return fired
 
     async def idle(self) -> None:
         await self.loop.idle()

@@ -80,3 +80,45 @@ async def test_finished_games_move_ratings_once_and_the_results_alone_rebuild_th
             await second.close()
     finally:
         await service.close()
+
+
+async def test_a_new_month_tells_each_chat_its_seasons_final_standings_once(db_url):
+    """The first sweep in a new month: the chat that played rated games last month is told that
+    season's final standings (one notice, whichever process sweeps first; a second process, or a
+    second sweep, tells nothing), and its new season starts empty."""
+    import calendar
+    import time
+
+    from bot.chat.flows import Flows
+    from engine.service import seasons
+    from words.i18n import t
+
+    service = await GameService.open(db_url)
+    second = await GameService.open(db_url)
+    told = []
+
+    async def heard(outcome):
+        told.append(outcome)
+
+    try:
+        await _play(service, "tg:1", ["u0", "u1"], seed=20)
+        await asyncio.wait_for(service.idle(), 30)
+        season = ratings.season_of(time.time())
+        year, month = (int(x) for x in season.split("-"))
+        next_month = calendar.timegm((year + month // 12, month % 12 + 1, 2, 12, 0, 0))
+        assert seasons.previous(ratings.season_of(next_month)) == season
+        service.subscribe(on_notice=heard)
+        second.subscribe(on_notice=heard)
+        service.clock = second.clock = lambda: next_month
+        assert await service.sweep() == [] and await second.sweep() == [] and await service.sweep() == []
+        over = [o for o in told if o.key == "ratings.season_over"]
+        assert len(over) == 1 and over[0].params["chat"] == "tg:1" and over[0].params["season"] == season
+        [(first, _rating, wins, games), _other] = over[0].params["standings"]["deal"]
+        assert games == 1 and first in ("u0", "u1")
+        text = Flows.season_text(over[0].params, "en").splitlines()
+        assert text[0] == t("en", "ch.season_over", season=season) and text[2].startswith(f"1. {first}: ")
+        assert not await service.chats.ratings("tg:1", "deal", ratings.season_of(next_month)), "a fresh season"
+        assert await service.chats.ratings("tg:1", "deal"), "all time goes on"
+    finally:
+        await second.close()
+        await service.close()
