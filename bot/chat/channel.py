@@ -119,6 +119,8 @@ class TableChannel:
         keys = []
         if place is not None:
             keys += [self.messenger.key(place, record[self.prefix])] if record.get(self.prefix) else []
+            lobby = record.get(f"{self.prefix}_lobby")  # what the lobby shows, for the next process's edit
+            keys += [self.messenger.key(place, lobby)] if lobby else []
             keys += [self.messenger.key(place, prompt["id"]) for prompt in record.get(f"{self.prefix}_prompts", [])]
         for entry in record.get(f"{self.prefix}_dm", {}).values():
             where, ids = _dm_entry(entry)

@@ -71,7 +71,12 @@ class LobbyFlows:
         read and its edit is made, so two presses' redraws (a Join's and the Start's) are made one
         after the other, each of the lobby as it stands then, and the last edit Telegram gets
         shows the newest lobby (after the start: no buttons), however slow the first one is."""
-        async with self.tables.held(table_id) as record:
+        seen = await self.service.public_view(table_id)
+        if seen is None:
+            return
+        # the lobby message's place, so that what it shows goes with the record (another process
+        # edits it next: an edit to what it already shows is never sent)
+        async with self.tables.held(table_id, None, self.tables.messenger.table_place(seen)) as record:
             view = await self.service.public_view(table_id)
             if view is None:
                 return

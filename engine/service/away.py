@@ -39,12 +39,20 @@ async def pause(core: Core, live: LiveTable) -> bool:
         return False
     table_id, now = live.row.id, core.clock()
     async with AsyncSession(core.db) as session:
+        # only the table as this copy knows it: another process that moved it on (or ended it) first
+        # wins, and this copy is read again (the table row is locked first, as every move locks it)
+        held = await session.exec(update(TableRow).where(TableRow.id == table_id, TableRow.status == "running",
+                                                         TableRow.version == live.row.version)
+                                  .values(status="paused"))
+        if held.rowcount != 1:
+            await session.rollback()
+            core.cache.drop(table_id)
+            return False
         await session.exec(update(DeadlineRow).where(DeadlineRow.table_id == table_id,
                                                      DeadlineRow.status.in_(OPEN_CLOCKS))
                            .values(status="held", owner=None, lease_until=None))
         session.add(DeadlineRow(table_id=table_id, version=live.row.version, seat=-1, kind="abandon",
                                 due_at=now + ABANDON_AFTER))
-        await session.exec(update(TableRow).where(TableRow.id == table_id).values(status="paused"))
         await session.commit()
     live.row.status = "paused"
     live.clocks = await queries.open_clocks(core.db, table_id)
