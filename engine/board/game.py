@@ -10,6 +10,7 @@ from engine.board import basic as board_basic
 from engine.board import invariants as board_invariants
 from engine.board import rules as board_rules
 from engine.board import strong as board_strong
+from engine.board.feats import BOARD_FEATS
 from engine.board.landing import landing_frequencies
 from engine.board.model import AcceptTrade, Bid, BoardOptions, EndMatch, ProposeTrade, TurnEnded
 from engine.board.presentation import BOARD_PRESENTATION
@@ -62,4 +63,5 @@ BOARD_GAME = Game(
     amount_bounds=lambda view, seat: (view.get("min_bid"), (view.get("bid_reach") or {}).get(seat)),
     round_defaults=round_defaults,
     landing=landing_frequencies,
+    feats=BOARD_FEATS,
 )

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.contract import GameRules
+from engine.core.feats import FeatKit
 from engine.core.presentation import Presentation
 
 Policy = Callable[[Any, int], Any]  # (state, seat) -> the action an AI seat makes
@@ -71,6 +72,8 @@ class Game:
     round_defaults: Callable[[int, int], dict] = lambda round_no, rounds: {}
     card_clock: str | None = None  # the option that holds a tournament's seconds per card (D-16)
     landing: Callable[..., dict] | None = None  # where a token's rolls end (a game of squares)
+    # the achievements earned in one game, read from its log (engine/core/feats.py, issue 48)
+    feats: FeatKit | None = None
 
     @property
     def name(self) -> str:

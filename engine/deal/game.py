@@ -10,6 +10,7 @@ from engine.deal import basic as deal_basic
 from engine.deal import invariants as deal_invariants
 from engine.deal import rules as deal_rules
 from engine.deal import strong as deal_strong
+from engine.deal.feats import DEAL_FEATS
 from engine.deal.model import DealOptions, TurnEnded
 from engine.deal.presentation import DEAL_PRESENTATION
 from engine.play.search import SearchKit, policy
@@ -41,4 +42,5 @@ DEAL_GAME = Game(
         Toggle("private_discard", "privd", "D-18"),
     ),
     card_clock="card_seconds",
+    feats=DEAL_FEATS,
 )
