@@ -9,7 +9,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.games import GAMES
-from engine.service import ratings
+from engine.service import feats, ratings
 from engine.service.clock_rules import DEFAULT_CLOCKS
 from engine.service.outcome import Outcome
 from engine.service.storage.rows import ChatSettingsRow, ResultRow
@@ -59,6 +59,28 @@ class Chats:
         self._langs.pop(chat_key, None)  # this process sees its own change at once
         return Outcome(True)
 
+    async def season_length(self, chat_key: str) -> str:
+        """How long the chat's seasons last (``ratings.LENGTHS``; a tournament's table counts in its chat)."""
+        length = (await self.settings(ratings.scope_of(chat_key))).season
+        return length if length in ratings.LENGTHS else "month"
+
+    async def season(self, chat_key: str, now: float | None = None) -> str | None:
+        """The chat's season now (``2026-12``, ``2026-W49``, ``2026-Q4``; None: it has no seasons)."""
+        return ratings.season_of(time.time() if now is None else now, await self.season_length(chat_key))
+
+    async def set_season_length(self, chat_key: str, length: str) -> Outcome:
+        """The chat's admins choose how long its seasons last (the caller checked who may); the
+        season under way ends at once when it changes (``seasons.py`` tells its standings)."""
+        if length not in ratings.LENGTHS:
+            return Outcome(False, "ch.season.bad", params={"choices": ", ".join(ratings.LENGTHS)})
+        async with AsyncSession(self.db) as session:
+            key = ratings.scope_of(chat_key)
+            row = await session.get(ChatSettingsRow, key) or ChatSettingsRow(chat_key=key)
+            row.season = length
+            session.add(row)
+            await session.commit()
+        return Outcome(True, params={"length": length})
+
     async def ratings(self, chat_key: str, game: str, season: str | None = None, limit: int = 10) -> list:
         """The chat's best ratings at ``game``, all time or of one ``season`` (``ratings.Rating``:
         name, shown, games, wins)."""
@@ -68,9 +90,15 @@ class Chats:
     async def profile(self, chat_key: str, user: str, game: str) -> dict[str, tuple | None]:
         """A player's rating at ``game`` with their rank: in this chat's season, all time, and
         everywhere (``ratings.standing``: (rating, rank, of), or None)."""
-        season = ratings.season_scope(chat_key, ratings.season_of(time.time()))
-        scopes = {"season": season, "chat": ratings.scope_of(chat_key), "everywhere": ratings.EVERYWHERE}
+        season = await self.season(chat_key)
+        scopes = {"chat": ratings.scope_of(chat_key), "everywhere": ratings.EVERYWHERE}
+        if season is not None:
+            scopes = {"season": ratings.season_scope(chat_key, season), **scopes}
         return {name: await ratings.standing(self.db, scope, game, user) for name, scope in scopes.items()}
+
+    async def achievements(self, user: str, game: str | None = None) -> list[feats.Earned]:
+        """The achievements a player has earned anywhere (``feats.py``), per game in catalogue order."""
+        return await feats.of_player(self.db, user, game)
 
     async def recent(self, chat_key: str, user: str, count: int = 5) -> list[tuple[int, str, bool]]:
         """A player's latest finished games in this chat, newest first: (table, game, won)."""

@@ -1,7 +1,9 @@
 """Ratings: why a group comes back (issue 48). One rating per player, game and scope: the chat the
-game was played in (all time), the chat's season (``<chat>@2026-12``: a calendar month in UTC, so
-every month starts afresh) and ``*`` for every chat; from openskill's Plackett-Luce model (Weng-Lin, made
-for free-for-all games of 2 to 8 players; a well-kept library, not a home-made Elo).
+game was played in (all time), the chat's season (``<chat>@2026-12``: by default a calendar month in
+UTC, so every month starts afresh) and ``*`` for every chat; from openskill's Plackett-Luce model (Weng-Lin, made
+for free-for-all games of 2 to 8 players; a well-kept library, not a home-made Elo). A chat's
+admins choose how long its seasons last (``LENGTHS``: a week, a calendar month (the default), a
+quarter, or no seasons); each result keeps the season it was rated in (``results.season``).
 
 **Which games are rated** (``placings``): a game that ended (``over``; a cancelled or abandoned one
 writes no result at all) with at least two people who played it to its end. Seats are rated only
@@ -33,7 +35,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.service.storage.migrate import MIGRATION_LOCK, file_lock
-from engine.service.storage.rows import RatingRow, ResultRow
+from engine.service.storage.rows import ChatSettingsRow, RatingRow, ResultRow
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3: openskill's defaults
 EVERYWHERE = "*"
@@ -61,13 +63,34 @@ def scope_of(chat_key: str) -> str:
     return chat_key.split("#", 1)[0]
 
 
-def season_of(at: float) -> str:
-    """The season a game finished in: its calendar month in UTC (``2026-12``)."""
-    return time.strftime("%Y-%m", time.gmtime(at))
+LENGTHS = ("week", "month", "quarter", "off")  # how long a chat's seasons last; "off": no seasons
+NO_SEASON = "-"  # a result's season in a chat without seasons
+
+
+def season_of(at: float, length: str = "month") -> str | None:
+    """The season of a chat whose seasons last ``length`` at the time ``at`` (UTC): ``2026-12``
+    for a calendar month, ``2026-W49`` for an ISO week, ``2026-Q4`` for a quarter; None without
+    seasons."""
+    when = time.gmtime(at)
+    if length == "off":
+        return None
+    if length == "week":
+        return time.strftime("%G-W%V", when)
+    if length == "quarter":
+        return f"{when.tm_year}-Q{(when.tm_mon - 1) // 3 + 1}"
+    return time.strftime("%Y-%m", when)
+
+
+def result_season(result: ResultRow) -> str | None:
+    """The season a result counts in: the one stored when it was rated (results rated before
+    seasons had lengths: the month it finished in)."""
+    if result.season == NO_SEASON:
+        return None
+    return result.season or season_of(result.finished_at)
 
 
 def season_scope(chat_key: str, season: str) -> str:
-    """A chat's ratings of one season (they start afresh each month; the chat's all-time ones go on)."""
+    """A chat's ratings of one season (they start afresh each season; the chat's all-time ones go on)."""
     return f"{scope_of(chat_key)}@{season}"
 
 
@@ -98,8 +121,11 @@ def rate(ratings: dict[Key, Rating], result: ResultRow) -> dict[Key, Rating]:
     if placed is None:
         return {}
     moved: dict[Key, Rating] = {}
-    for scope in (scope_of(result.chat_key), season_scope(result.chat_key, season_of(result.finished_at)),
-                  EVERYWHERE):
+    season = result_season(result)
+    scopes = [scope_of(result.chat_key), EVERYWHERE]
+    if season is not None:
+        scopes.insert(1, season_scope(result.chat_key, season))
+    for scope in scopes:
         keys = [(scope, result.game, user) for user, _name, _place, _won in placed]
         before = [ratings.get(k) or Rating(MODEL.mu, MODEL.sigma) for k in keys]
         teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
@@ -128,16 +154,22 @@ async def rate_pending(db: AsyncEngine) -> int:
                                           .order_by(ResultRow.id))).all()
             users = {s["user"] for r in pending for s in r.seats}
             stored = (await session.exec(select(RatingRow).where(RatingRow.user.in_(users)))).all() if users else []
+            chats = {scope_of(r.chat_key) for r in pending}
+            lengths = dict((await session.exec(select(ChatSettingsRow.chat_key, ChatSettingsRow.season)
+                                               .where(ChatSettingsRow.chat_key.in_(chats)))).all()) if chats else {}
         if not pending:
             return 0
         last = (await conn.execute(text("SELECT COALESCE(MAX(rated), 0) FROM results"))).scalar()
         ratings = {(r.scope, r.game, r.user): Rating(r.mu, r.sigma, r.games, r.wins, r.name) for r in stored}
         changed: dict[Key, Rating] = {}
         for n, result in enumerate(pending, start=last + 1):
+            # the season it counts in: the chat's, as its admins set the length now (kept with it)
+            result.season = season_of(result.finished_at, lengths.get(scope_of(result.chat_key), "month")) or NO_SEASON
             moved = rate(ratings, result)
             ratings.update(moved)
             changed.update(moved)
-            await conn.execute(text("UPDATE results SET rated = :n WHERE id = :id"), {"n": n, "id": result.id})
+            await conn.execute(text("UPDATE results SET rated = :n, season = :s WHERE id = :id"),
+                               {"n": n, "s": result.season, "id": result.id})
         now = time.time()
         for (scope, game, user), r in changed.items():
             values = {"scope": scope, "game": game, "user": user, "name": r.name, "mu": r.mu, "sigma": r.sigma,

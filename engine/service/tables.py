@@ -34,7 +34,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.games import GAMES
-from engine.service import metrics, ratings, tokens
+from engine.service import feats, metrics, ratings, tokens
 from engine.service.cache import LiveTable
 from engine.service.chats import Chats
 from engine.service.clocks import Clocks
@@ -47,6 +47,7 @@ from engine.service.restore import Restorer
 from engine.service.runner import supervise
 from engine.service.schedules import Schedules
 from engine.service.seasons import Seasons
+from engine.service.slow import SlowGames
 from engine.service.storage import database, downtime, migrate, queries, writer
 from engine.service.storage.errors import DB_ERRORS, describe, is_full, outage_told
 from engine.service.storage.records import Records
@@ -77,7 +78,9 @@ class GameService:
         self.notices = Listener(db, core.owner, core.cache)
         self.restorer = Restorer(core, self.clocks, self.notices)
         self.seen = TableViews(core)
+        self.slow = SlowGames(core, self.clocks)  # a slow game's reminders and daily summaries (issue 48)
         self.loop.when_finished(self._rated, key="ratings")  # a finished game moves its players' ratings
+        self.loop.when_finished(self._awarded, key="feats")  # and gives them its achievements
         self.seasons = Seasons(db)
 
     @property
@@ -133,9 +136,10 @@ class GameService:
 
     async def startup(self) -> None:
         """Before the first sweep: the tables in progress brought back (``restore.py``), and the
-        results no process rated yet rated (``ratings.py``)."""
+        results no process rated yet rated (``ratings.py``) and given their achievements (``feats.py``)."""
         await self.restorer.startup()
         await self._rated()
+        await self._awarded()
 
     async def _rated(self, _table: int | None = None) -> None:
         """Rate what finished and is not rated yet; a database that fails now leaves it to the next
@@ -144,6 +148,14 @@ class GameService:
             await ratings.rate_pending(self.db)
         except DB_ERRORS as e:
             log.warning("ratings wait (%s): the next finished game or start-up rates them", describe(e))
+
+    async def _awarded(self, _table: int | None = None) -> None:
+        """The achievements of what finished and has none stored yet (``feats.py``); a database
+        that fails now leaves them to the next game's end or start-up."""
+        try:
+            await feats.award_pending(self.db)
+        except DB_ERRORS as e:
+            log.warning("achievements wait (%s): the next finished game or start-up awards them", describe(e))
 
     async def restored(self) -> None:
         """Wait until a lazy start has restored every table in progress (at once after an eager one)."""

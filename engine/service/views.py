@@ -21,8 +21,8 @@ from typing import Any
 import msgspec
 
 from engine.games import GAMES
-from engine.play.history import net_worth_series
-from engine.service import tokens
+from engine.play.history import Story, game_story
+from engine.service import pace, tokens
 from engine.service.core import Core
 from engine.service.storage import queries
 from engine.service.updates import Ask, Choice, Note, PrivateView, PublicView, Seat, Snapshot, due_of, snapshot_of
@@ -87,7 +87,7 @@ def public_view(secret: bytes, snap: Snapshot, asks: list[Ask], events=(), notes
         messages=dict(row.messages or {}), creator=row.creator, options=dict(row.options or {}),
         min_players=snap.rules.min_players, max_players=snap.rules.max_players,
         own_from_start=shown.hand_from_start,
-        settings=msgspec.to_builtins(state.options) if state is not None else {})
+        settings=msgspec.to_builtins(state.options) if state is not None else {}, pace=pace.pace_of(row))
 
 
 def _answering(snap: Snapshot, choices: list[Choice], asks: list[Ask]) -> list[Choice]:
@@ -176,18 +176,24 @@ class TableViews:
         both = await self.of(table_id, seats=[seat])
         return (both[0], both[1][seat]) if both is not None and seat in both[1] else None
 
-    async def worth_series(self, table_id: int) -> dict[int, list[int]]:
-        """Each seat's worth at the start of every turn so far, and now (the end screen's chart):
-        the game replayed from its stored log."""
+    async def story(self, table_id: int) -> Story | None:
+        """The game so far replayed from its stored log: each seat's worth at the start of every
+        turn and now (the end screen's chart), and the achievements earned (``engine/service/feats.py``);
+        None when there is no such game."""
         live = await self.core.cache.get(table_id)
         if live is None or live.state is None:
-            return {}
+            return None
         async with self.core.cache.lock(table_id):
             row, rules = live.row, live.rules
             seats, options, seed, version = len(row.seats), row.options or row.ruleset, row.seed, row.version
         entries = [e for e in await queries.load_log(self.core.db, table_id) if e.seq <= version]
         log = [(e.seat, rules.decode_action(e.action)) for e in entries]
-        return await asyncio.to_thread(net_worth_series, rules, seats, options, seed, log)
+        return await asyncio.to_thread(game_story, rules, seats, options, seed, log)
+
+    async def worth_series(self, table_id: int) -> dict[int, list[int]]:
+        """Each seat's worth at the start of every turn so far, and now (``story``)."""
+        told = await self.story(table_id)
+        return told.series if told is not None else {}
 
     async def history(self, table_id: int, viewer: int | None = None) -> list:
         """Every event of the table's game so far, from its stored log, as ``viewer`` (a seat, or None

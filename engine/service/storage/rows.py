@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import NamedTuple
 
-from sqlalchemy import BigInteger, Column, Integer, Text
+from sqlalchemy import BigInteger, Column, Integer, String, Text
 from sqlmodel import JSON, Field, SQLModel
 
 
@@ -34,6 +34,9 @@ class TableRow(SQLModel, table=True):
     # tokens), fixed when it is made (storage/formats.py; migration 0010)
     format: int = Field(default=1, sa_column=Column(Integer, nullable=False, default=1, server_default="1"))
     damage: dict | None = Field(default=None, sa_column=Column(JSON))  # quarantine: {"reason", "told"}
+    # a slow game's own state (engine/service/pace.py; migration 0013): when its next daily summary is
+    # due, the version the last one told up to, whom it reminded at which version; None: not slow
+    slow: dict | None = Field(default=None, sa_column=Column(JSON))
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
 
@@ -93,6 +96,11 @@ class ResultRow(SQLModel, table=True):
     finished_at: float = Field(default_factory=time.time)
     # the order its ratings moved in (engine/service/ratings.py; 0: not yet), so they can be rebuilt
     rated: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0, server_default="0"))
+    # the season it was rated in (engine/service/seasons.py; empty: none, or its month when rated earlier)
+    season: str = Field(default="", sa_column=Column(String, nullable=False, default="", server_default=""))
+    # the achievements each seat earned in it (engine/service/feats.py), once ``awarded`` is 1
+    feats: dict | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    awarded: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0, server_default="0"))
 
 
 class RatingRow(SQLModel, table=True):
@@ -112,6 +120,22 @@ class RatingRow(SQLModel, table=True):
     updated_at: float = Field(default_factory=time.time)
 
 
+class AchievementRow(SQLModel, table=True):
+    """How often a player earned one achievement at one game, and where first
+    (engine/service/feats.py)."""
+
+    __tablename__ = "achievements"
+
+    user: str = Field(primary_key=True)
+    game: str = Field(primary_key=True)
+    key: str = Field(primary_key=True)
+    name: str = ""
+    count: int = 0
+    first_table: int
+    first_at: float
+    last_at: float
+
+
 class ChatSettingsRow(SQLModel, table=True):
     """Per chat: the language of public messages, default rule sets, clocks in seconds."""
 
@@ -121,6 +145,8 @@ class ChatSettingsRow(SQLModel, table=True):
     lang: str = ""  # empty: the bot's own default language
     rulesets: dict = Field(default_factory=dict, sa_column=Column(JSON))  # game -> rule set
     clocks: dict = Field(default_factory=dict, sa_column=Column(JSON))  # policy -> seconds
+    season: str = Field(default="month", sa_column=Column(String, nullable=False, default="month",
+                                                          server_default="month"))  # seasons.LENGTHS
 
 
 class ScheduleRow(SQLModel, table=True):

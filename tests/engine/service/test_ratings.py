@@ -89,7 +89,7 @@ async def test_a_new_month_tells_each_chat_its_seasons_final_standings_once(db_u
     import calendar
     import time
 
-    from bot.chat.flows import Flows
+    from bot.chat import leaderboards
     from engine.service import seasons
     from words.i18n import t
 
@@ -115,7 +115,7 @@ async def test_a_new_month_tells_each_chat_its_seasons_final_standings_once(db_u
         assert len(over) == 1 and over[0].params["chat"] == "tg:1" and over[0].params["season"] == season
         [(first, _rating, wins, games), _other] = over[0].params["standings"]["deal"]
         assert games == 1 and first in ("u0", "u1")
-        text = Flows.season_text(over[0].params, "en").splitlines()
+        text = leaderboards.season_over(over[0].params, "en").splitlines()
         assert text[0] == t("en", "ch.season_over", season=season) and text[2].startswith(f"1. {first}: ")
         assert not await service.chats.ratings("tg:1", "deal", ratings.season_of(next_month)), "a fresh season"
         assert await service.chats.ratings("tg:1", "deal"), "all time goes on"
