@@ -9,6 +9,7 @@ button; only the table's creator may press them (the service checks).
 
 from __future__ import annotations
 
+from bot.chat.pace import pace_button
 from engine import options as table_options
 from engine.games import GAMES
 from words.i18n import CATALOGUES, ruleset_name, t
@@ -37,11 +38,13 @@ def values(row) -> dict[str, bool]:
 
 def lobby_buttons(row, lang: str) -> list[tuple[str, str]]:
     """One toggle per switchable option, marked on or off, then the timed match's length, a press
-    moving it to the next (no clock, 30, 60, 90 minutes): (label, unsigned button data)."""
+    moving it to the next (no clock, 30, 60, 90 minutes), then the pace of a slow game (normal, 1 h,
+    8 h, 24 h a move: ``bot/chat/pace.py``): (label, unsigned button data)."""
     now = values(row)
     toggles = [(f"{ON if now[o.name] else OFF} {label(lang, o)}", f"l:{row.id}:o:{o.code}")
                for o in table_options.toggles(row.game)]
-    return [*toggles, match_button(row, lang)]
+    slow = pace_button(row, lang)
+    return [*toggles, match_button(row, lang), *([slow] if slow else [])]
 
 
 def match_length(minutes: int, lang: str) -> str:

@@ -3,8 +3,9 @@ only human seat and finished the whole game in ~15 s, "winning" it for an absent
 
 Once the AI keeps every person's seat of a casual table (missed clocks, or they left), the table
 pauses instead of playing on at machine speed: its clocks are held, and an ``abandon`` clock is set
-``ABANDON_AFTER`` from then. A player who takes their seat back (``lobby.back``) resumes it: the
-held match clock runs on later by the length of the pause, the decision clocks are set afresh. If
+``ABANDON_AFTER`` from then (a slow game's: at least two of its paces, ``waits``). A player who
+takes their seat back (``lobby.back``) resumes it: the held match clock runs on later by the length
+of the pause, the decision clocks (and a slow game's own) are set afresh. If
 nobody comes back, the ``abandon`` clock ends the game unplayed (``cancelled``): it writes no result,
 so it counts in no standings. Tournament tables are the organisers' (their rounds have clocks of
 their own) and play on.
@@ -16,6 +17,7 @@ from sqlalchemy import delete, update
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from engine.service import pace
 from engine.service.cache import LiveTable
 from engine.service.core import Core
 from engine.service.outcome import Outcome
@@ -23,7 +25,13 @@ from engine.service.storage import queries
 from engine.service.storage.rows import OPEN_CLOCKS, DeadlineRow, TableRow
 from engine.service.views import is_ai_user
 
-ABANDON_AFTER = 24 * 3600.0  # seconds a table waits for someone to come back
+ABANDON_AFTER = 24 * 3600.0  # seconds a table waits for someone to come back (a slow game: ``waits``)
+
+
+def waits(live: LiveTable) -> float:
+    """How long this table waits for someone to come back: a day, and a slow game no less than the
+    time it took to lose a seat (two 24-hour clocks: two days; ``pace.abandon_after``)."""
+    return pace.abandon_after(live.row, ABANDON_AFTER)
 
 
 def everyone_away(live: LiveTable) -> bool:
@@ -52,11 +60,13 @@ async def pause(core: Core, live: LiveTable) -> bool:
                                                      DeadlineRow.status.in_(OPEN_CLOCKS))
                            .values(status="held", owner=None, lease_until=None))
         session.add(DeadlineRow(table_id=table_id, version=live.row.version, seat=-1, kind="abandon",
-                                due_at=now + ABANDON_AFTER))
+                                due_at=now + waits(live)))
         await session.commit()
     live.row.status = "paused"
     live.clocks = await queries.open_clocks(core.db, table_id)
-    core.outbox.kick(table_id, notes=[Outcome(True, "service.all_away")], kind="paused")
+    note = Outcome(True, "slow.all_away", params={"hours": round(waits(live) / 3600)}) if pace.is_slow(
+        live.row) else Outcome(True, "service.all_away")
+    core.outbox.kick(table_id, notes=[note], kind="paused")
     return True
 
 
@@ -72,7 +82,7 @@ async def resume(core: Core, live: LiveTable) -> bool:
                                                                 DeadlineRow.status.in_(OPEN_CLOCKS)))).first()
         if waiting is None:  # paused by a tournament's organisers: theirs to resume
             return False
-        paused_for = max(0.0, core.clock() - (waiting.due_at - ABANDON_AFTER))
+        paused_for = max(0.0, core.clock() - (waiting.due_at - waits(live)))
         await session.exec(update(DeadlineRow).where(DeadlineRow.table_id == table_id, DeadlineRow.kind == "match",
                                                      DeadlineRow.status == "held")
                            .values(status="pending", due_at=DeadlineRow.due_at + paused_for))

@@ -1,7 +1,8 @@
 """Which clocks a table's state implies, worked out without any I/O (``clocks.py`` stores and fires
 them; ``core.apply`` stores a move's with it): one per decision a person owes, due after the
 table's seconds for that decision's policy, and one per decision an AI seat owes (a safety net due
-after ``AI_GRACE``). Also this process's name among others on one database (``owner_name``)."""
+after ``AI_GRACE``), and a slow game's own clocks (``pace.py``). Also this process's name among
+others on one database (``owner_name``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import secrets
 import socket
 from typing import TYPE_CHECKING
 
+from engine.service import pace
 from engine.service.storage.rows import ClockInfo, DeadlineRow
 
 if TYPE_CHECKING:
@@ -49,9 +51,11 @@ def wanted_infos(live: LiveTable, now: float, version: int | None = None, seats:
     seats = live.row.seats if seats is None else seats
     if (status or live.row.status) != "running" or live.state is None:
         return []
-    out = []
+    out, people = [], []
     for decision in live.rules.waiting_for(live.state):
         ai = bool(seats[decision.seat]["ai"])
         seconds = AI_GRACE if ai else clock_seconds(live, decision.policy)
         out.append(ClockInfo(version, decision.seat, decision.kind, ai, now + seconds))
-    return out
+        if not ai:
+            people.append((decision, seconds))
+    return out + pace.slow_infos(live.row, people, version, now)  # a slow game's reminders and summary

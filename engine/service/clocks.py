@@ -10,8 +10,9 @@ transaction; ``reconcile`` does the same when something else changed (seats, a r
 The sweep takes every clock that has run out with a lease (one statement for all), then fires
 each: a table's clock is applied by a move whose transaction also marks the clock done, only while
 the lease is still this process's; a clock of a scheduled match or a tournament goes to the part
-of the service that registered for it (``handle``). A process that dies after taking a clock
-leaves a lease that runs out; the next sweep of any process takes it over.
+of the service that registered for it (``handle``), and a slow game's reminder or daily summary
+to ``slow.py`` (``handle_kind``: no move). A process that dies after taking a clock leaves a lease
+that runs out; the next sweep of any process takes it over.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.values import SYSTEM, EndMatch
 from engine.games import GAMES
-from engine.service import away, metrics
+from engine.service import away, metrics, pace
 from engine.service.clock_rules import LEASE, MISSES_BEFORE_AI, clock_seconds, wanted_clocks
 from engine.service.core import Core
 from engine.service.outcome import Outcome
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Handler = Callable[[DeadlineRow], Awaitable[Outcome]]
+TOOK_OVER = ("service.ai_took_over", "slow.ai_took_over")  # the note, in a normal and in a slow game
 
 
 class Clocks:
@@ -49,6 +51,7 @@ class Clocks:
         self.core = core
         self.owner = core.owner
         self._handlers: dict[str, Handler] = {}
+        self._kinds: dict[str, Handler] = {}  # a table's clocks of other kinds than its decisions' (pace.KINDS)
         self.lateness: deque[tuple[float, float]] = deque(maxlen=100_000)  # (due at, seconds past it) per clock
         self.fired = 0
         # set while no clock is being fired: AI seats wait for it, so clocks have the database first
@@ -58,6 +61,11 @@ class Clocks:
     def handle(self, source: str, handler: Handler) -> None:
         """Who fires clocks that are not a table's: ``schedule`` or ``tournament`` rows."""
         self._handlers[source] = handler
+
+    def handle_kind(self, kind: str, handler: Handler) -> None:
+        """Who fires a table's clocks of ``kind`` (``remind:…`` and ``summary``: a slow game's, ``slow.py``),
+        which apply no move."""
+        self._kinds[kind] = handler
 
     async def reconcile(self, live: LiveTable) -> None:
         """Set exactly the clocks the table's state implies (after a change that was not a move;
@@ -175,6 +183,9 @@ class Clocks:
         """A table's clock ran out (this process holds its lease): apply what it applies, in the
         transaction that marks it done. A clock the table has moved past is retired."""
         table_id = deadline.table_id
+        other = self._kinds.get(pace.kind_of(deadline.kind))
+        if other is not None:  # a slow game's reminder or summary: no move
+            return await other(deadline)
         async with self.core.cache.lock(table_id):
             live = await self.core.cache.get(table_id)
             if live is not None and deadline.version > live.row.version:
@@ -196,10 +207,11 @@ class Clocks:
                 # said as a time-out, in the log and to the player (issue 47: it read like their own move)
                 notes.append(Outcome(True, "service.timed_out", params={"seat": seat}))
                 missed = {**live.row.missed, str(seat): live.row.missed.get(str(seat), 0) + 1}
-                if missed[str(seat)] >= MISSES_BEFORE_AI:  # three in a row: the AI keeps the seat warm
+                # three in a row (two in a slow game, ``pace.py``): the AI keeps the seat warm
+                if missed[str(seat)] >= pace.misses_before_ai(live.row, MISSES_BEFORE_AI):
                     seats = [dict(s) for s in live.row.seats]
                     seats[seat]["ai"] = True
-                    notes.append(Outcome(True, "service.ai_took_over", params={"seat": seat}))
+                    notes.append(Outcome(True, TOOK_OVER[pace.is_slow(live.row)], params={"seat": seat}))
             outcome = await self.core.apply(live, seat, action, fired=(deadline.id, self.owner), seats=seats,
                                             missed=missed, notes=notes)
             if not outcome.ok:
@@ -211,7 +223,7 @@ class Clocks:
             self.note_fired(deadline)
             if notes:
                 outcome.key, outcome.params = notes[-1].key, notes[-1].params
-            if any(n.key == "service.ai_took_over" for n in notes):
+            if any(n.key in TOOK_OVER for n in notes):
                 await away.pause(self.core, self.core.cache.peek(table_id) or live)  # everyone away: it waits
             return outcome
 

@@ -18,7 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from engine import options as table_options
 from engine.core.values import SYSTEM
 from engine.games import GAMES, LEVELS
-from engine.service import away
+from engine.service import away, pace
 from engine.service.cache import LiveTable
 from engine.service.chats import Chats
 from engine.service.clock_rules import DEFAULT_CLOCKS, wanted_clocks
@@ -94,23 +94,33 @@ class Lobby:
         self.cache.put(LiveTable(row=row, rules=GAMES[game].rules))
         return Outcome(True, table=row.id, version=0)
 
-    async def seat_ais_like(self, table_id: int, seats, user: str, name: str, seed: int | None = None) -> None:
-        """A rematch's AI seats: one of the same level for each AI seat of the ended game (``seats``:
-        its view's seats), added by ``user`` who opened the new lobby (every platform's Rematch)."""
-        for seat in seats:
+    async def set_up_like(self, table_id: int, ended, user: str, name: str, seed: int | None = None) -> None:
+        """A rematch's lobby set up like the ended game (``ended``: its public view), by ``user`` who
+        opened it (every platform's Rematch): one AI seat of the same level for each of its AI
+        seats, the same timed match, the same pace of a slow game (its rule options came with
+        ``new_table``)."""
+        for seat in ended.seats:
             if not seat.person:
                 await self.op(table_id, "ai" if seat.level in (None, "ai") else f"ai:{seat.level}", user, name,
                               seed=seed)
+        minutes = (ended.options or {}).get("match_minutes")
+        if isinstance(minutes, int) and minutes > 0:
+            await self.set_match(table_id, user, minutes)
+        if ended.pace:
+            await self.set_pace(table_id, user, ended.pace // 3600)
 
     async def op(self, table_id: int, op: str, user: str, name: str, is_admin: bool = False,
                  seed: int | None = None) -> Outcome:
         """A lobby button or command, whatever the platform: join, leave, ai (``ai:<level>``: of a
         level), noai, cancel, start, or
-        ``o:<code>`` (the creator switches a rule option, ``engine.options``)."""
+        ``o:<code>`` (the creator switches a rule option, ``engine.options``), ``m:<minutes>`` (a timed
+        match), ``p:<hours>`` (a slow game's pace, ``pace.py``)."""
         if op.startswith("o:"):
             return await self.toggle_option(table_id, user, op[2:])
         if op.startswith("m:") and op[2:].isdigit():
             return await self.set_match(table_id, user, int(op[2:]))
+        if op.startswith("p:") and op[2:].isdigit():
+            return await self.set_pace(table_id, user, int(op[2:]))
         ops = {"join": lambda: self.join(table_id, user, name), "leave": lambda: self.leave(table_id, user),
                "ai": lambda: self.add_ai(table_id, user, is_admin=is_admin),
                "noai": lambda: self.remove_ai(table_id, user, is_admin=is_admin),
@@ -237,8 +247,24 @@ class Lobby:
                 return None, Outcome(False, "service.bad_token", table=table_id)
             if user != live.row.creator:
                 return None, Outcome(False, "opt.creator_only", table=table_id)
-            return {**(chosen or {}), "match_minutes": minutes}, Outcome(True, params={"minutes": minutes},
-                                                                       table=table_id)
+            # a timed match is not a slow game: a pace chosen before goes (said to the creator)
+            chosen, slow = pace.without_pace(chosen, live.row.game) if minutes else (chosen, False)
+            params = {"minutes": minutes, **({"pace_off": True} if slow else {})}
+            return {**(chosen or {}), "match_minutes": minutes}, Outcome(True, params=params, table=table_id)
+
+        async with self.cache.lock(table_id):
+            return await self._change_lobby(table_id, decide, column="options")
+
+    async def set_pace(self, table_id: int, user: str, hours: int) -> Outcome:
+        """The creator makes the game a slow one of ``hours`` a move (one of ``pace.PACE_HOURS``; 0: the
+        chat's clocks) before the start; a timed match is turned off with it (``pace.py``). Kept with
+        the chosen options until the start."""
+        def decide(live: LiveTable, chosen: dict) -> tuple[dict | None, Outcome]:
+            ready = live.row.format >= pace.FORMAT  # else a process of an older release still serves
+            options, refused, params = pace.choose(live.row, user, hours, chosen, ready)
+            if refused:
+                return None, Outcome(False, refused, table=table_id)
+            return options, Outcome(True, params=params, table=table_id)
 
         async with self.cache.lock(table_id):
             return await self._change_lobby(table_id, decide, column="options")
@@ -331,6 +357,8 @@ class Lobby:
             # then the caller's (a tournament round's)
             stored = await queries.modify_table(self.db, table_id, lambda _row: None)
             chosen = stored.options if stored is not None and stored.status == "lobby" else live.row.options
+            chosen = dict(chosen or {})
+            hours = chosen.pop("pace", 0)  # the service's, not the rules': the table's clocks (``pace.py``)
             options = {"ruleset": live.row.ruleset, **(chosen or {}), **(options or {}),
                        **({"match_minutes": match_minutes} if match_minutes else {}),
                        **formats.rules_of(live.row.game, live.row.format)}  # what its format plays by
@@ -340,11 +368,14 @@ class Lobby:
             card = getattr(state.options, "card_seconds", 0)
             if card:
                 clocks["card"] = card
-            values = dict(seed=seed, snapshot=live.rules.encode_state(state).decode(), status="running",
-                          clocks=clocks, options=options, turn_cap=turn_cap)
-            trial = LiveTable(row=TableRow(**{**live.row.model_dump(), **values}), rules=live.rules, state=state)
             now = self.core.clock()
             minutes = getattr(state.options, "match_minutes", 0)
+            slow = None  # a slow game: every clock at its pace, its first daily summary a day on
+            if isinstance(hours, int) and hours in pace.PACE_HOURS and hours and not minutes and not card:
+                clocks, slow = pace.started(hours * 3600, clocks, now)
+            values = dict(seed=seed, snapshot=live.rules.encode_state(state).decode(), status="running",
+                          clocks=clocks, options=options, turn_cap=turn_cap, slow=slow)
+            trial = LiveTable(row=TableRow(**{**live.row.model_dump(), **values}), rules=live.rules, state=state)
             match = [DeadlineRow(table_id=table_id, version=0, seat=SYSTEM, kind="match",
                                        due_at=now + 60 * minutes)] if minutes else []
             if not await queries.start_table(self.db, table_id, values, match + wanted_clocks(trial, now),

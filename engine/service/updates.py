@@ -79,6 +79,7 @@ class PublicView(msgspec.Struct):
     max_players: int
     own_from_start: bool  # every player keeps a private message from the start (a hand)
     settings: dict = {}  # the game's options in force: its rule set's, with what was chosen over them
+    pace: int = 0  # a slow game's seconds a move (engine/service/pace.py); 0: the chat's clocks
 
     @property
     def id(self) -> int:

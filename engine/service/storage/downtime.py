@@ -5,8 +5,8 @@ Every process notes, with its heartbeat (``Formats.beat``), when the service was
 (``LAST_SEEN`` in ``settings``). The first process to start after the service was down for more than
 ``NOTICED`` seconds moves every pending decision clock on by the time it was down, so each player
 has the time they had left when it stopped (a clock that ran out meanwhile gets its remaining time
-back). The match clocks, scheduled matches and tournament rounds keep their times: they are the
-group's appointments. A rolling deploy is no downtime: the other processes went on beating.
+back). The match clocks, scheduled matches, tournament rounds and a slow game's daily summary keep
+their times: they are the group's appointments. A rolling deploy is no downtime: the other processes went on beating.
 
 Processes starting together take turns (the migration's lock), and the one that moves the clocks
 notes the service as seen in the same transaction, so the clocks are moved once.
@@ -25,7 +25,8 @@ log = logging.getLogger(__name__)
 
 LAST_SEEN = "service.last_seen"
 NOTICED = 10.0  # seconds of silence that count as the service having been down (it beats every 5 s)
-APPOINTMENTS = ("match", "announce", "begin", "tour.round")  # clocks that keep their time
+# clocks that keep their time (a slow game's daily summary too; its reminders move with its decisions)
+APPOINTMENTS = ("match", "announce", "begin", "tour.round", "summary")
 
 
 async def catch_up(engine: AsyncEngine, now: float) -> float:

@@ -21,7 +21,9 @@ answered ``service.newer`` ("press again in a moment"), never played by rules th
 
 **Versions.** 1: tables as every build before this one stored them. 2: a change of rules that a
 process of an older build would not apply (``RULES``: a Deal match settles what is in progress at
-time-out), written into the table's options when it starts.
+time-out), written into the table's options when it starts. 3: clocks of kinds an older build
+would fire as time-outs (a slow game's reminders and daily summary, engine/service/pace.py): only
+a table of format 3 may be a slow game.
 
 **Builds older than the registry** (before migration 0010) say nothing in ``processes`` and read 1
 only, so nothing here can see them run. Migration 0010, upgrading a database that already holds
@@ -46,8 +48,8 @@ from engine.service.storage.rows import ProcessRow, SettingRow
 
 log = logging.getLogger(__name__)
 
-READS = (1, 2)  # the table formats this build reads
-NEWEST = 2  # the newest it writes (when every running process reads it)
+READS = (1, 2, 3)  # the table formats this build reads
+NEWEST = 3  # the newest it writes (when every running process reads it)
 BASELINE = 1  # what every build reads, registered or not
 # what a format adds to the options its game starts with: a change of rules that a process of an
 # older release would not apply is a new format, so that every process that plays a table applies
