@@ -11,7 +11,8 @@
 
 Signed data of the web (``service.sign``, one letter and a colon, like the chat buttons' ``l:``,
 ``h:``, ``T:``…): ``w:`` a browser session, ``t:`` a Telegram user's session, ``v:`` a spectator
-link, ``W:`` a tournament page. A signed value only opens what its letter says.
+link, ``W:`` a tournament page, ``R:`` a finished game's page (its result and replay), ``P:`` a
+player's profile page. A signed value only opens what its letter says.
 
 No aiohttp here: plain functions, tested on their own.
 """
@@ -120,3 +121,20 @@ def telegram_path(table: int) -> str:
 def tournament_path(sign, tournament: int) -> str:
     """A tournament's live page (standings and the round's tables, for a screen at the venue)."""
     return f"/tournament/{tournament}?k={sign(f'W:{tournament}')}"
+
+
+def result_path(sign, table: int) -> str:
+    """A finished game's page (who won, the chart, the replay), with the signed key that opens it:
+    the link a chat's game-end message shares."""
+    return f"/r/{table}?k={sign(f'R:{table}')}"
+
+
+_PROFILE_USER = re.compile(r"[0-9a-z:]{1,40}")  # what a signed value may carry (``tokens.sign``)
+
+
+def profile_path(sign, user: str) -> str | None:
+    """A player's profile page (their ratings, streaks and latest games), with its signed key; None
+    for a user id a link cannot carry (an AI seat has none either: the caller leaves those out)."""
+    if not isinstance(user, str) or not _PROFILE_USER.fullmatch(user) or user.startswith("ai:"):
+        return None
+    return f"/p/{user}?k={sign(f'P:{user}')}"

@@ -33,7 +33,7 @@ from bot.chat import trade_builder
 from bot.chat.inputs import clean_name
 from bot.chat.presenter import pile_answer, refused_text
 from bot.web.atlas import atlas
-from bot.web.auth import watch_path
+from bot.web.auth import result_path, watch_path
 from bot.web.messages import lobby_message, own_part, parse_message, say, table_message
 from bot.web.rematch import invited, rematch, rematch_of
 from engine.core.errors import RuleError
@@ -282,7 +282,8 @@ class Hub:
                                                                   client.watch, hosts, asked), "watch_path": watch})
                     continue
                 message = table_message(public, lang, self.service.clock(), history, "/picture" + watch[len("/watch"):])
-                message.update(rematch=again, watch_path=watch, web=public.chat_key.startswith("web:"))
+                message.update(rematch=again, watch_path=watch, web=public.chat_key.startswith("web:"),
+                               result_path=result_path(self.service.sign, table) if public.over else None)
                 if series is not None:
                     message["series"] = series
                 for client in group:

@@ -20,6 +20,7 @@ from bot.chat import option_screens, trade_builder
 from bot.chat.screens import event_lines, note_lines
 from engine import options as table_options
 from engine.games import GAMES
+from engine.service.pace import PACE_HOURS
 from engine.service.views import PrivateView, PublicView
 from words.board_text import party_name, trade_terms
 from words.games import WORDS, extra_label
@@ -27,7 +28,8 @@ from words.i18n import CATALOGUES, ruleset_name, t
 
 MAX_MESSAGE = 1024  # bytes: every valid message is far smaller
 LOBBY_OPS = ("join", "leave", "ai", "ai:basic", "ai:strong", "noai", "start", "cancel")
-OPTION_OP = re.compile(r"o:[a-z0-9]{1,8}|m:[0-9]{1,3}")  # a rule option switched (``engine.options`` codes)
+# a rule option switched (``engine.options`` codes), a timed match's length, a slow game's pace
+OPTION_OP = re.compile(r"o:[a-z0-9]{1,8}|m:[0-9]{1,3}|p:[0-9]{1,2}")
 # or the timed match's minutes chosen, by the creator
 TYPES = ("press", "back", "lobby", "trade", "pile", "amount", "rematch")
 MOST_AMOUNT = 10**9  # a typed amount above any game's money is not a number a player meant
@@ -96,7 +98,9 @@ def lobby_message(view: PublicView, lang: str, seat: int | None, creator: bool, 
             "runs": runs, "invited": invited or [],
             # the timed match (B-17, D-16): its length now and the lengths the creator may choose
             "match": {"minutes": table_options.match_minutes(view.game, view.ruleset, view.options),
-                      "choices": list(table_options.MATCH_MINUTES)}}
+                      "choices": list(table_options.MATCH_MINUTES)},
+            # a slow game's pace (engine/service/pace.py): its hours a move now, and the creator's choices
+            "pace": {"hours": view.pace // 3600, "choices": list(PACE_HOURS)}}
 
 
 # the fields of an event that name the seat it goes against: who pays (rent, a debt), whose card

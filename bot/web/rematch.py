@@ -1,7 +1,7 @@
 """A rematch of a finished web table: a new lobby of the same game, rule set, options and AI seats,
 in the same web "chat" (the table's ``web:…`` chat key), so that the service's rule of one open
 table a chat makes the first press open it and every later press find it. The chat bots' Rematch
-(``bot.chat.flows.Flows.rematch``) makes the same service calls (``Lobby.seat_ais_like`` for the AI
+(``bot.chat.flows.Flows.rematch``) makes the same service calls (``Lobby.set_up_like`` for the AI
 seats); the web differs only in who is invited: the last game's players, seated with one tap each
 (a press joins the lobby already open).
 
@@ -43,7 +43,7 @@ async def rematch(service: GameService, ended: PublicView, user: str, name: str,
             if not joined.ok:
                 return joined
         return Outcome(True, table=opened.table)
-    await service.lobby.seat_ais_like(opened.table, ended.seats, user, name, seed=seed)
+    await service.lobby.set_up_like(opened.table, ended, user, name, seed=seed)
     return opened
 
 

@@ -11,6 +11,10 @@ Routes:
 - ``/tournament/<id>?k=<signed>`` a tournament's standings and its round's tables, refreshed every
   few seconds (for a screen at the venue; the link is in the chat's ``/standings`` with
   ``TYCOON_WEB_URL``);
+- ``/r/<table>?k=<signed>`` a finished game's page: the result, the chart and a replay to step
+  through (``replay.py``: its data at ``/api/result/<table>``, its frames at ``/api/replay/<table>``,
+  a rematch at ``POST /api/rematch/<table>``); ``/p/<user>?k=<signed>`` a player's profile page
+  (``profile.py``, its data at ``/api/profile/<user>``);
 - ``/api/tables`` (GET the list, POST a new table), ``/api/tg/auth`` (``initData`` → a session),
   ``/api/tournament/<id>?k=…`` (the tournament page's data);
 - ``/ws/<table>`` the table's live screens and moves (``live.Hub``).
@@ -33,8 +37,9 @@ from pathlib import Path
 from aiohttp import WSMsgType, web
 
 from bot.process import health
-from bot.web import auth
+from bot.web import auth, profile, replay
 from bot.web.api import POST_LIMITS, PostLimits, list_tables, new_table, telegram_auth, tournament_data
+from bot.web.atlas import atlas
 from bot.web.context import (
     HUB,
     LANG_COOKIE,
@@ -93,9 +98,11 @@ async def lobby_page(request: web.Request) -> web.Response:
     return _page(request, "lobby", page="lobby", games=games, limits=limits)
 
 
-async def _missing(request: web.Request) -> web.Response:
-    """A table that does not exist: a page that says so, with the way back (not a page that waits)."""
-    response = _page(request, "missing", page="missing", message=say(lang_of(request), "service.no_table"))
+async def _missing(request: web.Request, message: str | None = None, title: str | None = None) -> web.Response:
+    """A table that does not exist: a page that says so, with the way back (not a page that waits);
+    ``message`` and ``title`` say otherwise what is not there (a game not over yet, a bad link)."""
+    response = _page(request, "missing", page="missing", message=message or say(lang_of(request), "service.no_table"),
+                     title=title)
     response.set_status(404)
     return response
 
@@ -152,6 +159,35 @@ async def tournament_page(request: web.Request) -> web.Response:
     if tid is None or request.app[SERVICE].unsign(key) != f"W:{tid}":
         raise web.HTTPForbidden(text=t(lang_of(request), "web.err.watch_key"))
     return _page(request, "tournament", page="tournament", tournament=tid, key=key)
+
+
+async def result_page(request: web.Request) -> web.Response:
+    """A finished game's page (``replay.py``): only with its signed key, only once it is over."""
+    lang, service, table = lang_of(request), request.app[SERVICE], id_in_path(request)
+    key = request.query.get("k", "")
+    if table is None or service.unsign(key) != f"R:{table}":
+        return await _missing(request, t(lang, "web.err.result_key"), t(lang, "web.result.missing"))
+    data = await replay.result_data(service, request.app[replay.REPLAYS], table, lang)
+    if data is None:
+        view = await service.public_view(table)
+        if view is not None and view.status in ("lobby", "running", "paused"):  # its page opens once it ends
+            return await _missing(request, t(lang, "web.result.not_over"), t(lang, "web.result.not_over_title"))
+        return await _missing(request)  # no such table, or one that ended without a result (cancelled)
+    response = _page(request, "result", page="result", table=table, key=key, result=data,
+                     atlas=atlas(data["game"], data["ruleset"], lang))
+    response.enable_compression()
+    return response
+
+
+async def profile_page(request: web.Request) -> web.Response:
+    """A player's profile page (``profile.py``): only with its signed key."""
+    lang, service = lang_of(request), request.app[SERVICE]
+    user = profile.signed_user(service, request.match_info.get("user"), request.query.get("k"))
+    if user is None:
+        return await _missing(request, t(lang, "web.err.profile_key"), t(lang, "web.profile.missing"))
+    response = _page(request, "profile", page="profile", profile=await profile.profile_data(service, user, lang))
+    response.enable_compression()
+    return response
 
 
 # -- the WebSocket ------------------------------------------------------------------------------
@@ -222,6 +258,10 @@ def make_app(service: GameService, hub: Hub | None = None, lang: str = "zh-Hans"
     app.router.add_post("/api/tables", new_table)
     app.router.add_post("/api/tg/auth", telegram_auth)
     app.router.add_get("/ws/{table}", table_socket)
+    app.router.add_get("/r/{table}", result_page)
+    app.router.add_get("/p/{user}", profile_page)
+    replay.add_routes(app)
+    profile.add_routes(app)
     app.router.add_static("/static", STATIC)
     health.add_routes(app, service)
     return app

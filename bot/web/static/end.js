@@ -19,6 +19,12 @@ export function showEnd(m, atlas, money) {
   again.hidden = !(m.web && m.status === "over");
   again.textContent = m.rematch ? w("web.end.join_rematch", {table: m.rematch}) : w("web.end.rematch");
   again.dataset.table = m.rematch ? String(m.rematch) : "";
+  // the finished game's own page: the result to share, the chart, the replay (replay.js)
+  const replay = $("end-replay");
+  if (replay) {
+    replay.hidden = !m.result_path;
+    if (m.result_path) replay.href = m.result_path;
+  }
   const rows = m.seats.map((s, i) => ({i, name: s.name, worth: (m.worth || {})[i] || 0}))
     .sort((a, b) => (m.winners.includes(b.i) - m.winners.includes(a.i)) || b.worth - a.worth);
   $("end-standings").hidden = !m.played;
@@ -27,6 +33,12 @@ export function showEnd(m, atlas, money) {
     ...rows.map(r => el("tr", {className: m.winners.includes(r.i) ? "winner" : ""},
       el("td", {textContent: r.name + (m.winners.includes(r.i) ? ` (${w("web.end.winner")})` : "")}),
       el("td", {textContent: money(r.worth)}))));
+  showChart(m, atlas, box);
+}
+
+// The chart of each player's worth turn by turn (``m.series``), under #end-more (the end screen's,
+// and the finished game's page: replay.js); ``box``: the card it is drawn on (its ground).
+export function showChart(m, atlas, box) {
   $("end-more").hidden = !m.series;
   if (!m.series) return $("end-chart").replaceChildren();
   if (!$("end-more").dataset.set) {  // opened once, as the screen allows; then as the reader leaves it

@@ -61,6 +61,7 @@ export function showLobby(m, send, nameOf) {
     return row;
   }));
   showMatch(m, mine, send, nameOf);
+  showPace(m, mine, send, nameOf);
   const open = m.status === "lobby";
   $("share").textContent = "";
   shareButtons($("lobby-share"), open ? [["web.share.play", m.web ? `/t/${m.table}` : null],
@@ -84,6 +85,28 @@ function showMatch(m, mine, send, nameOf) {
     b.dataset.op = `m:${n}`;
     b.setAttribute("aria-pressed", String(n === m.match.minutes));
     b.addEventListener("click", () => send({type: "lobby", op: `m:${n}`, name: nameOf()}));
+    return b;
+  }));
+}
+
+// A slow game's pace (issue 48): its hours a move for everyone; the creator picks one of the
+// choices (normal, 1, 8, 24 hours a move). A pace turns the timed match off, and a match the pace.
+function showPace(m, mine, send, nameOf) {
+  if (!m.pace) return;
+  let box = $("pace-choice");
+  if (!box) {
+    box = el("div", {id: "pace-choice", className: "match-choice"});
+    $("match-choice").after(box);
+  }
+  const label = n => n ? w("web.lobby.pace_hours", {n}) : w("web.lobby.pace_normal");
+  const head = el("span", {className: "what", textContent: w("web.lobby.pace", {pace: label(m.pace.hours)})});
+  if (!mine) return box.replaceChildren(head);
+  box.replaceChildren(head, ...m.pace.choices.map(n => {
+    const b = el("button", {type: "button", className: "choice" + (n === m.pace.hours ? " on" : ""),
+                            textContent: label(n)});
+    b.dataset.op = `p:${n}`;
+    b.setAttribute("aria-pressed", String(n === m.pace.hours));
+    b.addEventListener("click", () => send({type: "lobby", op: `p:${n}`, name: nameOf()}));
     return b;
   }));
 }

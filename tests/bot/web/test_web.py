@@ -15,6 +15,7 @@ import pytest
 
 from bot.process import cli
 from bot.web import auth
+from bot.web.auth import result_path
 from bot.web.context import watch_path
 from bot.web.hub import Hub, RateLimit
 from bot.web.messages import parse_message
@@ -261,6 +262,12 @@ async def test_telegram_private_message_opens_the_mini_app_and_discord_links_the
         assert service.unsign(key) == f"v:{made.table}"  # the key the spectator page checks
         view = messenger._view([watch])
         assert [c.url for c in view.children if getattr(c, "url", None)] == [watch.token]
+        # a finished game's message links its page (the result and the replay), signed for it, on both
+        for chat in (messenger, telegram):
+            page = chat.watch(made.table, "en", over=True)
+            assert page.label == t("en", "end.btn.replay")
+            assert page.token == f"https://play.example{result_path(service.sign, made.table)}"
+            assert service.unsign(page.token.split("k=")[1]) == f"R:{made.table}"
     finally:
         await service.idle()
         await service.close()
