@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.chat.messenger import Text
 from bot.chat.screens import Button
 
 
@@ -25,8 +26,9 @@ class Answer(Protocol):
     async def tell(self, text: str) -> None:
         """To them alone, short (an alert, an ephemeral reply)."""
 
-    async def reply(self, text: str, buttons: list[Button] | None = None) -> int | None:
-        """A message in answer: public in the chat (the lobby, a scheduled match); its id."""
+    async def reply(self, text: str | Text, buttons: list[Button] | None = None) -> int | None:
+        """A message in answer: public in the chat (the lobby, a scheduled match); its id. A
+        ``Text`` may end in mentions (a rematch calls the last game's players, once)."""
 
     async def ask(self, text: str, buttons: list[Button]) -> None:
         """A question with buttons meant for them (where the platform can, seen by them alone)."""

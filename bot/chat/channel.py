@@ -5,7 +5,8 @@
   answered in front of everyone, a button to open one's own screen, a "Watch" link). Edited in
   place for every change (which notifies nobody); a new one when the game starts or the turn
   passes, mentioning the player to act (the one ping a turn), and at the end with the result and
-  every player mentioned. The message it replaces loses its buttons.
+  every player mentioned. The message it replaces loses its buttons. A slow game's is posted anew
+  only at its start and its end, and its players are told privately (``bot/chat/pace.py``).
 - **Prompts** right under it, at most one per kind of question and update (``bot/chat/updates.py``):
   those asked pinged together; answered, a prompt loses its buttons.
 - **One private message per player** (a Deal hand from the start, the board's options once asked
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 
 from bot.chat.amounts import amount_button
 from bot.chat.messenger import Behind, Mention, Messenger, Text, Unreachable, chore, deferrable, pages
+from bot.chat.pace import quiet
 from bot.chat.screens import Button, Screen
 from bot.chat.updates import (
     MessageRecord,
@@ -50,6 +52,7 @@ from bot.chat.updates import (
     plan,
     with_dues,
 )
+from engine.play.history import Story
 from engine.service.tables import GameService
 from engine.service.updates import TableUpdate
 from engine.service.views import Seat
@@ -238,9 +241,11 @@ class TableChannel:
                 if older_than_shown(update, record, self.prefix):
                     return
                 now = self.service.clock()
+                story = await self._story(update)
                 screens = await plan(update, lang, now, shown_turn=record.get(f"{self.prefix}_turn"),
                                      when=lambda due: self.messenger.when(due, now, lang),
-                                     series=await self._series(update))
+                                     series=story.series if story else None, feats=story.feats if story else None)
+                screens = quiet(screens)  # a slow game: no message nor ping a move (bot/chat/pace.py)
                 try:
                     if not (again and record.get(f"{self.prefix}_v") == view.version):
                         await self._table_message(place, screens, lang, record, waited)
@@ -258,23 +263,25 @@ class TableChannel:
         if later:
             raise max(later, key=lambda b: b.until)
 
-    async def _series(self, update: TableUpdate) -> dict[int, list[int]] | None:
-        """Each seat's worth turn by turn, for the result's chart; None before the end (or when the
-        log cannot be read now: the result goes out with the table's picture)."""
+    async def _story(self, update: TableUpdate) -> Story | None:
+        """The game replayed at its end: each seat's worth turn by turn (the result's chart) and
+        the achievements earned; None before the end (or when the log cannot be read now: the
+        result goes out with the table's picture, without achievements)."""
         if not update.over:
             return None
         try:
-            return await self.service.seen.worth_series(update.table)
+            return await self.service.seen.story(update.table)
         except Exception:
-            log.exception("table %s: its net-worth chart could not be drawn", update.table)
+            log.exception("table %s: its net-worth chart and achievements could not be worked out", update.table)
             return None
 
     def table_buttons(self, screens: UpdateScreens, lang: str) -> list[Button]:
         """The buttons under the table: the public answers, or one button per player asked when
         they do not fit; then the button to one's own screen and the "Watch" link. Over: what next
-        (a rematch, the standings, a new game)."""
+        (a rematch, the standings, a new game) and the finished game's page (result and replay)."""
         if screens.ended:
-            return screens.public.buttons
+            page = self.messenger.watch(screens.update.table, lang, over=True) if screens.update.over else None
+            return screens.public.buttons + ([page] if page is not None else [])
         view = screens.update.public
         public = list({b.token: b for b in screens.public.buttons}.values())  # no repeated ids
         watch = self.messenger.watch(view.table, lang)

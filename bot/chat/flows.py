@@ -12,22 +12,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.chat import option_screens, signups
+from bot.chat import leaderboards, option_screens, signups, slow
 from bot.chat.asker import Answer, Who
 from bot.chat.channel import TableChannel
+from bot.chat.leaderboards import Leaderboards
 from bot.chat.lobby_flows import LobbyFlows, admin_for
 from bot.chat.messenger import Text
 from bot.chat.presenter import discard_pile_picture, pile_answer, refused_text
 from bot.chat.screens import Button, Screen, private_screen, step_buttons
 from bot.chat.steps import find, keys
 from bot.chat.updates import damaged_text
+from bot.web.auth import profile_path
 from engine import options as table_options
 from engine.games import GAMES
-from engine.service import ratings
 from engine.service.outcome import Outcome
 from engine.service.tables import GameService
 from engine.service.tournaments import base_chat
@@ -62,6 +62,7 @@ class Flows(LobbyFlows):
 
     def __init__(self, service: GameService, tables: TableChannel, seed: int | None = None) -> None:
         super().__init__(service, tables, seed)
+        self.boards = Leaderboards(service)  # /top, /season, a season's end
         self.learnt: dict[str, str] = {}  # a chat's language as its platform reports it (a server's locale)
 
     async def table_here(self, who: Who) -> PublicView | None:
@@ -121,8 +122,8 @@ class Flows(LobbyFlows):
     async def lobby_press(self, who: Who, table_id: int, op: str, answer: Answer) -> None:
         """A lobby's press, or one of the buttons under an ended game's result: a rematch, the
         chat's standings, a new game."""
-        if op == "stats":
-            await answer.reply(await self.stats(who))
+        if op == "stats":  # the leaderboard, in pages (``/top``)
+            await self.boards.top(who, answer)
         elif op == "again":
             await self.rematch(who, table_id, answer)
         elif op.startswith("n:"):
@@ -147,10 +148,10 @@ class Flows(LobbyFlows):
         table = await self.open_lobby(who, ended.game, ended.ruleset, chosen, answer, post=False)
         if table is None:
             return
-        await self.service.lobby.seat_ais_like(table, ended.seats, who.user, who.name, seed=self.seed)
-        people = [s.name for s in ended.seats if s.person]
-        await self.post_lobby(table, who.lang, answer,
-                              t(who.lang, "end.again", names=t(who.lang, "ui.list_sep").join(people)))
+        await self.service.lobby.set_up_like(table, ended, who.user, who.name, seed=self.seed)
+        # the last game's other players, called once (a mention: the platform tells them)
+        others = [s for s in ended.seats if s.person and s.user != who.user]
+        await self.post_lobby(table, who.lang, answer, t(who.lang, "end.again_by", name=who.name), call=others)
 
     async def seat_back(self, who: Who, table_id: int, answer: Answer) -> None:
         out = await self.service.lobby.back(table_id, who.user)
@@ -234,24 +235,16 @@ class Flows(LobbyFlows):
         if not lines:
             return t(who.lang, "ch.no_results")
         rated = []
-        season = ratings.season_of(time.time())
+        season = await self.service.chats.season(who.chat)
         for game in GAMES:
-            for key, chosen in (("ch.ratings_season", season), ("ch.ratings", None)):  # this month, all time
+            for key, chosen in (("ch.ratings_season", season), ("ch.ratings", None)):  # this season, all time
+                if key == "ch.ratings_season" and season is None:  # the chat has no seasons
+                    continue
                 best = await self.service.chats.ratings(who.chat, game, chosen)
                 if best:
                     rated.append(t(who.lang, key, game=game_name(game, who.lang), season=season))
                     rated += [f"{i + 1}. {r.name}: {r.shown:.1f} ({r.wins}/{r.games})" for i, r in enumerate(best)]
         return "\n".join([*rated, t(who.lang, "ch.standings"), *lines])
-
-    @staticmethod
-    def season_text(params: dict, lang: str) -> str:
-        """A season's final standings per game (``ratings.season_over``)."""
-        lines = [t(lang, "ch.season_over", season=params["season"])]
-        for game, best in params["standings"].items():
-            lines.append(t(lang, "ch.me.game", game=game_name(game, lang)))
-            lines += [f"{i + 1}. {name}: {rating:.1f} ({wins}/{games})" for i, (name, rating, wins, games)
-                      in enumerate(best)]
-        return "\n".join(lines + [t(lang, "ch.season_next")])
 
     async def me(self, who: Who) -> str:
         """``/me``: the asker's ratings and ranks per game (this chat's season, all time, everywhere)
@@ -265,8 +258,16 @@ class Flows(LobbyFlows):
             for scope, (rating, rank, of) in ((k, v) for k, v in mine.items() if v is not None):
                 lines.append(t(lang, f"ch.me.{scope}", rating=f"{rating.shown:.1f}", rank=rank, of=of,
                                wins=rating.wins, games=rating.games))
+        for game in GAMES:  # achievements: each once, with how often
+            earned = await self.service.chats.achievements(who.user, game)
+            if earned:
+                lines.append(t(lang, "ch.me.feats", game=game_name(game, lang), feats=t(lang, "ui.list_sep").join(
+                    t(lang, f"feat.{e.key}") + (f" ×{e.count}" if e.count > 1 else "") for e in earned)))
         if len(lines) == 1:
             lines.append(t(lang, "ch.me.none"))
+        page = profile_path(self.service.sign, who.user)
+        if self.tables.messenger.web_url and page:  # the same, with streaks and every game, on the web
+            lines.append(t(lang, "ch.me.page", url=self.tables.messenger.web_url + page))
         recent = await self.service.chats.recent(who.chat, who.user)
         if recent:
             lines.append(t(lang, "ch.me.recent", games=t(lang, "ui.list_sep").join(
@@ -331,12 +332,18 @@ class Flows(LobbyFlows):
         if not chat or not chat.startswith(f"{self.prefix}:"):
             return False
         lang = await self.lang_of(chat)
+        if outcome.key in slow.NOTICES:  # a slow game's reminder (private) or daily summary (issue 48)
+            await slow.tell(self.tables, outcome, lang)
+            return True
         place = self.tables.messenger.chat_place(chat)
         closed = signups.of_outcome(outcome)
         if closed is not None:  # sign-up is over: its messages lose the button
             await self.close_signup(closed)
-        if outcome.key == "ratings.season_over":  # a month ended: the season's final standings, once
-            await self.tables.post(place, Text(self.season_text(outcome.params, lang)), [])
+        if outcome.key == "ratings.season_over":  # a season ended: its final standings, once
+            await self.tables.post(place, Text(leaderboards.season_over(outcome.params, lang)),
+                                   [Button(t(lang, "ch.top.btn.a"), f"R:{game}:a:0", -1)
+                                    for game in list(outcome.params["standings"])[:1]],
+                                   await leaderboards.season_picture(outcome.params, lang), name="season.png")
             return True
         if outcome.key == "service.match_announced":
             sid = outcome.params["schedule"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 # button data other than moves: signed by the service
-SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "t:", "v:", "m:", "a:")
+SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "t:", "v:", "m:", "a:", "R:", "Z:")
 NEW_GAME = "n:"  # the unsigned "choose a game" button of a bare /newgame (``n:<game>``)
 NAME_LIMIT = 32
 MAX_ID = 2**31 - 1  # ids are database integers
@@ -25,9 +25,11 @@ _DIGITS = re.compile(r"[0-9]{1,10}")
 # button data, unsigned (the signature was checked first): what each press may carry
 _SHAPES = {
     # ``ai:<level>``: an AI seat of a level; ``o:<code>``: the creator switches a rule option (``engine.options``);
-    # ``m:<minutes>``: the creator makes the game a timed match of that length
+    # ``m:<minutes>``: the creator makes the game a timed match of that length; ``p:<hours>``: a slow
+    # game of that pace (engine/service/pace.py)
     "l": re.compile(r"l:(?P<table>[0-9]{1,10}):"
                     r"(?P<op>join|leave|ai(?::(?:basic|strong))?|noai|start|cancel|o:[a-z0-9]{1,8}|m:[0-9]{1,3}"
+                    r"|p:[0-9]{1,2}"
                     r"|again|stats|n:[a-z]{1,8})"),  # after the end: a rematch, the standings, a new game
     "h": re.compile(r"h:(?P<table>[0-9]{1,10})(?::(?P<seat>[0-9]))?"),
     "b": re.compile(r"b:(?P<table>[0-9]{1,10})"),
@@ -44,6 +46,9 @@ _SHAPES = {
     "e": re.compile(r"e:(?P<table>[0-9]{1,10}):(?P<answer>[yn])"),
     "s": re.compile(r"s:(?P<schedule>[0-9]{1,10})"),
     "T": re.compile(r"T:(?P<tournament>[0-9]{1,10}):(?P<op>[swj])(?::(?P<team>[0-9]{1,10}))?"),
+    # a leaderboard's page (``bot.chat.leaderboards``): the game, the season's or all time, the page
+    "R": re.compile(r"R:(?P<game>[a-z]{1,8}):(?P<scope>[sa]):(?P<page>[0-9]{1,3})"),
+    "Z": re.compile(r"Z:(?P<length>week|month|quarter|off)"),  # how long the chat's seasons last
 }
 
 
@@ -69,6 +74,8 @@ class PressKind(StrEnum):
     END = "e"  # the answer to /endgame's question
     SIGN_UP = "s"  # sign up for a scheduled match
     TOURNAMENT = "T"  # a tournament's sign-up and team buttons
+    LEADERBOARD = "R"  # a page of a chat's leaderboard (/top)
+    SEASON_LENGTH = "Z"  # an admin's choice of how long the chat's seasons last (/season)
 
 
 @dataclass(frozen=True)

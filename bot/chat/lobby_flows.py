@@ -4,13 +4,15 @@ presses on its buttons. ``Flows`` (``bot/chat/flows.py``) builds on it."""
 
 from __future__ import annotations
 
-from bot.chat import option_screens
+from collections.abc import Sequence
+
+from bot.chat import option_screens, pace
 from bot.chat.asker import Answer, Who
 from bot.chat.channel import TableChannel
-from bot.chat.messenger import Text
+from bot.chat.messenger import Mention, Text
 from bot.chat.screens import Button
 from engine.service.tables import GameService
-from engine.service.views import PublicView
+from engine.service.views import PublicView, Seat
 from words.i18n import game_name, ruleset_name, t
 
 # an AI seat of each level (``engine.games.LEVELS``), the default one without its level in the op
@@ -53,6 +55,7 @@ class LobbyFlows:
         key = "ch.lobby" if view.status == "lobby" else "ch.lobby_started"
         text = t(lang, key, game=game_name(view.game, lang), ruleset=ruleset_name(view.ruleset, lang), seats=seats)
         lines = [text, option_screens.on_line(view, lang)]  # what the group chose stays in view after the start
+        lines.append(pace.pace_line(view, lang))  # a slow game: its pace, the reminders, the daily summary
         if view.status == "lobby" and view.own_from_start:  # hands come privately: how to get them
             lines.append(self.tables.messenger.private_note(view.table, lang) or "")
         return "\n".join(line for line in lines if line)
@@ -113,13 +116,16 @@ class LobbyFlows:
             await self.post_lobby(out.table, who.lang, answer)
         return out.table
 
-    async def post_lobby(self, table_id: int, lang: str, answer: Answer, note: str | None = None) -> None:
+    async def post_lobby(self, table_id: int, lang: str, answer: Answer, note: str | None = None,
+                         call: Sequence[Seat] = ()) -> None:
         """The lobby's message as the answer to the one who opened it, remembered to be edited;
-        ``note``: a line above it (a rematch names the last game's players)."""
+        ``note``: a line above it; ``call``: the players it mentions once, at its end (a rematch
+        calls the last game's players: the later edits of the lobby mention nobody)."""
         view = await self.service.public_view(table_id)
         text = self.lobby_text(view, lang)
         body, buttons = Text(f"{note}\n\n{text}" if note else text), self.lobby_buttons(view, lang)
-        sent = await answer.reply(body.body, buttons)
+        after = tuple(part for i, seat in enumerate(call) for part in ((", ",) if i else ()) + (Mention(seat),))
+        sent = await answer.reply(Text(body.body, after) if after else body.body, buttons)
         place = self.tables.messenger.table_place(view)
         await self._keep_one_lobby(table_id, place, f"{self.prefix}_lobby", None, sent,
                                    body, buttons)
@@ -135,7 +141,8 @@ class LobbyFlows:
         if not out.ok:
             await answer.tell(t(who.lang, out.key, **out.params))
             return
-        await answer.done()
+        note = pace.lobby_note(out.params, who.lang)  # a pace turned a timed match off, or the other way
+        await (answer.tell(note) if note else answer.done())
         after = await self.service.public_view(table_id)
         cancelled = after is None or after.status == "cancelled"
         await self.show_lobby(table_id, who.lang, t(who.lang, "ch.cancelled") if cancelled else None)

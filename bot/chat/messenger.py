@@ -145,6 +145,7 @@ Place = Any  # where messages go: a chat and its thread, a channel, a private ch
 class Messenger(Protocol):
     name: str  # the prefix of its ids in a table's message record ("tg", "dc")
     page: int  # how many buttons one message holds
+    web_url: str | None  # the web table's public address (TYCOON_WEB_URL), for links to its pages
 
     def table_place(self, view: PublicView) -> Place:
         """Where the table's messages go: its chat (and forum topic or thread)."""
@@ -179,8 +180,9 @@ class Messenger(Protocol):
     def reach(self, table: int, seat_no: int, seat: Seat, lang: str) -> Button:
         """For a player who cannot be written to privately: the button that opens their own screen."""
 
-    def watch(self, table: int, lang: str) -> Button | None:
-        """A link to the table's spectator page, when there is a web table."""
+    def watch(self, table: int, lang: str, over: bool = False) -> Button | None:
+        """A link to the table's spectator page, when there is a web table; ``over``: to the
+        finished game's page (the result, its chart, achievements and the replay)."""
 
     def own_link(self, table: int, lang: str) -> Button | None:
         """A link on a player's private message to the table's page (Telegram's Mini App)."""

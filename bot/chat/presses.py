@@ -45,7 +45,8 @@ class PressRouter:
         self.flows = ctx.flows
         self.handlers: dict[PressKind, Handler] = {
             PressKind.LOBBY: self._lobby, PressKind.SEAT_BACK: self._seat_back, PressKind.END: self._end,
-            PressKind.SIGN_UP: self._sign_up, PressKind.STEP: self._step, **handlers}
+            PressKind.SIGN_UP: self._sign_up, PressKind.STEP: self._step, PressKind.LEADERBOARD: self._leaderboard,
+            PressKind.SEASON_LENGTH: self._season_length, **handlers}
         self.homes = homes
         ctx.router = self
 
@@ -93,6 +94,13 @@ class PressRouter:
 
     async def _step(self, event, who: Who, press: Press, answer: Answer) -> None:
         await self.flows.step(who, press.id("table"), press.fields["node"], int(press.fields["page"]), answer)
+
+    async def _leaderboard(self, event, who: Who, press: Press, answer: Answer) -> None:
+        f = press.fields
+        await self.flows.boards.turn(who, f["game"], f["scope"], int(f["page"]), answer)
+
+    async def _season_length(self, event, who: Who, press: Press, answer: Answer) -> None:
+        await self.flows.boards.set_season(who, press.fields["length"], answer)
 
     async def _sign_up(self, event, who: Who, press: Press, answer: Answer) -> None:
         await self.flows.sign_up(who, press.id("schedule"), answer)

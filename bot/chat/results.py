@@ -26,9 +26,23 @@ def result_buttons(table: int, lang: str) -> list[Button]:
             *[Button(t(lang, "end.btn.new", game=game_name(g, lang)), f"l:{table}:n:{g}", -1) for g in GAMES]]
 
 
+def feats_line(view: PublicView, feats: Mapping[int, list[str]] | None, lang: str) -> str | None:
+    """The achievements earned in the game, in one line (names, no mentions: no ping storm); only
+    people who held their seat at the end earn them (``engine/service/feats.py``)."""
+    people = [(seat, keys) for seat, keys in sorted((feats or {}).items())
+              if keys and 0 <= seat < len(view.seats) and view.seats[seat].person and not view.seats[seat].ai]
+    if not people:
+        return None
+    sep = t(lang, "ui.list_sep")
+    return t(lang, "end.feats", list=t(lang, "end.feats_sep").join(
+        t(lang, "end.feats_of", name=view.names.get(seat, "?"), feats=sep.join(t(lang, f"feat.{k}") for k in keys))
+        for seat, keys in people))
+
+
 def result_screen(view: PublicView, lang: str, series: Mapping[int, list[int]] | None,
-                  picture: bytes | None) -> Screen:
-    """The end message; ``picture`` (the table as it ended) when there is no chart to draw."""
+                  picture: bytes | None, feats: Mapping[int, list[str]] | None = None) -> Screen:
+    """The end message; ``picture`` (the table as it ended) when there is no chart to draw;
+    ``feats``: the achievements each seat earned in the game."""
     words, names = WORDS[view.game], view.names
     head = t(lang, "end.title", winners=words.winners(view.winners, lang, names))
     if words.ranking is not None:
@@ -38,6 +52,8 @@ def result_screen(view: PublicView, lang: str, series: Mapping[int, list[int]] |
         head += "\n" + words.table(view.board, lang, names, view.ruleset).split("\n", 1)[0]
     ending = event_lines(view, view.events, lang, names)[-ENDING_LINES:]
     lines = [line for _seat, line in ranked]
+    earned = feats_line(view, feats, lang)
+    lines += [earned] if earned else []
     text = "\n".join([head, "", *lines, *([""] + ending if ending else [])])
     if series and max((len(v) for v in series.values()), default=0) > 1:
         picture = png_bytes(render_result(dict(series), dict(names), view.winners, ranked, lang,

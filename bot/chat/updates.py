@@ -108,14 +108,14 @@ def _prompt(asks: list[Ask], where: str) -> Prompt | None:
 
 def _plan(update: TableUpdate, lang: str, lang_of: Callable[[int], str] | None, now: float,
           when: Callable[[float], str] | None, shown_turn: int | None,
-          series: dict[int, list[int]] | None = None) -> UpdateScreens:
+          series: dict[int, list[int]] | None = None, feats: dict[int, list[str]] | None = None) -> UpdateScreens:
     view = update.public
     public = public_screen(view, lang, now, when)
     ended = view.status in ("over", "cancelled") or update.kind == "cancelled"
     if ended:
         public.buttons = []
     if update.over:  # the result: the ranking, the chart, what next
-        public = result_screen(view, lang, series, public.picture)
+        public = result_screen(view, lang, series, public.picture, feats)
     # a turn the chat's table message does not show yet: the update of another process may have
     # passed the turn and not been shown (yet), or be shown after this one
     turn_moved = shown_turn is not None and view.turn is not None and view.turn != shown_turn
@@ -161,12 +161,14 @@ def _accepts(update: TableUpdate) -> dict[int, str]:
 
 async def plan(update: TableUpdate, lang: str, now: float, lang_of: Callable[[int], str] | None = None,
                shown_turn: int | None = None, when: Callable[[float], str] | None = None,
-               series: dict[int, list[int]] | None = None) -> UpdateScreens:
+               series: dict[int, list[int]] | None = None,
+               feats: dict[int, list[str]] | None = None) -> UpdateScreens:
     """The screens and messages of one update, drawn in a worker thread (pictures take
     milliseconds). ``shown_turn``: the turn the chat's current table message shows (from the
     message record); ``when``: how the table message words a deadline (default: seconds left);
-    ``series``: each seat's worth turn by turn, for the result's chart once the game is over."""
-    return await asyncio.to_thread(_plan, update, lang, lang_of, now, when, shown_turn, series)
+    ``series``: each seat's worth turn by turn, for the result's chart once the game is over;
+    ``feats``: the achievements each seat earned in it."""
+    return await asyncio.to_thread(_plan, update, lang, lang_of, now, when, shown_turn, series, feats)
 
 
 # when several updates are merged, the kind a front end must act on (as the service's loop decides)

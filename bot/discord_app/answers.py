@@ -12,9 +12,10 @@ import discord
 
 from bot.chat.asker import Who
 from bot.chat.inputs import clean_name
+from bot.chat.messenger import Text
 from bot.chat.screens import Button
 from bot.discord_app.items import view_of
-from bot.discord_app.messenger import TEXT, md
+from bot.discord_app.messenger import TEXT, md, render
 from engine.service.tournaments import base_chat
 from words.i18n import normalise_lang, t
 
@@ -71,10 +72,14 @@ async def refuse(ctx, interaction: discord.Interaction) -> None:
     await say(interaction, t(lang_of(interaction, ctx.lang), "service.bad_token"))
 
 
-async def say(interaction: discord.Interaction, text: str, ephemeral: bool = True, **kwargs) -> int | None:
+async def say(interaction: discord.Interaction, text: str | Text, ephemeral: bool = True, **kwargs) -> int | None:
     """Answer the interaction, or follow up when it was answered or deferred already (the text
-    shown as it is); the id of the message when Discord gives one."""
-    text = md(text)[:TEXT]
+    shown as it is; a ``Text`` with the mentions it ends in, pinging exactly those); the id of the
+    message when Discord gives one."""
+    if isinstance(text, Text):
+        text, kwargs["allowed_mentions"] = render(text)
+    else:
+        text = md(text)[:TEXT]
     if interaction.response.is_done():
         sent = await interaction.followup.send(text, ephemeral=ephemeral, wait=True, **kwargs)
         return sent.id
@@ -95,7 +100,7 @@ class InteractionAnswer:
     async def tell(self, text: str) -> None:
         await say(self.interaction, text)
 
-    async def reply(self, text: str, buttons: list[Button] | None = None) -> int | None:
+    async def reply(self, text: str | Text, buttons: list[Button] | None = None) -> int | None:
         view = self.view(buttons)
         return await say(self.interaction, text, ephemeral=False, **({"view": view} if view else {}))
 

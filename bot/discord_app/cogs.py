@@ -88,6 +88,14 @@ def table_commands(front: Front) -> commands.Cog:
         async def stats(self, interaction: discord.Interaction) -> None:
             await self.front.commands.stats(interaction)
 
+        @app_commands.command(name=_("dc.cmd.top"), description=_("dc.cmd.top.desc"))
+        async def top(self, interaction: discord.Interaction) -> None:
+            await self.front.commands.top(interaction)
+
+        @app_commands.command(name=_("dc.cmd.season"), description=_("dc.cmd.season.desc"))
+        async def season(self, interaction: discord.Interaction) -> None:
+            await self.front.commands.season(interaction)
+
         @app_commands.command(name=_("dc.cmd.me"), description=_("dc.cmd.me.desc"))
         async def me(self, interaction: discord.Interaction) -> None:
             await self.front.commands.me(interaction)

@@ -65,6 +65,16 @@ class DiscordCommands:
     async def stats(self, interaction: discord.Interaction) -> None:
         await say(interaction, await self.flows.stats(await who(self.ctx, interaction)))
 
+    async def top(self, interaction: discord.Interaction) -> None:
+        """/top: this channel's leaderboard, a page at a time (``bot.chat.leaderboards``)."""
+        asker = await who(self.ctx, interaction)
+        await self.flows.boards.top(asker, InteractionAnswer(interaction, asker.lang))
+
+    async def season(self, interaction: discord.Interaction) -> None:
+        """/season: how long this channel's seasons last (those who manage the server choose)."""
+        asker = await who(self.ctx, interaction)
+        await self.flows.boards.season(asker, InteractionAnswer(interaction, asker.lang))
+
     async def me(self, interaction: discord.Interaction) -> None:
         """/me: the asker's ratings and latest games, seen by them alone (ephemeral)."""
         await say(interaction, await self.flows.me(await who(self.ctx, interaction)), ephemeral=True)

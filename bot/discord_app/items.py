@@ -45,12 +45,12 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<tok
 
 
 class ServiceButton(discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"(?P<data>[lhbespTtma]:[0-9a-z:]{1,40})(?:\.(?P<mac>[0-9a-f]{8}))?"):
+                    template=r"(?P<data>[lhbespTtmaRZ]:[0-9a-z:]{1,40})(?:\.(?P<mac>[0-9a-f]{8}))?"):
     """Every button that is not a move: lobby, my hand, seat back, end game, sign-up, tournament,
-    the discard pile, the trade builder's buttons. Its id is the signed data
+    the discard pile, the trade builder's buttons, a leaderboard's pages, a season's length. Its id is the signed data
     (``GameService.sign``); an id without a valid signature is refused when pressed, never trusted."""
 
-    KINDS = "lhbespTtma"
+    KINDS = "lhbespTtmaRZ"
     STYLES = {"l": discord.ButtonStyle.secondary, "e": discord.ButtonStyle.danger, "m": discord.ButtonStyle.primary}
 
     def __init__(self, custom_id: str, label: str = "·", row: int | None = None) -> None:

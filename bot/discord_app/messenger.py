@@ -24,7 +24,7 @@ from bot.chat.screens import Button, Screen
 from bot.chat.updates import fingerprint
 from bot.discord_app.items import view_of
 from bot.discord_app.waits import ChannelWaits
-from bot.web.auth import watch_path
+from bot.web.auth import result_path, watch_path
 from engine.service.storage import keyvalue
 from engine.service.tournaments import base_chat
 from engine.service.views import PublicView, Seat
@@ -160,9 +160,11 @@ class DiscordMessenger:
         """A player whose DMs are closed: their own answers in an ephemeral reply ("My hand")."""
         return Button(t(lang, "dc.btn.answer", name=seat.name), f"h:{table}:{seat_no}", seat_no)
 
-    def watch(self, table: int, lang: str) -> Button | None:
+    def watch(self, table: int, lang: str, over: bool = False) -> Button | None:
         if not self.web_url or not self.web_url.startswith(("https://", "http://")):
             return None
+        if over:
+            return Button(t(lang, "end.btn.replay"), self.web_url + result_path(self.service.sign, table), -1)
         return Button(t(lang, "web.watch"), self.web_url + watch_path(self.service.sign, table), -1)
 
     def own_link(self, table: int, lang: str) -> Button | None:

@@ -62,9 +62,10 @@ class CommandAnswer:
     async def tell(self, text: str) -> None:
         await self.reply(text)
 
-    async def reply(self, text: str, buttons: list[Button] | None = None) -> int | None:
+    async def reply(self, text: str | Text, buttons: list[Button] | None = None) -> int | None:
         under = self.update.effective_message.message_id
-        return await self.messenger.post(self.place, Text(text), buttons or [], reply_to=under)
+        body = Text(text) if isinstance(text, str) else text
+        return await self.messenger.post(self.place, body, buttons or [], reply_to=under)
 
     async def ask(self, text: str, buttons: list[Button]) -> None:
         await self.reply(text, buttons)
@@ -107,9 +108,9 @@ class PressAnswer:
         """A short word that needs no "OK" (a small toast, not an alert)."""
         await self._answer(text)
 
-    async def reply(self, text: str, buttons: list[Button] | None = None) -> int | None:
+    async def reply(self, text: str | Text, buttons: list[Button] | None = None) -> int | None:
         await self._answer()
-        return await self.messenger.post(self.place, Text(text), buttons or [])
+        return await self.messenger.post(self.place, Text(text) if isinstance(text, str) else text, buttons or [])
 
     async def ask(self, text: str, buttons: list[Button]) -> None:
         await self.reply(text, buttons)

@@ -20,8 +20,8 @@ from engine.service.tables import GameService
 from words.i18n import t
 
 # the command menu (Telegram shows the user's language): names, and descriptions from data/locale
-COMMANDS = ("newgame", "join", "leave", "endgame", "stats", "me", "lang", "schedule", "tournament", "team", "rep",
-            "standings", "help")
+COMMANDS = ("newgame", "join", "leave", "endgame", "top", "stats", "me", "season", "lang", "schedule", "tournament",
+            "team", "rep", "standings", "help")
 # Telegram tells menus apart by a two-letter language code only: "zh" gets simplified Chinese
 MENU_LANGUAGES = {None: "en", "zh": "zh-Hans"}
 
@@ -81,6 +81,8 @@ def build_application(service: GameService, token: str, base_url: str | None = N
     app.add_handler(CommandHandler("lang", front.commands.lang))
     app.add_handler(CommandHandler("stats", front.commands.stats))
     app.add_handler(CommandHandler("me", front.commands.me))
+    app.add_handler(CommandHandler("top", front.commands.top))
+    app.add_handler(CommandHandler("season", front.commands.season))
     app.add_handler(CommandHandler("schedule", front.commands.schedule))
     app.add_handler(CommandHandler("tournament", front.tours.command))
     app.add_handler(CommandHandler("team", front.tours.team))

@@ -65,6 +65,14 @@ class TelegramCommands:
     async def stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await update.effective_message.reply_text(await self.flows.stats(await who(self.ctx, update)))
 
+    async def top(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/top: this chat's leaderboard, a page at a time (``bot.chat.leaderboards``)."""
+        await self.flows.boards.top(await who(self.ctx, update), self._answer(update))
+
+    async def season(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/season: how long this chat's seasons last (admins choose with a button)."""
+        await self.flows.boards.season(await who(self.ctx, update), self._answer(update))
+
     async def me(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/me: the asker's ratings and latest games, in their private chat with the bot (the group
         is told it went there, or how to open that chat when the bot may not write to them yet)."""

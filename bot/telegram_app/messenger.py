@@ -24,7 +24,7 @@ from bot.chat.inputs import SIGNED
 from bot.chat.messenger import Mention, Text, Unreachable, shorten
 from bot.chat.screens import Button, Screen
 from bot.chat.steps import FULL, width
-from bot.web.auth import telegram_path, watch_path
+from bot.web.auth import result_path, telegram_path, watch_path
 from engine.service.tables import GameService
 from engine.service.tournaments import base_chat
 from engine.service.views import PublicView, Seat
@@ -48,10 +48,11 @@ def mention(seat: Seat) -> str:
     return f'<a href="tg://user?id={seat.user[3:]}">{name}</a>' if seat.user.startswith("tg:") else name
 
 
-def clock_time(at: float, lang: str) -> str:
+def clock_time(at: float, lang: str, day: bool = False) -> str:
     """``at`` (epoch seconds) as a time of day: in ``TYCOON_TIMEZONE`` (an IANA name, e.g.
     ``Asia/Shanghai``) when set, else China's time for Chinese and UTC, so marked, for English.
-    Telegram does not tell a bot a chat's time zone."""
+    Telegram does not tell a bot a chat's time zone. ``day``: with the month and day (a deadline
+    hours away)."""
     name = os.environ.get("TYCOON_TIMEZONE", "").strip()
     zone = None
     if name:
@@ -59,7 +60,7 @@ def clock_time(at: float, lang: str) -> str:
             zone = ZoneInfo(name)
     if zone is None:
         zone = CHINA if lang.startswith("zh") else UTC
-    shown = datetime.fromtimestamp(at, zone).strftime("%H:%M:%S")
+    shown = datetime.fromtimestamp(at, zone).strftime("%m-%d %H:%M" if day else "%H:%M:%S")
     return f"{shown} UTC" if zone is UTC else shown
 
 
@@ -157,7 +158,11 @@ class TelegramMessenger:
 
     def when(self, due_at: float, now: float, lang: str = "zh-Hans") -> str:
         """A deadline a group can read without an edit a second: the seconds left when the message
-        was written, and the time of day it runs out (a Telegram message does not count down)."""
+        was written, and the time of day it runs out (a Telegram message does not count down); an
+        hour or more away (a slow game's), the hours left and the day and time it runs out."""
+        if due_at - now >= 3600:
+            return t(lang, "ui.clock.until_hours", hours=round((due_at - now) / 3600),
+                     time=clock_time(due_at, lang, day=True))
         return t(lang, "ui.clock.until", seconds=max(0, round(due_at - now)), time=clock_time(due_at, lang))
 
     @staticmethod
@@ -227,9 +232,11 @@ class TelegramMessenger:
         """A private chat the player never opened: the deep link that opens it (and sends the hand)."""
         return Button(t(lang, "tg.btn.open_dm", name=seat.name), self.deep_link(table), seat_no)
 
-    def watch(self, table: int, lang: str) -> Button | None:
+    def watch(self, table: int, lang: str, over: bool = False) -> Button | None:
         if not self.web_url or not self.web_url.startswith("https://"):
             return None
+        if over:
+            return Button(t(lang, "end.btn.replay"), self.web_url + result_path(self.service.sign, table), -1)
         return Button(t(lang, "web.watch"), self.web_url + watch_path(self.service.sign, table), -1)
 
     def private_note(self, table: int, lang: str) -> str | None:

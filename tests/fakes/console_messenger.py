@@ -27,6 +27,7 @@ def plain(text: Text) -> str:
 class ConsoleMessenger:
     name = "console"
     page = 100
+    web_url = None
 
     def __init__(self, output: Callable[[str], object] = print, private_of: Callable[[Seat], bool] | None = None):
         self.output = output
@@ -85,7 +86,7 @@ class ConsoleMessenger:
     def reach(self, table: int, seat_no: int, seat: Seat, lang: str) -> Button:
         return Button(seat.name, f"h:{table}:{seat_no}", seat_no)
 
-    def watch(self, table: int, lang: str) -> Button | None:
+    def watch(self, table: int, lang: str, over: bool = False) -> Button | None:
         return None
 
     def own_link(self, table: int, lang: str) -> Button | None:

@@ -89,7 +89,7 @@ class Recorder:
     def reach(self, table, seat_no, seat, lang):
         return self.inner.reach(table, seat_no, self._seat(seat), lang)
 
-    def watch(self, table, lang):
+    def watch(self, table, lang, over=False):
         return None
 
     def own_link(self, table, lang):

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 
+import msgspec
 from PIL import Image
 
-from bot.chat.results import result_screen
+from bot.chat.results import feats_line, result_screen
 from engine.games import GAMES
 from engine.service.updates import PublicView, Seat
+from words.i18n import t
 from words.results import board_ranking, deal_ranking
 
 NAMES = {0: "Ann", 1: "Bob", 2: "Cy", 3: "Di"}
@@ -67,10 +69,25 @@ async def test_a_chart_that_cannot_be_drawn_leaves_the_result_with_the_tables_pi
         raise OSError("database unavailable")
 
     channel = TableChannel.__new__(TableChannel)
-    channel.service = SimpleNamespace(seen=SimpleNamespace(worth_series=broken))
+    channel.service = SimpleNamespace(seen=SimpleNamespace(story=broken))
     over = SimpleNamespace(over=True, table=7)
-    assert await channel._series(over) is None
-    assert "net-worth chart could not be drawn" in caplog.text
-    assert await channel._series(SimpleNamespace(over=False, table=7)) is None  # before the end: none asked
+    assert await channel._story(over) is None
+    assert "net-worth chart and achievements could not be worked out" in caplog.text
+    assert await channel._story(SimpleNamespace(over=False, table=7)) is None  # before the end: none asked
     screen = result_screen(_view(), "en", None, picture=b"table")
     assert screen.picture == b"table" and screen.text.startswith("🏁 ")
+
+
+def test_the_achievements_of_the_people_are_one_line_of_the_end_message():
+    """Issue 48: the feats each seat earned, named (no mention: no ping storm) in one line; an AI
+    seat's, and a seat the AI kept at the end, are left out; none earned: no line."""
+    view = _view()
+    seats = [Seat("Ann", "tg:1", False, True), Seat("AI 1", "ai:1", True, False), Seat("Bob", "tg:2", True, True)]
+    view = msgspec.structs.replace(view, seats=seats)
+    feats = {0: ["deal.hat_trick", "deal.ouch"], 1: ["deal.party"], 2: ["deal.vault"]}
+    text = result_screen(view, "en", None, picture=b"table", feats=feats).text
+    [line] = [line for line in text.splitlines() if line.startswith("🏅")]
+    named = t("en", "end.feats_of", name="Ann", feats=f"{t('en', 'feat.deal.hat_trick')}, {t('en', 'feat.deal.ouch')}")
+    assert line == t("en", "end.feats", list=named)
+    assert feats_line(view, {1: ["deal.party"]}, "en") is None
+    assert "🏅" not in result_screen(view, "en", None, picture=b"table").text

@@ -498,6 +498,27 @@ async def test_me_answers_the_asker_alone_with_their_ratings(tmp_path, monkeypat
         assert reply["flags"] == 64 and lines[0].startswith("📊") and "Bob" in lines[0], lines
         assert any("in every chat" in line and "of 2" in line for line in lines), lines
         assert f"#{out.table}" in lines[-1], lines
+        # the achievements of the game: named once in the end message, listed in /me
+        earned = {s: keys for s, keys in (await service.seen.story(out.table)).feats.items() if keys}
+        assert earned, "this seeded game earns achievements"
+        ends = [p for m, u, p in fake.calls if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")
+                and "🏅" in p.get("content", "")]
+        assert len(ends) == 1, "one end message names them"
+        names = {0: "Ann", 1: "Bob"}
+        for seat, keys in earned.items():
+            named = t("en", "ui.list_sep").join(t("en", f"feat.{k}") for k in keys)
+            assert t("en", "end.feats_of", name=names[seat], feats=named) in ends[0]["content"]
+        assert "<@" not in next(line for line in ends[0]["content"].splitlines() if line.startswith("🏅"))
+        bob = [line for line in lines if line.startswith("🏅")]
+        assert all(t("en", f"feat.{k}") in "".join(bob) for k in earned.get(1, [])) and (bool(bob) == (1 in earned))
+        # Rematch: a new lobby of the same game, naming the last game's players once
+        await dispatch(client, click(f"l:{out.table}:again", 2))
+        lobby = await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")
+        assert lobby is not None and lobby.id != out.table
+        called = [p for p in fake.public() if t("en", "end.again_by", name="Bob") in p.get("content", "")]
+        assert len(called) == 1 and called[0]["content"].rstrip().endswith("<@1>"), called  # Ann, pinged once
+        assert [str(u) for u in called[0]["allowed_mentions"]["users"]] == ["1"], called[0]["allowed_mentions"]
+        assert [s.user for s in (await service.public_view(lobby.id)).seats] == ["dc:2"], "Bob opened it, seated"
 
 
 async def test_a_player_who_left_gets_the_seat_back_with_my_hand(tmp_path, monkeypatch):

@@ -319,7 +319,20 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
             answered = sum(1 for name, _ in api.calls if name == "answerCallbackQuery")
             assert answered >= presses  # every press answered
             assert api.refused == [], api.refused[:5]  # nothing over Telegram's limits
-            # issue 48: the game between two people (and an AI seat, not rated) moved their ratings
+            # issue 48: the achievements the people earned, from the same replay, in one line of the end
+            # message (names, no mentions), each once
+            seats = service.cache.row(table).seats
+            earned = {s: keys for s, keys in (await service.seen.story(table)).feats.items()
+                      if keys and not seats[s]["ai"]}
+            assert earned, "this seeded game earns its people achievements"
+            ending = next(caption_of(p) for name, p in reversed(api.calls)
+                          if name == "sendPhoto" and int(p["chat_id"]) == GROUP)
+            feat_lines = [line for line in ending.splitlines() if line.startswith("🏅")]
+            assert len(feat_lines) == 1, ending
+            for s, keys in earned.items():
+                named = t("en", "ui.list_sep").join(t("en", f"feat.{k}") for k in keys)
+                assert t("en", "end.feats_of", name=seats[s]["name"], feats=named) in feat_lines[0]
+            # the game between two people (and an AI seat, not rated) moved their ratings
             await _send(app, command("/stats", 1))
             stats = api.calls[-1][1]["text"].splitlines()
             season = time.strftime("%Y-%m", time.gmtime())
@@ -337,6 +350,12 @@ async def test_a_whole_game_from_newgame_to_the_winner_by_button_presses(tmp_pat
             assert profile[0].startswith("📊 ") and t("en", "ch.me.game", game=game_name(game, "en")) in profile
             assert any(line.strip().startswith("in every chat:") and "of 2" in line for line in profile), profile
             assert f"#{table} {game_name(game, 'en')}" in profile[-1]  # her latest game here
+            ann = next(s for s, info in enumerate(seats) if info["user"] == "tg:1")
+            mine = [line for line in profile if line.startswith("🏅")]
+            if ann in earned:  # her achievements, listed in her profile
+                assert len(mine) == 1 and all(t("en", f"feat.{k}") in mine[0] for k in earned[ann]), profile
+            else:
+                assert mine == [], profile
             assert api.calls[-1][1]["text"] == t("en", "ch.me.sent") and int(api.calls[-1][1]["chat_id"]) == GROUP
     finally:
         await service.close()
@@ -1019,7 +1038,13 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
             lobby = await service.public_view(again.id)
             assert lobby.status == "lobby" and lobby.game == game and lobby.ruleset == view.ruleset
             assert [s.person for s in lobby.seats] == [True] + [False] * sum(not s.person for s in view.seats)
-            assert t("en", "end.again", names="").split(":")[0] in api.messages[(GROUP, api.next_id)]["text"]
+            called = api.calls[-1][1] if api.calls[-1][0] == "sendMessage" else next(
+                p for n, p in reversed(api.calls) if n == "sendMessage" and int(p["chat_id"]) == GROUP)
+            assert called["text"].startswith(t("en", "end.again_by", name=USERS.get(members[1], f"U{members[1]}")))
+            # the last game's other players are called once, by a mention that notifies them
+            others = [int(s.user[3:]) for s in view.seats if s.person and s.user != f"tg:{members[1]}"]
+            assert [called["text"].count(f"tg://user?id={uid}") for uid in others] == [1] * len(others), called
+            assert f"tg://user?id={members[1]}" not in called["text"].split("\n")[-1]
             await _send(app, press(f"l:{table}:again", members[2]))  # pressed again: one lobby at a time
             alert = [p for name, p in api.calls if name == "answerCallbackQuery"][-1]
             assert alert["show_alert"] and str(again.id) in alert["text"]  # "table N is open here"
