@@ -3,8 +3,6 @@ not earned in one a step short of it; and the replay that finds them (engine/pla
 
 from __future__ import annotations
 
-import pytest
-
 from engine.board import BOARD
 from engine.board import model as m
 from engine.board.data import board
@@ -511,40 +509,6 @@ def test_B06_ouch_stays_with_who_paid_it_first_when_equalled():
 
 
 # -- the replay -----------------------------------------------------------------------------------
-
-
-def _old_net_worth_series(rules, seats, options, seed, log):
-    """The series as engine/play/history.py made it before the feats joined its replay."""
-    value = GAMES[rules.name].presentation.worth
-    state = rules.new_game(seats, options, seed)
-    series = {seat: [] for seat in range(seats)}
-    turn = -1
-    for seat, action in log:
-        if state.turn_number != turn:
-            turn = state.turn_number
-            for k, v in series.items():
-                v.append(value(state).get(k, 0))
-        rules.apply(state, seat, action)
-    for k, v in series.items():
-        v.append(value(state).get(k, 0))
-    return series
-
-
-@pytest.mark.parametrize(("players", "ruleset"), [(4, "china"), (3, "classic")])
-def test_game_story_is_the_same_twice_and_its_series_is_the_old_one(players, ruleset):
-    seed = game_seeds(48, 1)[0]
-    state, log = play_one(GAMES["board"], players, ruleset, seed, None, check_every_action=False)
-    assert BOARD.result(state).over
-    one = game_story(BOARD, players, ruleset, seed, log)
-    two = game_story(BOARD, players, ruleset, seed, list(log))
-    assert one == two
-    assert one.series == _old_net_worth_series(BOARD, players, ruleset, seed, log)
-    assert net_worth_series(BOARD, players, ruleset, seed, log) == one.series
-    assert sorted(one.feats) == list(range(players))
-    for keys in one.feats.values():
-        assert keys == [k for k in KEYS if k in keys]  # catalogue order, each once
-    (winner,) = BOARD.result(state).winners
-    assert "board.last_standing" in one.feats[winner]
 
 
 def test_game_story_of_an_unfinished_log_gives_no_feats_for_winning():

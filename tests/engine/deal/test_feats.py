@@ -3,8 +3,6 @@ not earned in one a step short of it; and the replay that finds them (engine/pla
 
 from __future__ import annotations
 
-import pytest
-
 from engine.core.values import SYSTEM
 from engine.deal import DEAL
 from engine.deal.cards import KEY
@@ -26,7 +24,7 @@ from engine.deal.model import (
 )
 from engine.deal.rules import current_seat
 from engine.games import GAMES
-from engine.play.history import game_story, net_worth_series
+from engine.play.history import game_story
 from engine.play.simulation import game_seeds, play_one
 from tests.builders import Table, card_of
 
@@ -483,37 +481,6 @@ def test_D04_no_hoarder_with_seven():
 
 
 # -- the replay -----------------------------------------------------------------------------------
-
-
-def _old_net_worth_series(rules, seats, options, seed, log):
-    """The series as engine/play/history.py made it before the feats joined its replay."""
-    value = GAMES[rules.name].presentation.worth
-    state = rules.new_game(seats, options, seed)
-    series = {seat: [] for seat in range(seats)}
-    turn = -1
-    for seat, action in log:
-        if state.turn_number != turn:
-            turn = state.turn_number
-            for k, v in series.items():
-                v.append(value(state).get(k, 0))
-        rules.apply(state, seat, action)
-    for k, v in series.items():
-        v.append(value(state).get(k, 0))
-    return series
-
-
-@pytest.mark.parametrize(("players", "ruleset"), [(4, "standard"), (3, "tournament")])
-def test_game_story_is_the_same_twice_and_its_series_is_the_old_one(players, ruleset):
-    seed = game_seeds(48, 1)[0]
-    state, log = play_one(GAMES["deal"], players, ruleset, seed, None, check_every_action=False)
-    assert DEAL.result(state).over
-    one = game_story(DEAL, players, ruleset, seed, log)
-    assert one == game_story(DEAL, players, ruleset, seed, list(log))
-    assert one.series == _old_net_worth_series(DEAL, players, ruleset, seed, log)
-    assert net_worth_series(DEAL, players, ruleset, seed, log) == one.series
-    assert sorted(one.feats) == list(range(players))
-    for keys in one.feats.values():
-        assert keys == [k for k in KEYS if k in keys]  # catalogue order, each once
 
 
 def test_game_story_finds_the_feats_of_many_games_the_same_way_twice():
