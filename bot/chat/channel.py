@@ -467,6 +467,9 @@ class TableChannel:
                 where = await self.messenger.private_place(info)
                 if where is None:
                     return False
+                topic = getattr(self.messenger, "private_topic", None)
+                if topic is not None and not ids:  # a place of its own for this table (Telegram's topics)
+                    where = await topic(table_id, where, lang)
             if anew:  # posted again below, so that it notifies; the old pages lose their buttons
                 for n, old in enumerate(ids):
                     try:

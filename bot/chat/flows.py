@@ -90,7 +90,7 @@ class Flows(LobbyFlows):
                 await answer.tell(t(who.lang, allowed.key, **allowed.params))
                 return
             await answer.ask(t(who.lang, "ch.endgame_confirm"),
-                             [Button(t(who.lang, "ch.btn.endgame_yes"), f"e:{view.table}:y", -1),
+                             [Button(t(who.lang, "ch.btn.endgame_yes"), f"e:{view.table}:y", -1, "danger"),
                               Button(t(who.lang, "ch.btn.endgame_no"), f"e:{view.table}:n", -1)])
             return
         manages = await admin_for(op, view, who)

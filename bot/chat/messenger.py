@@ -175,7 +175,10 @@ class Messenger(Protocol):
 
     async def private_place(self, seat: Seat) -> Place | None:
         """Where to write to this player privately; None when they are no player of this platform.
-        Raises ``Unreachable`` when the platform refuses."""
+        Raises ``Unreachable`` when the platform refuses. A messenger may also define
+        ``private_topic(table, place, lang)``: the place of one table's private messages within
+        ``place``, asked once per player and table (Telegram's private topics,
+        ``bot/telegram_app/topics.py``); the table's message record keeps what it answers."""
 
     def reach(self, table: int, seat_no: int, seat: Seat, lang: str) -> Button:
         """For a player who cannot be written to privately: the button that opens their own screen."""

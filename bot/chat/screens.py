@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from bot.chat.steps import Choice, Key, keys
 from engine.core.errors import RuleError
+from engine.games import GAMES
 from engine.service.views import Ask, PrivateView, PublicView
 from render.games import EVENT_LINES, PICTURES
 from render.png import png_bytes
@@ -36,6 +37,10 @@ class Button:
     label: str
     token: str
     seat: int
+    # how a platform that colours buttons marks it: ``main`` the one expected answer (a move the
+    # game ranks first, ``engine.core.presentation``: roll, buy, pay), ``danger`` an action that
+    # cannot be undone (ending a game for everyone); None: the platform's own look
+    tone: str | None = None
 
 
 @dataclass
@@ -108,8 +113,10 @@ def public_screen(view: PublicView, lang: str, now: float, when: Callable[[float
     if view.status == "running":
         clocks = clock_line(lang, names, view.asks, view.current, view.match_ends_at, now, when)
         lines += [clocks] if clocks else []
+    main = expected(view.game, view.choices, answered_only=False)
     buttons = [] if view.status != "running" else [
-        Button(f"{names[c.seat]}: {words.action(view.board, c.action, lang, names, view.ruleset)}", c.token, c.seat)
+        Button(f"{names[c.seat]}: {words.action(view.board, c.action, lang, names, view.ruleset)}", c.token, c.seat,
+               "main" if c.token in main else None)
         for c in view.choices]
     picture = None
     if pictures:
@@ -117,6 +124,19 @@ def public_screen(view: PublicView, lang: str, now: float, when: Callable[[float
                                                       clock_text(view.match_ends_at, now), view.worth,
                                                       log[-EVENT_LINES:]))
     return Screen("\n".join(lines), buttons, picture, optional)
+
+
+def expected(game: str, choices: Iterable, answered_only: bool = True) -> set[str]:
+    """The tokens of the expected answers among ``choices``: for each seat, its one move the game
+    ranks first (``Presentation.rank`` 0: roll, buy, pay) among those answering what it is asked
+    (``answered_only``; the table's buttons all answer), when there is exactly one; a seat with
+    several (a bid's steps) or none has no expected answer, as on the web table's main button."""
+    rank = GAMES[game].presentation.rank
+    firsts: dict[int, list[str]] = {}
+    for c in choices:
+        if (c.answers or not answered_only) and rank(c.action) == 0:
+            firsts.setdefault(c.seat, []).append(c.token)
+    return {tokens[0] for tokens in firsts.values() if len(tokens) == 1}
 
 
 def extra_token(extra: str, table: int) -> str:
@@ -135,6 +155,12 @@ def private_screen(view: PrivateView, names: dict[int, str], lang: str, pictures
     lines[1:1] = words.news(view.events, view.seat, lang, names, view.ruleset, view.timed_out)  # under their line
     choices = own_choices(view, names, lang)
     buttons = step_buttons(keys(choices, lang), view.table, view.seat)
+    main = expected(view.game, view.choices)
+    # the button that answers, or the first step that leads to it
+    leads = {c.path[0] for c in choices if c.token in main}
+    for b in buttons:
+        if b.token in main or (b.token.startswith("m:") and b.label in leads):
+            b.tone = "main"
     buttons += [Button(extra_label(e, lang), extra_token(e, view.table), view.seat) for e in view.extras]
     if view.ai_keeps:  # away: the AI keeps the seat warm
         lines.append(t(lang, "service.ai_keeps_seat"))

@@ -118,7 +118,7 @@ async def keep_telegram(app, stop: asyncio.Event, retry_first: float = FIRST_RET
         return True
 
     async def begin():
-        await register_commands(app.bot)
+        await register_commands(app.bot, app.bot_data.get("front"))  # and the menu button
         if webhook is None:
             await app.bot.delete_webhook()  # what start_polling does first, here with our own retries
         else:  # several processes may call this: they all set the same address and secret

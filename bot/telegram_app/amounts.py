@@ -11,6 +11,7 @@ from bot.chat import amounts
 from bot.chat.context import PlatformContext
 from bot.chat.inputs import Press
 from bot.telegram_app.answers import PressAnswer, user_of
+from bot.telegram_app.topics import own_place
 from words.i18n import t
 
 
@@ -25,8 +26,10 @@ class TelegramAmounts:
         if not ok:
             await answer.tell(text)
             return
+        chat, thread = await own_place(self.service, table, asker.user)  # the game's private topic, if any
         try:
-            await update.get_bot().send_message(int(asker.user[3:]), text, reply_markup=ForceReply(selective=True))
+            await update.get_bot().send_message(chat, text, reply_markup=ForceReply(selective=True),
+                                                message_thread_id=thread)
         except Forbidden:  # never opened a private chat with the bot
             await answer.tell(t(lang, "service.not_reachable"))
             return

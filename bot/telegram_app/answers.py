@@ -15,12 +15,25 @@ from bot.telegram_app.messenger import KEPT, TelegramMessenger, where
 
 
 def chat_key(update: Update) -> str:
-    """One table per chat, or per forum topic."""
+    """One table per chat, or per forum topic of a group. A private chat is one chat whatever topic
+    a message is in (the bot's own topics there, one per game, are places within it: ``topics.py``)."""
     message = update.effective_message
-    key = f"tg:{update.effective_chat.id}"
-    if message is not None and message.is_topic_message and message.message_thread_id:
+    chat = update.effective_chat
+    key = f"tg:{chat.id}"
+    if message is not None and message.is_topic_message and message.message_thread_id and chat.type != "private":
         key += f":{message.message_thread_id}"
     return key
+
+
+def place_of(update: Update) -> tuple[int, int | None]:
+    """Where an answer goes: the chat (and forum topic) of the key, or the private topic the
+    message is in."""
+    chat, thread = where(chat_key(update))
+    if thread is None and update.effective_chat.type == "private":
+        message = update.effective_message
+        if message is not None and message.is_topic_message:
+            thread = message.message_thread_id
+    return chat, thread
 
 
 def user_of(update: Update) -> tuple[str, str]:
@@ -57,7 +70,7 @@ class CommandAnswer:
 
     @property
     def place(self):
-        return where(chat_key(self.update))
+        return place_of(self.update)
 
     async def tell(self, text: str) -> None:
         await self.reply(text)
@@ -94,7 +107,7 @@ class PressAnswer:
 
     @property
     def place(self):
-        return where(chat_key(self.update)) if self.update.effective_chat is not None else None
+        return place_of(self.update) if self.update.effective_chat is not None else None
 
     async def _answer(self, text: str | None = None, alert: bool = False) -> None:
         if not self.answered:

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-from telegram import BotCommand
+import logging
+
+from telegram import BotCommand, MenuButtonWebApp, WebAppInfo
+from telegram.error import BadRequest, Forbidden
 from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
+    InlineQueryHandler,
     MessageHandler,
     filters,
 )
 from telegram.request import HTTPXRequest
 
 from bot.telegram_app.frontend import TelegramFrontEnd
+from bot.telegram_app.invites import web_app_url
 from bot.telegram_app.lanes import ChatLanes, Limits
 from engine.service import metrics
 from engine.service.tables import GameService
@@ -31,10 +37,32 @@ def command_menu(lang: str) -> list[tuple[str, str]]:
     return [(c, t(lang, f"tg.cmd.{c}")) for c in COMMANDS]
 
 
-async def register_commands(bot) -> None:
-    """The command menu in English (the default) and Chinese."""
+log = logging.getLogger(__name__)
+
+
+async def register_commands(bot, front: TelegramFrontEnd | None = None) -> None:
+    """The command menu in English (the default) and Chinese; with the front end, the menu button
+    too (``register_menu``)."""
     for code, lang in MENU_LANGUAGES.items():
         await bot.set_my_commands([BotCommand(c, d) for c, d in command_menu(lang)], language_code=code)
+    if front is not None:
+        await register_menu(bot, front.messenger.web_url, front.lang)
+
+
+async def register_menu(bot, web_url: str | None, lang: str) -> bool:
+    """Where the web table is served over https, the bot's menu button (beside the message field of
+    every private chat) opens it as a Mini App; otherwise the menu button is left as it is (one set
+    up with @BotFather stays). A refusal is logged and the bot goes on; a network failure is raised,
+    for the start-up's retries."""
+    page = web_app_url(web_url)
+    if page is None:
+        return False
+    try:
+        await bot.set_chat_menu_button(menu_button=MenuButtonWebApp(t(lang, "tg.menu.button"), WebAppInfo(page)))
+    except (BadRequest, Forbidden) as e:  # (python-telegram-bot's BadRequest is a NetworkError: first)
+        log.warning("Telegram refused the menu button (%s); the bot runs without it", e)
+        return False
+    return True
 
 
 class CountedRequest(HTTPXRequest):
@@ -89,6 +117,10 @@ def build_application(service: GameService, token: str, base_url: str | None = N
     app.add_handler(CommandHandler("rep", front.tours.rep))
     app.add_handler(CommandHandler("standings", front.tours.standings))
     app.add_handler(CallbackQueryHandler(front.button))
+    # the doors (``invites.py``, ``inline.py``): inline cards, the bot added to a group, a card sent via the bot
+    app.add_handler(InlineQueryHandler(front.inline.answer))
+    app.add_handler(ChatMemberHandler(front.commands.doors.member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(MessageHandler(filters.VIA_BOT, front.commands.doors.card))
     # typed amounts: a bid asked for (B-04), the trade builder's (B-15); other private text gets the help
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, front.typed))
     app.add_error_handler(front.on_error)

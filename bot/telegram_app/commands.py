@@ -14,6 +14,7 @@ from bot.chat.inputs import number
 from bot.chat.presenter import start_time
 from bot.chat.screens import Button
 from bot.telegram_app.answers import CommandAnswer, chat_key, manages, who, who_of
+from bot.telegram_app.invites import TelegramDoors
 from engine.games import GAMES
 from words.i18n import game_name, normalise_lang, t
 
@@ -22,6 +23,7 @@ class TelegramCommands:
     def __init__(self, ctx: PlatformContext) -> None:
         self.ctx = ctx
         self.flows, self.service = ctx.flows, ctx.service
+        self.doors = TelegramDoors(ctx)  # the greetings and the links' landing places (``invites.py``)
 
     def _answer(self, update: Update) -> CommandAnswer:
         return CommandAnswer(update, self.ctx.messenger)
@@ -50,7 +52,8 @@ class TelegramCommands:
         await self.flows.command(await who(self.ctx, update), "cancel", self._answer(update))
 
     async def help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await update.effective_message.reply_text(t(await self.flows.lang_of(chat_key(update)), "tg.help"))
+        """/help: how to play, with the buttons that add the bot to a group and invite friends."""
+        await self.doors.help(update, await self.flows.lang_of(chat_key(update)))
 
     async def rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/rules: the games' rules in short; for the chat's table its rule set and options."""
@@ -110,18 +113,23 @@ class TelegramCommands:
 
     async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/start t<table> from the deep link: the player can now get private messages; their own
-        screen comes at once (and a seat the AI kept for them is theirs again)."""
+        screen comes at once (and a seat the AI kept for them is theirs again); someone not at the
+        table yet gets a seat in its lobby. /start on its own (or any other payload) greets; in a
+        group (what the "Add to a group" link sends) it greets or opens the game it names."""
         lang = normalise_lang(update.effective_user.language_code)
         args = context.args or []
+        if update.effective_chat.type != "private":
+            await self.doors.group_start(update, args[0] if args else None)
+            return
         table_id = number(args[0][1:]) if args and args[0].startswith("t") else None
-        if table_id is None:  # /start on its own, or a deep link that is not one of ours
-            await update.effective_message.reply_text(t(lang, "tg.help"))
+        if table_id is None:  # /start on its own, or a deep link that is not a table's
+            await self.doors.private_start(update, lang)
             return
         asker = who_of(update, lang)
         await self.service.lobby.set_dm(table_id, asker.user, True)
         mine = await self.flows.own(asker, table_id)
         if mine is None:
-            await update.effective_message.reply_text(t(lang, "service.not_a_player"))
+            await self.doors.join_by_link(update, table_id, lang)
             return
         if mine.back:
             await update.effective_message.reply_text(t(lang, "service.welcome_back"))

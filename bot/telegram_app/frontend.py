@@ -30,7 +30,9 @@ from bot.chat.screens import hand_line
 from bot.telegram_app.amounts import TelegramAmounts
 from bot.telegram_app.answers import PressAnswer, chat_key, who, who_of
 from bot.telegram_app.commands import TelegramCommands
+from bot.telegram_app.inline import TelegramInline
 from bot.telegram_app.messenger import CAPTION_LIMIT, TelegramMessenger, units, where
+from bot.telegram_app.topics import thread_of
 from bot.telegram_app.tournaments import TelegramTournaments
 from bot.telegram_app.trades import TelegramTrades
 from engine.service.outcome import Outcome
@@ -52,6 +54,7 @@ class TelegramFrontEnd:
         self.trades = TelegramTrades(self.ctx)
         self.tours = TelegramTournaments(self.ctx)
         self.amounts = TelegramAmounts(self.ctx)
+        self.inline = TelegramInline(self.ctx)
         self.router = PressRouter(self.ctx, {
             PressKind.OWN: self.own_screen, PressKind.PILE: self.discard_pile, PressKind.TRADE: self.trades.press,
             PressKind.TOURNAMENT: self.tours.press, PressKind.AMOUNT: self.amounts.press})
@@ -123,12 +126,13 @@ class TelegramFrontEnd:
         # one pile in a private chat: the one shown before goes (else a photo a press piles up)
         for old in self._piles.pop(chat.id, []):
             await self.messenger.delete(chat.id, old)
+        place = (chat.id, thread_of(update))  # in the game's private topic when pressed there
         if picture is None or units(text) > CAPTION_LIMIT:  # the picture, then the list below it
-            shown = [await self.messenger.post(chat.id, Text(""), [], picture, picture_name="discard.png")
+            shown = [await self.messenger.post(place, Text(""), [], picture, picture_name="discard.png")
                      ] if picture is not None else []
-            shown.append(await self.messenger.post(chat.id, Text(text), []))
+            shown.append(await self.messenger.post(place, Text(text), []))
         else:
-            shown = [await self.messenger.post(chat.id, Text(text), [], picture, picture_name="discard.png")]
+            shown = [await self.messenger.post(place, Text(text), [], picture, picture_name="discard.png")]
         self._piles[chat.id] = shown
 
     async def on_notice(self, outcome: Outcome) -> None:

@@ -24,6 +24,7 @@ from bot.chat.inputs import SIGNED
 from bot.chat.messenger import Mention, Text, Unreachable, shorten
 from bot.chat.screens import Button, Screen
 from bot.chat.steps import FULL, width
+from bot.telegram_app.topics import open_topic
 from bot.web.auth import result_path, telegram_path, watch_path
 from engine.service.tables import GameService
 from engine.service.tournaments import base_chat
@@ -34,6 +35,9 @@ CAPTION_LIMIT, TEXT_LIMIT = 1024, 4096  # Telegram's own, counted in UTF-16 unit
 PAGE = 40  # buttons in one message; Telegram refuses keyboards much past a hundred
 HTML = "HTML"
 WEB_APP = "webapp:"  # a button's token that opens a Mini App page (private chats only)
+# a button's tone (``bot.chat.screens.Button``) as Telegram colours it (Bot API 9.4: "danger" red,
+# "success" green, "primary" blue, "recommended for main actions"); older apps show the default
+STYLES = {"main": "primary", "danger": "danger"}
 
 
 def where(key: str) -> tuple[int, int | None]:
@@ -85,19 +89,20 @@ def fit(text: Text, limit: int, after: str = "") -> str:
 
 def keyboard(buttons: list[Button] | list[tuple[str, str]], per_row: int = 2, sign=None) -> InlineKeyboardMarkup | None:
     """Inline buttons; data other than a move token is signed with ``sign`` (the service's); a
-    token that is an address is a link button, one that starts with ``webapp:`` opens a Mini App."""
-    pairs = [(b.label, b.token) if isinstance(b, Button) else b for b in buttons]
-    if not pairs:
+    token that is an address is a link button, one that starts with ``webapp:`` opens a Mini App.
+    A button's tone is its colour (Bot API 9.4 ``style``: ``STYLES``)."""
+    triples = [(b.label, b.token, STYLES.get(b.tone)) if isinstance(b, Button) else (*b, None) for b in buttons]
+    if not triples:
         return None
     made = []
-    for label, data in pairs:
+    for label, data, style in triples:
         if data.startswith(WEB_APP):
-            made.append(InlineKeyboardButton(label[:60], web_app=WebAppInfo(data[len(WEB_APP):])))
+            made.append(InlineKeyboardButton(label[:60], web_app=WebAppInfo(data[len(WEB_APP):]), style=style))
         elif data.startswith(("https://", "http://")):
-            made.append(InlineKeyboardButton(label[:60], url=data))
+            made.append(InlineKeyboardButton(label[:60], url=data, style=style))
         else:
             signed = sign(data) if sign is not None and data[:2] in SIGNED else data
-            made.append(InlineKeyboardButton(label[:60], callback_data=signed))
+            made.append(InlineKeyboardButton(label[:60], callback_data=signed, style=style))
     return InlineKeyboardMarkup(rows(made, per_row))
 
 
@@ -150,11 +155,12 @@ class TelegramMessenger:
 
     @staticmethod
     def key(place, message_id: int) -> tuple:
-        return (place[0] if isinstance(place, tuple) else place, message_id)
+        return (place[0] if isinstance(place, tuple | list) else place, message_id)
 
     @staticmethod
     def _chat(place) -> tuple[int, int | None]:
-        return place if isinstance(place, tuple) else (place, None)
+        """A place: a chat, or a chat and its topic (a tuple, or a list as a message record keeps it)."""
+        return (place[0], place[1]) if isinstance(place, tuple | list) else (place, None)
 
     def when(self, due_at: float, now: float, lang: str = "zh-Hans") -> str:
         """A deadline a group can read without an edit a second: the seconds left when the message
@@ -187,6 +193,11 @@ class TelegramMessenger:
                                                    reply_markup=markup, **extra)
         except Forbidden as e:  # a private chat the user never opened, or blocked
             raise Unreachable(str(e)) from None
+        except BadRequest as e:
+            if not (thread and chat > 0 and "thread not found" in str(e).lower()):
+                raise
+            # a private topic the player deleted: the plain private chat (``topics.py``)
+            return await self.post(chat, text, buttons, picture, reply_to=reply_to, picture_name=picture_name)
         return sent.message_id
 
     async def edit(self, place, message_id: int, text: Text, buttons: list[Button], picture: bytes | None,
@@ -224,6 +235,11 @@ class TelegramMessenger:
 
     async def private_place(self, seat: Seat) -> int | None:
         return int(seat.user[3:]) if seat.user.startswith("tg:") else None
+
+    async def private_topic(self, table: int, place, lang: str):
+        """A player's private place for one table: a topic of its own where the bot has topics in
+        private chats (``topics.py``), else ``place`` (their private chat) as it is."""
+        return await open_topic(self.bot, self.service, table, place, lang)
 
     def deep_link(self, table: int) -> str:
         return f"https://t.me/{self.bot.username}?start=t{table}"

@@ -13,6 +13,7 @@ from bot.chat.inputs import Press
 from bot.chat.messenger import Text
 from bot.chat.screens import Button
 from bot.telegram_app.answers import PressAnswer, user_of
+from bot.telegram_app.topics import thread_of
 from words.i18n import normalise_lang, t
 
 
@@ -45,17 +46,19 @@ class TelegramTrades:
         if not shown.text:
             return
         chat_id = update.effective_chat.id
+        place = (chat_id, thread_of(update))  # in the game's private topic when pressed there
         tables = self.ctx.channel
         buttons = [] if shown.closed or shown.controls is None else self.buttons(table_id, shown.controls, lang)
         if op == "n" or op[0] == "k":
             if before is not None and before.message:
                 await tables.strip(chat_id, before.message)
-            message = await tables.post(chat_id, Text(shown.text), buttons)
+            message = await tables.post(place, Text(shown.text), buttons)
             await trade_builder.save_message(self.service, table_id, user, message)
         elif update.callback_query.message is not None:
             await tables.edit(chat_id, update.callback_query.message.message_id, Text(shown.text), buttons, None)
         if shown.typing:
-            await update.get_bot().send_message(chat_id, shown.prompt, reply_markup=ForceReply(selective=True))
+            await update.get_bot().send_message(chat_id, shown.prompt, reply_markup=ForceReply(selective=True),
+                                                message_thread_id=place[1])
 
     async def typed(self, update: Update, context=None) -> None:
         """Text in a private chat: the amount a builder asked for, else the help."""
@@ -78,5 +81,5 @@ class TelegramTrades:
         chat_id = update.effective_chat.id
         tables = self.ctx.channel
         if not (shown.draft.message and await tables.edit(chat_id, shown.draft.message, text, buttons, None)):
-            message = await tables.post(chat_id, text, buttons)
+            message = await tables.post((chat_id, thread_of(update)), text, buttons)
             await trade_builder.save_message(self.service, table_id, user, message)

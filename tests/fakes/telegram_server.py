@@ -10,6 +10,16 @@ them is answered 429 with ``retry_after`` (listed in ``flood.refusals``) and not
 
 ``getUpdates`` long-polls as Telegram does: it answers the updates queued by ``push`` (from the
 offset asked for), or after a short wait an empty list.
+
+What a bot sees of itself is ``getMe``'s answer (``ME``, with ``me`` merged in: a test that needs
+topics in private chats, Bot API 9.3, passes ``me={"has_topics_enabled": True}``; a Main Mini App,
+``has_main_web_app``). Then ``createForumTopic`` in a private chat makes a topic (9.4) and a message
+sent to a private chat with a ``message_thread_id`` must name one of that chat's topics ("message
+thread not found" otherwise, also after ``delete_topic``); without topics a private chat is no forum.
+An inline query is answered once, within its life: ``inline_query`` makes the update (and knows its
+id), ``answerInlineQuery`` for an id it does not know, or a second time, is refused as Telegram
+refuses a query that is too old. ``setChatMenuButton`` is kept in ``menu_buttons`` (chat, or None
+for the bot's default).
 """
 
 from __future__ import annotations
@@ -24,6 +34,11 @@ from dataclasses import dataclass
 from tests.fakes import telegram_limits
 
 BOT_TOKEN = "123:TEST"
+BOT_ID, BOT_USERNAME = 999, "tycoon_bot"
+# getMe as Telegram answers it for a bot with inline mode on (set with @BotFather) and nothing else
+ME = {"id": BOT_ID, "is_bot": True, "first_name": "Tycoon", "username": BOT_USERNAME, "can_join_groups": True,
+      "can_read_all_group_messages": False, "supports_inline_queries": True, "can_connect_to_business": False,
+      "has_main_web_app": False, "has_topics_enabled": False}
 POLL_WAIT = 0.5  # seconds an empty getUpdates waits (Telegram waits up to the "timeout" asked for)
 
 
@@ -32,8 +47,14 @@ def _json(value):
 
 
 def _buttons(markup) -> list[str]:
+    """The callback data of a message's buttons."""
+    return [b["callback_data"] for b in _keys(markup) if "callback_data" in b]
+
+
+def _keys(markup) -> list[dict]:
+    """Every button of an inline keyboard as sent (its text, kind, style)."""
     markup = _json(markup) if markup else None
-    return [b["callback_data"] for row in markup["inline_keyboard"] for b in row] if markup else []
+    return [b for row in markup.get("inline_keyboard", ()) for b in row] if markup else []
 
 
 def _caption(params: dict) -> str:
@@ -54,9 +75,15 @@ class Call:
 class BotAPIServer:
     """A fake Telegram Bot API over HTTP for both processes (``/<process>/bot<token>/<method>``)."""
 
-    def __init__(self, token: str = BOT_TOKEN, flood: telegram_limits.FloodLimits | None = None) -> None:
+    def __init__(self, token: str = BOT_TOKEN, flood: telegram_limits.FloodLimits | None = None,
+                 me: dict | None = None) -> None:
         self.token = token
         self.flood = flood
+        self.me = {**ME, **(me or {})}
+        self.topics: dict[int, dict[int, str]] = {}  # private chat -> its topics: thread id -> name
+        self.inline_queries: dict[str, dict] = {}  # inline query id -> the query, until answered
+        self.inline_answers: dict[str, dict] = {}  # inline query id -> answerInlineQuery's parameters
+        self.menu_buttons: dict[int | None, dict] = {}  # chat (None: the default) -> its menu button
         self.watchers: list = []  # callables told of every call answered (``Call``, taken), for benches
         self.calls: list[Call] = []
         self.messages: dict[tuple[int, int], dict] = {}
@@ -119,9 +146,12 @@ class BotAPIServer:
         return web.json_response({"ok": True, "result": result})
 
     @staticmethod
-    def _message(chat: int, message_id: int) -> dict:
-        return {"message_id": message_id, "date": int(time.time()),
-                "chat": {"id": chat, "type": "supergroup" if chat < 0 else "private"}}
+    def _message(chat: int, message_id: int, thread: int | None = None) -> dict:
+        message = {"message_id": message_id, "date": int(time.time()),
+                   "chat": {"id": chat, "type": "supergroup" if chat < 0 else "private"}}
+        if thread is not None:
+            message.update(message_thread_id=thread, is_topic_message=True)
+        return message
 
     async def _handle(self, request):
         process, method = request.match_info["process"], request.match_info["method"]
@@ -178,17 +208,21 @@ class BotAPIServer:
         if "chat_id" in params:
             self.touched[int(params["chat_id"])] = call.at
         if method == "getMe":
-            return self._answer({"id": 999, "is_bot": True, "first_name": "Tycoon", "username": "tycoon_bot"})
+            return self._answer(dict(self.me))
         if method in ("sendMessage", "sendPhoto"):
-            self.next_id += 1
             chat = int(params["chat_id"])
+            thread = int(params["message_thread_id"]) if params.get("message_thread_id") else None
+            if chat > 0 and thread is not None and thread not in self.topics.get(chat, {}):
+                return self._refuse(method, "Bad Request: message thread not found")
+            self.next_id += 1
             if chat < 0:
                 for data in _buttons(params.get("reply_markup")):
                     self.twice += [(chat, data, mid, self.next_id) for mid, shown in self.live(chat).items()
                                    if data in shown]
             self.messages[(chat, self.next_id)] = {
-                "text": _caption(params), "buttons": _buttons(params.get("reply_markup")), "picture": call.picture}
-            return self._answer(self._message(chat, self.next_id))
+                "text": _caption(params), "buttons": _buttons(params.get("reply_markup")), "picture": call.picture,
+                "keys": _keys(params.get("reply_markup")), "thread": thread}
+            return self._answer(self._message(chat, self.next_id, thread))
         if method in ("editMessageMedia", "editMessageText", "editMessageCaption", "editMessageReplyMarkup"):
             key = (int(params["chat_id"]), int(params["message_id"]))
             old = self.messages.get(key)
@@ -202,6 +236,7 @@ class BotAPIServer:
                     self.reuploads += 1
                 new["picture"] = call.picture
             new["buttons"] = _buttons(params.get("reply_markup"))
+            new["keys"] = _keys(params.get("reply_markup"))
             if new == old:
                 self.identical.append(call)
                 return self._answer(error="Bad Request: message is not modified: specified new message content "
@@ -219,8 +254,50 @@ class BotAPIServer:
             return self._answer({"status": "member", "user": {"id": int(params["user_id"]), "is_bot": False,
                                                               "first_name": "x"}})
         if method == "createForumTopic":
-            return self._answer(error="Bad Request: the chat is not a forum")
+            chat = int(params["chat_id"])
+            if chat < 0 or not self.me.get("has_topics_enabled"):
+                return self._refuse(method, "Bad Request: the chat is not a forum")
+            self.next_id += 1  # a topic's thread id is the id of the service message that opens it
+            self.topics.setdefault(chat, {})[self.next_id] = params["name"]
+            return self._answer({"message_thread_id": self.next_id, "name": params["name"], "icon_color": 7322096})
+        if method == "answerInlineQuery":
+            query = params["inline_query_id"]
+            if self.inline_queries.pop(query, None) is None:
+                return self._refuse(method, "Bad Request: query is too old and response timeout expired or query "
+                                            "ID is invalid")
+            self.inline_answers[query] = {**params, "results": _json(params["results"]),
+                                          "button": _json(params["button"]) if params.get("button") else None}
+            return self._answer(True)
+        if method == "setChatMenuButton":
+            chat = int(params["chat_id"]) if params.get("chat_id") else None
+            self.menu_buttons[chat] = _json(params["menu_button"]) if params.get("menu_button") else {"type": "default"}
+            return self._answer(True)
+        if method == "getChatMenuButton":
+            chat = int(params["chat_id"]) if params.get("chat_id") else None
+            return self._answer(self.menu_buttons.get(chat, self.menu_buttons.get(None, {"type": "commands"})))
         return self._answer(True)  # setMyCommands, setWebhook, deleteWebhook, …
+
+    def _refuse(self, method: str, problem: str):
+        self.refused.append((method, problem))
+        return self._answer(error=problem)
+
+    # -- what Telegram sends the bot -----------------------------------------------------------------
+
+    def inline_query(self, user: dict, query: str = "", chat_type: str | None = "supergroup") -> dict:
+        """An inline query update (``user``: Telegram's User object) typed in a chat of
+        ``chat_type`` ("sender", "private", "group", "supergroup", "channel"; None when Telegram
+        does not say); its id is one ``answerInlineQuery`` may answer, once."""
+        self._update_id += 1
+        qid = f"iq{self._update_id}"
+        inline = {"id": qid, "from": user, "query": query, "offset": ""}
+        if chat_type is not None:
+            inline["chat_type"] = chat_type
+        self.inline_queries[qid] = inline
+        return {"update_id": self._update_id, "inline_query": inline}
+
+    def delete_topic(self, chat: int, thread: int) -> None:
+        """The user deletes a topic of their private chat with the bot."""
+        self.topics.get(chat, {}).pop(thread, None)
 
     # -- what the chats show --------------------------------------------------------------------
 
