@@ -4,10 +4,14 @@ the typed text taken as the game's move (``GameService.typed``).
 
 Telegram has no form: the question goes to the player's private chat and the next number they send
 there is the amount; which table waits for it is kept in the service's key/value notes
-(``amount.typing.<user>``), so any process of several takes the answer. Discord asks with a form.
+(``amount.typing.<user>``), so any process of several takes the answer. Discord asks with a form
+that also offers sensible amounts to choose (``offered``: the least bid, the steps the buttons
+offer, all the bidder could raise).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from bot.chat.inputs import number
 from bot.chat.screens import Button, refusal_text
@@ -45,6 +49,35 @@ async def question(service, user: str, table: int, lang: str) -> tuple[bool, str
     money = WORDS[public.game].money
     return True, t(lang, "amount.question", least=money(least, lang, public.ruleset) if least is not None else "?",
                    most=money(most, lang, public.ruleset) if most is not None else "?")
+
+
+@dataclass
+class Offered:
+    """What a bidder may choose instead of typing: ``(amount, its words, a note or "")``, lowest first."""
+
+    question: str
+    amounts: list[tuple[int, str, str]] = field(default_factory=list)
+
+
+async def offered(service, user: str, table: int, lang: str) -> tuple[Offered | None, str]:
+    """(the question and the amounts to choose from, "") when ``user`` is asked for an amount at
+    ``table`` now; else (None, why not). The amounts: the least the rules take, the steps the
+    buttons offer (the game's own choices answering the ask that carry an amount), and all the
+    bidder could raise."""
+    ok, text = await question(service, user, table, lang)
+    if not ok:
+        return None, text
+    public, own = await service.seat_view(table, user)
+    game = GAMES[public.game]
+    least, most = game.amount_bounds(own.board, own.seat) if game.amount_bounds else (None, None)
+    steps = {a for c in own.choices if c.answers and isinstance(a := getattr(c.action, "amount", None), int)}
+    steps |= {x for x in (least, most) if isinstance(x, int)}
+    money = WORDS[public.game].money
+    amounts = []
+    for x in sorted(x for x in steps if (least is None or x >= least) and (most is None or x <= most)):
+        note = "amount.opt.least" if x == least else "amount.opt.most" if x == most else ""
+        amounts.append((x, money(x, lang, public.ruleset), t(lang, note) if note else ""))
+    return Offered(text, amounts), ""
 
 
 async def expect(service, user: str, table: int) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 # button data other than moves: signed by the service
-SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "t:", "v:", "m:", "a:", "R:", "Z:")
+SIGNED = ("l:", "h:", "b:", "e:", "s:", "T:", "p:", "t:", "v:", "m:", "a:", "R:", "Z:", "A:")
 NEW_GAME = "n:"  # the unsigned "choose a game" button of a bare /newgame (``n:<game>``)
 NAME_LIMIT = 32
 MAX_ID = 2**31 - 1  # ids are database integers
@@ -49,6 +49,7 @@ _SHAPES = {
     # a leaderboard's page (``bot.chat.leaderboards``): the game, the season's or all time, the page
     "R": re.compile(r"R:(?P<game>[a-z]{1,8}):(?P<scope>[sa]):(?P<page>[0-9]{1,3})"),
     "Z": re.compile(r"Z:(?P<length>week|month|quarter|off)"),  # how long the chat's seasons last
+    "A": re.compile(r"A:(?P<table>[0-9]{1,10})"),  # the table inside the platform (Discord's Activity)
 }
 
 
@@ -76,6 +77,7 @@ class PressKind(StrEnum):
     TOURNAMENT = "T"  # a tournament's sign-up and team buttons
     LEADERBOARD = "R"  # a page of a chat's leaderboard (/top)
     SEASON_LENGTH = "Z"  # an admin's choice of how long the chat's seasons last (/season)
+    ACTIVITY = "A"  # open the table inside the platform (Discord's Activity, bot/discord_app/activity.py)
 
 
 @dataclass(frozen=True)

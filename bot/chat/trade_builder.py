@@ -193,13 +193,16 @@ async def typed_amount(service, user: str, text: str, lang: str) -> tuple[int, S
 
 @dataclass
 class CashForm:
-    """What a form for both amounts shows: the amounts now, at most what each side holds."""
+    """What a form for the offer shows: the amounts now, at most what each side holds, and the
+    builder's choices (partner, deeds of both sides, those chosen marked) for a form that offers
+    them as select menus (Discord)."""
 
     you: int
     them: int
     most_you: str
     most_them: str
     partner: str
+    controls: Controls | None = None
 
 
 async def form(service, table: int, user: str, lang: str) -> CashForm | None:
@@ -209,4 +212,5 @@ async def form(service, table: int, user: str, lang: str) -> CashForm | None:
         return None
     desk = answer.desk
     return CashForm(max(desk.draft.cash, 0), max(-desk.draft.cash, 0), f"{desk.most_mine:,}",
-                    f"{desk.most_theirs:,}", party_name(desk.draft.target, lang, answer.names))
+                    f"{desk.most_theirs:,}", party_name(desk.draft.target, lang, answer.names),
+                    controls(desk, lang, answer.names, answer.ruleset))

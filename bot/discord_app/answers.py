@@ -2,7 +2,9 @@
 (``bot.chat.flows.Answer``), and who they are (``bot.chat.flows.Who``). Discord wants every interaction
 answered within 3 s, once: the first answer is the interaction's response, any later one a
 follow-up. What is meant for the asker alone is ephemeral; a name never turns into markdown or a
-mention (``md``)."""
+mention (``md``). A public answer (the lobby, a rematch, a sign-up, a leaderboard's page) is a
+Components v2 message like the table's (``messenger.layout``), and a pressed message that is one
+is edited as one (Discord never takes the flag off again)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from bot.chat.inputs import clean_name
 from bot.chat.messenger import Text
 from bot.chat.screens import Button
 from bot.discord_app.items import view_of
-from bot.discord_app.messenger import TEXT, md, render
+from bot.discord_app.messenger import TEXT, TEXT_V2, Look, layout, look_for, look_of, md, render
 from engine.service.tournaments import base_chat
 from words.i18n import normalise_lang, t
 
@@ -101,8 +103,31 @@ class InteractionAnswer:
         await say(self.interaction, text)
 
     async def reply(self, text: str | Text, buttons: list[Button] | None = None) -> int | None:
-        view = self.view(buttons)
-        return await say(self.interaction, text, ephemeral=False, **({"view": view} if view else {}))
+        """In front of everyone, as a Components v2 message (its look noted: the table channel may
+        edit it, or take its buttons off, later)."""
+        front = self.interaction.client.front
+        look, mentions = look_for(text if isinstance(text, Text) else Text(text), None)
+        view = layout(front.service.sign, look, buttons or [])
+        if self.interaction.response.is_done():
+            sent = await self.interaction.followup.send(view=view, allowed_mentions=mentions, wait=True)
+            message = sent.id
+        else:
+            answered = await self.interaction.response.send_message(view=view, allowed_mentions=mentions)
+            message = getattr(answered, "message_id", None)
+        if message is not None and self.interaction.channel_id is not None:
+            front.messenger.noted(self.interaction.channel_id, message, look)
+        return message
+
+    def _pressed(self, text: str, buttons: list[Button]) -> dict:
+        """What the pressed message is edited to: its content and buttons, or, on a Components v2
+        message, its container with the new text and buttons (and the picture it shows)."""
+        message = self.interaction.message
+        if message is None or not message.flags.components_v2:
+            return {"content": md(text)[:TEXT], "view": self.view(buttons)}
+        shown = look_of(message)
+        look = Look(True, (md(text)[:TEXT_V2],), shown.picture, shown.alt)
+        return {"view": layout(self.interaction.client.front.service.sign, look, buttons),
+                "allowed_mentions": discord.AllowedMentions.none()}
 
     async def ask(self, text: str, buttons: list[Button]) -> None:
         await say(self.interaction, text, view=self.view(buttons))
@@ -110,16 +135,16 @@ class InteractionAnswer:
     async def update(self, text: str) -> None:
         """The message whose button was pressed says ``text`` now, without buttons."""
         if self.interaction.response.is_done():
-            await self.interaction.edit_original_response(content=md(text)[:TEXT], view=None)
+            await self.interaction.edit_original_response(**self._pressed(text, []))
         else:
-            await self.interaction.response.edit_message(content=md(text)[:TEXT], view=None)
+            await self.interaction.response.edit_message(**self._pressed(text, []))
 
     async def menu(self, text: str, buttons: list[Button], note: str | None = None) -> None:
         """The pressed message (an ephemeral reply or a DM) shows the next step; its picture stays."""
         if self.interaction.response.is_done():
-            await self.interaction.edit_original_response(content=md(text)[:TEXT], view=self.view(buttons))
+            await self.interaction.edit_original_response(**self._pressed(text, buttons))
         else:
-            await self.interaction.response.edit_message(content=md(text)[:TEXT], view=self.view(buttons))
+            await self.interaction.response.edit_message(**self._pressed(text, buttons))
         if note:
             await self.interaction.followup.send(md(note)[:TEXT], ephemeral=True)
 

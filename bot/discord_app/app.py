@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_app import activity
 from bot.discord_app.cogs import table_commands, tournament_commands
 from bot.discord_app.frontend import Front
 from bot.discord_app.items import DYNAMIC_ITEMS, guarded, item_for
@@ -22,6 +23,10 @@ log = logging.getLogger(__name__)
 # the bot speaks in text channels only: discord.py's two warnings about missing voice libraries
 # would only worry an operator reading the start-up log
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+
+# where the commands may be installed and used, unless a command says otherwise (issue 49)
+EVERY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
+EVERY_CONTEXT = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 
 # Discord locales we translate into; any other locale sees the English default
 LOCALES = {discord.Locale.chinese: "zh-Hans", discord.Locale.taiwan_chinese: "zh-Hant"}
@@ -64,9 +69,13 @@ class TycoonBot(commands.AutoShardedBot):
                  shard_ids: list[int] | None = None) -> None:
         # no message of ours notifies anyone unless it says whom (a player's turn, a prompt)
         waits = ChannelWaits()  # a channel's 429 holds up its own table only (waits.py)
+        # every command installable to a server and to a member's own account, usable in servers,
+        # the bot's DM and group DMs unless it says otherwise (``cogs.server_only``): a game command
+        # where no game can run says what to do instead (``doors.py``)
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          allowed_mentions=discord.AllowedMentions.none(), shard_count=shard_count,
-                         shard_ids=shard_ids, http_trace=waits.trace)
+                         shard_ids=shard_ids, http_trace=waits.trace, allowed_installs=EVERY_INSTALL,
+                         allowed_contexts=EVERY_CONTEXT, tree_cls=activity.ActivityTree)
         self.front = Front(service, lang, seed, client=self)
         self.front.messenger.waits = waits
         self.tournaments = self.front.tournaments = TournamentFront(self.front.ctx)  # a round's news shown
@@ -105,6 +114,7 @@ class TycoonBot(commands.AutoShardedBot):
 
         await self.add_cog(table_commands(front))
         await self.add_cog(tournament_commands(self.tournaments))
+        activity.install(self)  # /play: the Activity's Entry Point command, in the sync too (issue 49)
 
     async def sync_tree(self) -> bool:
         """Send the slash commands to Discord (``tycoon run`` does it after logging in, with

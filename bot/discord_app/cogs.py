@@ -1,7 +1,13 @@
 """The slash commands, as two Cogs: the table's (``/newgame`` … ``/help``) and the tournaments'
 (``/tournament …``, ``/standings``, ``/team``, ``/rep``). Names, descriptions, option names and
 choices are catalogue keys (``_``), English by default and translated when the commands are synced
-(``app.CatalogueTranslator``); each handler only maps its options onto the front end."""
+(``app.CatalogueTranslator``); each handler only maps its options onto the front end.
+
+Where each command may be used (issue 49): the tree's default (``app.py``) is everywhere Discord
+allows, installed to a server or to a member's own account, in servers, the bot's DM and group
+DMs; a game command used where no game can run says what to do instead (``doors.py``). What
+configures a server's channel or runs its tournaments is ``server_only``. ``ruleset`` and
+``options`` are suggested as they are typed (``autocomplete.py``), in the typer's language."""
 
 from __future__ import annotations
 
@@ -9,6 +15,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_app import autocomplete
+from bot.discord_app.answers import own_lang
 from bot.discord_app.frontend import Front
 from bot.discord_app.tournaments import TournamentFront
 from engine.games import GAMES
@@ -30,12 +38,30 @@ def named(*params: str):
 GAME_CHOICES = [app_commands.Choice(name=_(f"dc.choice.{g}"), value=g) for g in GAMES]
 LANG_CHOICES = [app_commands.Choice(name=name, value=code)
                 for code, name in (("zh-Hans", "简体中文"), ("zh-Hant", "繁體中文"), ("en", "English"))]
-# rule sets as choices (Discord cannot make one option's choices depend on another's: all games' sets,
-# each named with its game; the service refuses a set of the other game)
-RULESET_CHOICES = [app_commands.Choice(name=app_commands.locale_str(f"{rs} ({game})", key=f"dc.ruleset.{game}.{rs}"),
-                                       value=rs) for game in GAMES for rs in GAMES[game].rules.rulesets]
 ENTRY_CHOICES = [app_commands.Choice(name=_("tour.mode.solo"), value="solo"),
                  app_commands.Choice(name=_("tour.mode.team"), value="team")]
+SERVER = {"allowed_installs": app_commands.AppInstallationType(guild=True, user=False),
+          "allowed_contexts": app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)}
+
+
+def server_only(f):
+    """Installed to a server and used there only: a command that sets up a server's channel or its
+    tournaments has nothing to do in a DM, a group DM or a server without the bot."""
+    return app_commands.allowed_installs(guilds=True, users=False)(
+        app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)(f))
+
+
+async def suggest_ruleset(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """``ruleset`` as it is typed: the rule sets of the game chosen in the same command."""
+    game = getattr(interaction.namespace, "game", None)
+    return autocomplete.ruleset_choices(game, current, own_lang(interaction, "en"))
+
+
+async def suggest_options(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """``options`` as it is typed: the game's switchable rule options not named yet."""
+    space = interaction.namespace
+    return autocomplete.option_choices(getattr(space, "game", None), getattr(space, "ruleset", None), current,
+                                       own_lang(interaction, "en"))
 
 
 def table_commands(front: Front) -> commands.Cog:
@@ -50,12 +76,12 @@ def table_commands(front: Front) -> commands.Cog:
         @named("game", "ruleset", "thread", "options")
         @app_commands.describe(game=_("dc.opt.game"), ruleset=_("dc.opt.ruleset"), thread=_("dc.opt.thread"),
                                options=_("dc.opt.options"))
-        @app_commands.choices(game=GAME_CHOICES, ruleset=RULESET_CHOICES)
+        @app_commands.choices(game=GAME_CHOICES)
+        @app_commands.autocomplete(ruleset=suggest_ruleset, options=suggest_options)
         async def newgame(self, interaction: discord.Interaction, game: app_commands.Choice[str],
-                          ruleset: app_commands.Choice[str] | None = None, thread: bool = False,
+                          ruleset: app_commands.Range[str, 1, 100] | None = None, thread: bool = False,
                           options: app_commands.Range[str, 1, 200] | None = None) -> None:
-            await self.front.commands.newgame(interaction, game.value, ruleset.value if ruleset else None, thread,
-                                              options)
+            await self.front.commands.newgame(interaction, game.value, ruleset, thread, options)
 
         @app_commands.command(name=_("dc.cmd.join"), description=_("dc.cmd.join.desc"))
         async def join(self, interaction: discord.Interaction) -> None:
@@ -93,6 +119,7 @@ def table_commands(front: Front) -> commands.Cog:
             await self.front.commands.top(interaction)
 
         @app_commands.command(name=_("dc.cmd.season"), description=_("dc.cmd.season.desc"))
+        @server_only
         async def season(self, interaction: discord.Interaction) -> None:
             await self.front.commands.season(interaction)
 
@@ -104,12 +131,14 @@ def table_commands(front: Front) -> commands.Cog:
         @named("game", "start", "minutes", "ruleset", "ai")
         @app_commands.describe(game=_("dc.opt.game"), start=_("dc.opt.start"), minutes=_("dc.opt.minutes"),
                                ruleset=_("dc.opt.ruleset"), ai=_("dc.opt.ai"))
-        @app_commands.choices(game=GAME_CHOICES, ruleset=RULESET_CHOICES)
+        @app_commands.choices(game=GAME_CHOICES)
+        @app_commands.autocomplete(ruleset=suggest_ruleset)
+        @server_only
         async def schedule(self, interaction: discord.Interaction, game: app_commands.Choice[str], start: str,
-                           minutes: app_commands.Range[int, 1, 1440], ruleset: app_commands.Choice[str] | None = None,
+                           minutes: app_commands.Range[int, 1, 1440],
+                           ruleset: app_commands.Range[str, 1, 100] | None = None,
                            ai: app_commands.Range[int, 0, 8] = 0) -> None:
-            await self.front.commands.schedule(interaction, game.value, start, minutes,
-                                               ruleset.value if ruleset else None, ai)
+            await self.front.commands.schedule(interaction, game.value, start, minutes, ruleset, ai)
 
         @app_commands.command(name=_("dc.cmd.help"), description=_("dc.cmd.help.desc"))
         async def help_(self, interaction: discord.Interaction) -> None:
@@ -126,7 +155,7 @@ def tournament_commands(tours: TournamentFront) -> commands.Cog:
         each sub-command checks Manage Server or Manage Events itself."""
 
         tournament = app_commands.Group(name=_("dc.cmd.tournament"), description=_("dc.cmd.tournament.desc"),
-                                        guild_only=True)
+                                        guild_only=True, **SERVER)
 
         def __init__(self) -> None:
             self.tours = tours
@@ -139,20 +168,21 @@ def tournament_commands(tours: TournamentFront) -> commands.Cog:
                                no_trading=_("dc.opt.no_trading"), signup=_("dc.opt.signup"), every=_("dc.opt.every"),
                                turn_seconds=_("dc.opt.turn_seconds"), card_seconds=_("dc.opt.card_seconds"),
                                name=_("dc.opt.tour_name"))
-        @app_commands.choices(game=GAME_CHOICES, entry=ENTRY_CHOICES, ruleset=RULESET_CHOICES)
+        @app_commands.choices(game=GAME_CHOICES, entry=ENTRY_CHOICES)
+        @app_commands.autocomplete(ruleset=suggest_ruleset)
         async def create(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                          rounds: app_commands.Range[int, 1, 50], start: str,
                          entry: app_commands.Choice[str] | None = None,
                          minutes: app_commands.Range[int, 1, 1440] | None = None,
-                         ruleset: app_commands.Choice[str] | None = None, no_trading: bool = False,
+                         ruleset: app_commands.Range[str, 1, 100] | None = None, no_trading: bool = False,
                          signup: app_commands.Range[int, 1, 10080] | None = None,
                          every: app_commands.Range[int, 1, 10080] | None = None,
                          turn_seconds: app_commands.Range[int, 5, 3600] | None = None,
                          card_seconds: app_commands.Range[int, 5, 3600] | None = None,
                          name: app_commands.Range[str, 1, 40] | None = None) -> None:
             await self.tours.create(interaction, game.value, rounds, start, entry.value if entry else "solo", minutes,
-                                    ruleset.value if ruleset else None, no_trading, signup, every, turn_seconds,
-                                    card_seconds, name or "")
+                                    autocomplete.ruleset_code(game.value, ruleset), no_trading, signup, every,
+                                    turn_seconds, card_seconds, name or "")
 
         @tournament.command(name=_("dc.cmd.tour_pause"), description=_("dc.cmd.tour_pause.desc"))
         async def pause(self, interaction: discord.Interaction) -> None:
@@ -183,16 +213,19 @@ def tournament_commands(tours: TournamentFront) -> commands.Cog:
             await self.tours.admin(interaction, ["correct", str(match), winners.replace(" ", ""), *reason.split()])
 
         @app_commands.command(name=_("dc.cmd.standings"), description=_("dc.cmd.standings.desc"))
+        @server_only
         async def standings(self, interaction: discord.Interaction) -> None:
             await self.tours.standings(interaction)
 
         @app_commands.command(name=_("dc.cmd.team"), description=_("dc.cmd.team.desc"))
+        @server_only
         @named("name")
         @app_commands.describe(name=_("dc.opt.team_name"))
         async def team(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 40]) -> None:
             await self.tours.team(interaction, name)
 
         @app_commands.command(name=_("dc.cmd.rep"), description=_("dc.cmd.rep.desc"))
+        @server_only
         @named("match", "player")
         @app_commands.describe(match=_("dc.opt.round"), player=_("dc.opt.player"))
         async def rep(self, interaction: discord.Interaction, match: app_commands.Range[int, 1, 50],

@@ -1,7 +1,9 @@
 """Discord's slash commands onto the shared flows (``bot/chat/flows.py``): each reads what the
 interaction gives (its options, the channel or thread, Manage Server) and calls one flow; the
 commands themselves are declared in ``cogs.py``. What is Discord's own: a game in a thread of its
-own, and a scheduled match also put in the server's calendar (``calendar.py``)."""
+own, a scheduled match also put in the server's calendar (``calendar.py``), and a game command
+where no game can run (a DM, a group DM, a server that has not added the bot: ``doors.py``)
+answered with what to do instead."""
 
 from __future__ import annotations
 
@@ -9,8 +11,9 @@ import discord
 
 from bot.chat import option_screens
 from bot.chat.context import PlatformContext
-from bot.discord_app import calendar, private, threads
-from bot.discord_app.answers import InteractionAnswer, say, who
+from bot.discord_app import calendar, doors, private, threads
+from bot.discord_app.answers import InteractionAnswer, own_lang, say, who
+from bot.discord_app.autocomplete import ruleset_code
 from words.i18n import game_name, t
 
 
@@ -19,11 +22,24 @@ class DiscordCommands:
         self.ctx = ctx
         self.flows, self.service = ctx.flows, ctx.service
 
+    async def hosts(self, interaction: discord.Interaction) -> bool:
+        """A game command's first question: can a table run here? Where it cannot, the asker alone
+        is told why and given the doors (add Tycoon to a server, the web table)."""
+        if doors.hosts_games(interaction):
+            return True
+        await doors.elsewhere(interaction, own_lang(interaction, self.ctx.lang), self.ctx.messenger.web_url)
+        return False
+
     async def newgame(self, interaction: discord.Interaction, game: str, ruleset: str | None,
                       thread: bool = False, options: str | None = None) -> None:
         """A lobby in this channel, or with ``thread`` in a thread of its own where the whole game
-        then plays (the channel keeps one table at a time either way). ``options`` as typed:
-        ``income_tax_choice=on rent_claim=off`` (an unknown one is refused, naming the valid ones)."""
+        then plays (the channel keeps one table at a time either way). ``ruleset`` as chosen from
+        its suggestions or typed (a rule set's name in any language is taken); ``options`` as typed
+        or completed: ``income_tax_choice=on rent_claim=off`` (an unknown one is refused, naming
+        the valid ones)."""
+        if not await self.hosts(interaction):
+            return
+        ruleset = ruleset_code(game, ruleset)
         asker = await who(self.ctx, interaction)
         answer = InteractionAnswer(interaction, asker.lang)
         chosen, refusal = option_screens.parse_options(game, options or "")
@@ -48,6 +64,8 @@ class DiscordCommands:
 
     async def command(self, interaction: discord.Interaction, op: str) -> None:
         """/join, /leave and /endgame on this channel's (or thread's) table."""
+        if not await self.hosts(interaction):
+            return
         asker = await who(self.ctx, interaction)
         await self.flows.command(asker, op, InteractionAnswer(interaction, asker.lang),
                                  view=await threads.table_here(self.ctx, interaction))
@@ -80,10 +98,16 @@ class DiscordCommands:
         await say(interaction, await self.flows.me(await who(self.ctx, interaction)), ephemeral=True)
 
     async def help(self, interaction: discord.Interaction) -> None:
-        await say(interaction, t((await who(self.ctx, interaction)).lang, "dc.help"))
+        """How to play, with the doors one tap away: add Tycoon to a server, to one's own account
+        (its commands in every DM and group), the web table."""
+        lang = (await who(self.ctx, interaction)).lang
+        await say(interaction, t(lang, "dc.help"), view=doors.links(interaction, lang, self.ctx.messenger.web_url,
+                                                                    mine=True))
 
     async def hand(self, interaction: discord.Interaction) -> None:
         """``/hand``: the asker's own screen at this channel's (or thread's) table."""
+        if not await self.hosts(interaction):
+            return
         view = await threads.table_here(self.ctx, interaction)
         if view is None:
             await say(interaction, t((await who(self.ctx, interaction)).lang, "service.no_lobby"))
@@ -93,6 +117,9 @@ class DiscordCommands:
     async def schedule(self, interaction: discord.Interaction, game: str, start: str, minutes: int,
                        ruleset: str | None = None, ai: int = 0) -> None:
         """A timed match in the service; and, when the bot may, an event in the server's calendar."""
+        if not await self.hosts(interaction):
+            return
+        ruleset = ruleset_code(game, ruleset)
         asker = await who(self.ctx, interaction)
         answer = InteractionAnswer(interaction, asker.lang)
         begins = calendar.begins(start, self.service.clock())

@@ -21,7 +21,7 @@ from bot.chat.context import PlatformContext
 from bot.chat.flows import Flows
 from bot.chat.inputs import Press, PressKind
 from bot.chat.presses import PressRouter, failed
-from bot.discord_app import calendar, private, threads
+from bot.discord_app import activity, calendar, private, threads
 from bot.discord_app.amounts import DiscordAmounts
 from bot.discord_app.answers import InteractionAnswer, own_lang, refuse, say, who
 from bot.discord_app.commands import DiscordCommands
@@ -53,7 +53,7 @@ class Front:
         self.router = PressRouter(self.ctx, {
             PressKind.OWN: self._own, PressKind.PILE: self._pile, PressKind.SEAT_BACK: self._seat_back,
             PressKind.TRADE: self._trade, PressKind.TOURNAMENT: self._tournament,
-            PressKind.AMOUNT: self._amount}, homes=threads.homes,
+            PressKind.AMOUNT: self._amount, PressKind.ACTIVITY: self._activity}, homes=threads.homes,
             stale=self._stale)
         self._subscribed = False
         self.client = client
@@ -91,6 +91,10 @@ class Front:
         """Answered in the presser's own Discord language (the note is theirs alone)."""
         await self.flows.seat_back(asker, press.id("table"), InteractionAnswer(interaction, own_lang(interaction,
                                                                                                      self.lang)))
+
+    async def _activity(self, interaction, asker, press: Press, answer) -> None:
+        """"Open table" under a table's message: the Activity in this channel, else the web link."""
+        await activity.launch(interaction, press.id("table"))
 
     async def _amount(self, interaction, asker, press: Press, answer) -> None:
         await self.amounts.press(interaction, press.id("table"))

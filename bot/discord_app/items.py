@@ -45,12 +45,13 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<tok
 
 
 class ServiceButton(discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"(?P<data>[lhbespTtmaRZ]:[0-9a-z:]{1,40})(?:\.(?P<mac>[0-9a-f]{8}))?"):
+                    template=r"(?P<data>[lhbespTtmaRZA]:[0-9a-z:]{1,40})(?:\.(?P<mac>[0-9a-f]{8}))?"):
     """Every button that is not a move: lobby, my hand, seat back, end game, sign-up, tournament,
-    the discard pile, the trade builder's buttons, a leaderboard's pages, a season's length. Its id is the signed data
+    the discard pile, the trade builder's buttons, a leaderboard's pages, a season's length, the table inside
+    Discord (its Activity: ``activity.py``). Its id is the signed data
     (``GameService.sign``); an id without a valid signature is refused when pressed, never trusted."""
 
-    KINDS = "lhbespTtmaRZ"
+    KINDS = "lhbespTtmaRZA"
     STYLES = {"l": discord.ButtonStyle.secondary, "e": discord.ButtonStyle.danger, "m": discord.ButtonStyle.primary}
 
     def __init__(self, custom_id: str, label: str = "·", row: int | None = None) -> None:
@@ -100,15 +101,31 @@ def item_for(custom_id: str) -> type[discord.ui.DynamicItem] | None:
                 None)
 
 
+def item_of(sign: Callable[[str], str], b: Button) -> discord.ui.Item:
+    """One button: a move carries the service's token, everything else signed data; an address is
+    a link button (the web table's "Watch")."""
+    if b.token.startswith(("https://", "http://")):
+        return discord.ui.Button(style=discord.ButtonStyle.link, label=b.label[:80], url=b.token)
+    if b.token[:2] in SIGNED:
+        return ServiceButton(sign(b.token), b.label)
+    return MoveButton(b.token, b.label)
+
+
 def view_of(sign: Callable[[str], str], buttons: list[Button]) -> discord.ui.View:
-    """A message's buttons: moves carry the service's token, everything else signed data; an
-    address is a link button (the web table's "Watch")."""
+    """A message's buttons, for a message of plain content (rows of five, in order)."""
     view = discord.ui.View(timeout=None)
     for b in buttons:
-        if b.token.startswith(("https://", "http://")):
-            view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=b.label[:80], url=b.token))
-        elif b.token[:2] in SIGNED:
-            view.add_item(ServiceButton(sign(b.token), b.label))
-        else:
-            view.add_item(MoveButton(b.token, b.label))
+        view.add_item(item_of(sign, b))
     return view
+
+
+def rows_of(sign: Callable[[str], str], buttons: list[Button]) -> list[discord.ui.ActionRow]:
+    """The same buttons as action rows of five, in order, for a Components v2 container
+    (``bot/discord_app/messenger.py``): the same items, so their custom ids are the same."""
+    rows = []
+    for start in range(0, len(buttons), 5):
+        row = discord.ui.ActionRow()
+        for b in buttons[start:start + 5]:
+            row.add_item(item_of(sign, b))
+        rows.append(row)
+    return rows

@@ -15,6 +15,17 @@ The first follow-up after a deferred answer (type 5) takes the place of the "thi
 and keeps *its* visibility, whatever flags the follow-up carries: Discord does this, and it is how
 a private answer can end up public.
 
+Components v2 messages (flag ``IS_COMPONENTS_V2``) are checked as Discord checks them
+(``discord_limits``: no content, 40 components, 4000 characters of text, a media gallery's
+``attachment://`` naming a file the message carries); the flag stays on a message once set, an
+edit that would leave one without any component is refused (50006), and Discord's answers and
+reads show an uploaded file's media item at the file's own address (``attachment_id``, the name at
+the end of the path), with an empty ``attachments`` list, as Discord does. ``text_of`` reads what a
+message or a payload says, v2 or not.
+
+An application with Activities (``embedded``) may have an Entry Point command and answer with
+LAUNCH_ACTIVITY; the rules of both are ``discord_activity``'s.
+
 It also keeps what each message shows now (text, button ids, picture), counts edits that change
 nothing (``identical``) and pictures uploaded again unchanged (``reuploads``), and records every
 call (``calls``) and every refusal (``refusals``). The bot reaches it only over the wire:
@@ -29,12 +40,16 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
+from tests.fakes import discord_activity as activity
+from tests.fakes import discord_checks as checks
 from tests.fakes import discord_limits as limits
 
 APP_ID, BOT_ID, GUILD, CHANNEL = 42, 99, 20, 10
 DM_BASE = 900_000_000  # DM channels far above the ids the fake hands out
 EPHEMERAL_CHANNEL = -1  # where the fake keeps ephemeral messages (each seen by one user only)
 EPHEMERAL = 64
+V2 = limits.IS_COMPONENTS_V2
+CDN = "https://cdn.discordapp.com/attachments"
 BOT_USER = {"id": str(BOT_ID), "username": "tycoon", "discriminator": "0", "avatar": None, "bot": True,
             "global_name": None, "flags": 0}
 _ids = itertools.count(1000)
@@ -67,13 +82,50 @@ MANAGE_EVENTS = 1 << 33
 
 def interaction_payload(uid: int, kind: int, permissions: int = 0, app_permissions: int = MANAGE_EVENTS,
                         locale: str = "en-US", channel: int = CHANNEL) -> dict:
-    """What every interaction Discord delivers has: who, where, and a token good for one answer."""
+    """What every interaction Discord delivers has: who, where (``context`` 0: a server; the
+    server's install named in ``authorizing_integration_owners``), and a token good for one answer."""
     return {"id": str(next_id()), "application_id": str(APP_ID), "type": kind, "token": f"tok{next_id()}",
             "version": 1, "channel_id": str(channel), "guild_id": str(GUILD), "locale": locale,
             "guild_locale": locale, "member": member(uid, permissions), "app_permissions": str(app_permissions),
-            "entitlements": [], "authorizing_integration_owners": {}, "attachment_size_limit": 1000000,
+            "entitlements": [], "authorizing_integration_owners": {"0": str(GUILD)}, "context": 0,
+            "attachment_size_limit": 1000000,
             "channel": {"id": str(channel), "type": 0, "guild_id": str(GUILD), "name": "games", "position": 0,
                         "permission_overwrites": [], "nsfw": False, "parent_id": None}}
+
+
+GROUP_DM = 800_000_000  # a group DM of friends (the bot is not in it)
+# what an app may do in a DM or group DM it was not added to (Discord's note on ``app_permissions``)
+PRIVATE_APP_PERMISSIONS = (1 << 15) | (1 << 14) | (1 << 17)
+
+
+def elsewhere(payload: dict, where: str) -> dict:
+    """``payload`` (a server's, as ``interaction_payload`` makes it) as it arrives from elsewhere,
+    from someone who added Tycoon to their own account: ``"dm"`` their DM with the bot (context 1),
+    ``"group"`` a group DM of friends (context 2), ``"guest"`` a server that never added the bot
+    (context 0, only the user's install named)."""
+    out = dict(payload)
+    uid = (out.get("member") or {}).get("user", {}).get("id") or out.get("user", {}).get("id")
+    user = (out.get("member") or {}).get("user") or out.get("user")
+    out["authorizing_integration_owners"] = {"1": str(uid)}
+    if where == "guest":
+        out["app_permissions"] = str(PRIVATE_APP_PERMISSIONS)
+        return out
+    out.pop("guild_id", None)
+    out.pop("guild_locale", None)
+    out.pop("member", None)
+    out["user"] = user
+    if where == "dm":
+        channel = DM_BASE + int(uid)
+        out["context"], out["app_permissions"] = 1, str(PRIVATE_APP_PERMISSIONS | (1 << 18))
+        out["channel"] = {"id": str(channel), "type": 1, "recipients": [user]}
+    else:
+        channel = GROUP_DM
+        out["context"], out["app_permissions"] = 2, str(PRIVATE_APP_PERMISSIONS)
+        friend = {"id": "77", "username": "u77", "global_name": "Cat", "discriminator": "0", "avatar": None}
+        out["channel"] = {"id": str(channel), "type": 3, "name": None, "owner_id": str(uid), "icon": None,
+                          "recipients": [user, friend]}
+    out["channel_id"] = str(channel)
+    return out
 
 
 def command_payload(name: str, uid: int, permissions: int = 0, options: list | None = None, **values) -> dict:
@@ -85,15 +137,93 @@ def command_payload(name: str, uid: int, permissions: int = 0, options: list | N
                                                                   "type": 1, "options": opts}}
 
 
+def autocomplete_payload(name: str, uid: int, focused: str, locale: str = "en-US", **values) -> dict:
+    """What Discord sends while an option is typed (interaction type 4): the options filled so far,
+    the one being typed (``focused``) marked, partial text as it stands."""
+    opts = [{"name": k, "type": 4 if isinstance(v, int) and not isinstance(v, bool) else 3, "value": v,
+             **({"focused": True} if k == focused else {})} for k, v in values.items()]
+    return {**interaction_payload(uid, 4, locale=locale), "data": {"id": str(abs(hash(name))), "name": name,
+                                                                    "type": 1, "options": opts}}
+
+
+def _walk(components):
+    """Every component of a message, nested ones too (a container's rows, a section's accessory)."""
+    for c in components or []:
+        if isinstance(c, dict):
+            yield c
+            yield from _walk(c.get("components"))
+            if isinstance(c.get("accessory"), dict):
+                yield from _walk([c["accessory"]])
+
+
 def _plain_ids(components, signed: tuple[str, ...]) -> list[str]:
     """The custom ids of a message's components, without the bot's signature on signed data."""
     out = []
-    for row in components or []:
-        for c in row.get("components", []):
-            if "custom_id" in c:
-                cid = c["custom_id"]
-                out.append(cid.rsplit(".", 1)[0] if cid[:2] in signed else cid)
+    for c in _walk(components):
+        if "custom_id" in c:
+            cid = c["custom_id"]
+            out.append(cid.rsplit(".", 1)[0] if cid[:2] in signed else cid)
     return out
+
+
+def every_component(message: dict) -> list[dict]:
+    """Every component of a message or a payload, nested ones too, in order."""
+    return list(_walk(message.get("components")))
+
+
+def text_of(message: dict) -> str:
+    """What a message (as the fake keeps it) or a payload the bot sent says: its content, and the
+    text displays of a Components v2 message, in order, a line each."""
+    texts = [message.get("content") or ""] + [c.get("content") or "" for c in _walk(message.get("components"))
+                                              if c.get("type") == limits.TEXT_DISPLAY]
+    return "\n".join(text for text in texts if text)
+
+
+def _resolved(components, channel: int, files: list[tuple[int, str]]):
+    """Components as Discord answers with them: ``attachment://name`` at the file's own address."""
+    ids = {name: fid for fid, name in files}
+
+    def media(item: dict) -> dict:
+        url = item.get("url") or ""
+        name = url[len(limits.ATTACHMENT):] if url.startswith(limits.ATTACHMENT) else None
+        if name not in ids:
+            return item
+        return {"url": f"{CDN}/{channel}/{ids[name]}/{name}", "proxy_url": f"{CDN}/{channel}/{ids[name]}/{name}",
+                "content_type": "image/png", "attachment_id": str(ids[name]), "flags": 0}
+
+    def one(c):
+        if not isinstance(c, dict):
+            return c
+        c = dict(c)
+        if isinstance(c.get("components"), list):
+            c["components"] = [one(x) for x in c["components"]]
+        if isinstance(c.get("accessory"), dict):
+            c["accessory"] = one(c["accessory"])
+        if isinstance(c.get("media"), dict):
+            c["media"] = media(c["media"])
+        if isinstance(c.get("file"), dict):
+            c["file"] = media(c["file"])
+        if isinstance(c.get("items"), list):
+            c["items"] = [{**i, "media": media(i.get("media") or {})} for i in c["items"]]
+        return c
+
+    return [one(c) for c in components or []]
+
+
+def _answer(field: dict, left: dict, ids) -> dict:
+    """One field of a submitted form as Discord sends it: a text input's ``value``, a select menu's
+    ``values`` (``left``: what the test typed or chose, taken out as it is used)."""
+    cid = field.get("custom_id")
+    if field.get("type") == limits.TEXT_INPUT:
+        value = left.pop(cid, field.get("value") or "")
+        assert isinstance(value, str) and len(value) <= field.get("max_length", limits.TEXT_INPUT_MAX), (cid, value)
+        assert value or not field.get("required", True), f"{cid} must be filled in"
+        return {"type": limits.TEXT_INPUT, "id": next(ids), "custom_id": cid, "value": value}
+    offered = [o["value"] for o in field.get("options") or []]
+    values = list(left.pop(cid, [o["value"] for o in field.get("options") or [] if o.get("default")]))
+    least = field.get("min_values", 1) if field.get("required", True) else 0
+    assert set(values) <= set(offered) and least <= len(values) <= field.get("max_values", 1), (cid, values, offered)
+    return {"type": field.get("type"), "id": next(ids), "custom_id": cid, "values": values}
 
 
 @dataclass
@@ -110,6 +240,7 @@ class Interaction:
     loading: bool = False  # deferred with "thinking…": the first follow-up takes its place
     loading_flags: int = 0
     followups: list[int] = field(default_factory=list)
+    message: dict | None = None  # the message a pressed component is on, as Discord sent it
 
 
 class Refused(Exception):
@@ -143,6 +274,11 @@ class DiscordAPI:
         self.thread_parents: dict[int, int] = {}  # thread -> its parent channel
         self.interactions: dict[str, Interaction] = {}
         self.commands: list[dict] = []  # the global commands as last synced
+        self.install_types = (0, 1)  # where the application may be installed (its settings on Discord)
+        self.embedded = False  # Activities on (flag EMBEDDED): an Entry Point command, LAUNCH_ACTIVITY answers
+        self.on_launch = None  # (channel, guild, user) -> the Activity instance a launch runs (discord_oauth)
+        self.launched: list[tuple[int, int, str]] = []  # (channel, user, instance) of each LAUNCH_ACTIVITY
+        self.modals: dict[str, tuple[dict, Interaction]] = {}  # a form's id -> the form, what opened it
         self.gateway_url = ""
         self.made_up: dict[tuple[int, int], dict] = {}  # messages a test's press claims to be on
 
@@ -161,7 +297,8 @@ class DiscordAPI:
                 self.made_up[origin] = self._look(message, [])
         who = (payload.get("member") or {}).get("user") or payload.get("user") or {}
         self.interactions[payload["token"]] = Interaction(payload["token"], payload["type"],
-                                                          int(payload["channel_id"]), int(who.get("id", 0)), origin)
+                                                          int(payload["channel_id"]), int(who.get("id", 0)), origin,
+                                                          message=message)
 
     def answered(self) -> dict[str, list[int]]:
         """Each delivered interaction's answer types (one, once answered)."""
@@ -170,18 +307,31 @@ class DiscordAPI:
     # -- what messages show ------------------------------------------------------------------------
 
     def _look(self, payload: dict, files: list[tuple[str, bytes]], user: int | None = None,
-              channel: int | None = None) -> dict:
-        """What a message shows; an ephemeral one also says whose it is and where it appears."""
+              channel: int | None = None, at: int = 0) -> dict:
+        """What a message shows; an ephemeral one also says whose it is and where it appears. Its
+        files (id, name) and its components as Discord answers with them (``_resolved``)."""
         picture = hashlib.sha1(files[0][1]).hexdigest() if files else None
-        return {"content": payload.get("content") or "", "components": payload.get("components") or [],
-                "ids": _plain_ids(payload.get("components"), self.SIGNED),
+        stored = [(next_id(), name) for name, _ in files]
+        return {"content": payload.get("content") or "",
+                "components": _resolved(payload.get("components"), at or channel or 0, stored),
+                "ids": _plain_ids(payload.get("components"), self.SIGNED), "files": stored,
                 "picture": picture, "flags": payload.get("flags") or 0, "user": user, "channel": channel}
 
     def _post(self, channel: int, payload: dict, files: list[tuple[str, bytes]]) -> dict:
-        answer = message_payload(channel, payload.get("components"), payload.get("content") or "",
-                                 payload.get("flags") or 0)
-        self.messages[(channel, int(answer["id"]))] = self._look(payload, files)
+        look = self._look(payload, files, at=channel)
+        answer = message_payload(channel, look["components"], look["content"], look["flags"])
+        self.messages[(channel, int(answer["id"]))] = look
         return answer
+
+    @staticmethod
+    def _kept(old: dict | None, payload: dict) -> list[tuple[int, str]]:
+        """The files an edit keeps: all (no ``attachments``), else those it lists by id."""
+        if old is None:
+            return []
+        if "attachments" not in payload:
+            return list(old.get("files", []))
+        listed = {str(a.get("id")) for a in payload.get("attachments") or [] if isinstance(a, dict)}
+        return [f for f in old.get("files", []) if str(f[0]) in listed]
 
     def _edit(self, key: tuple[int, int], payload: dict, files: list[tuple[str, bytes]], url: str) -> dict:
         store = self.messages if key in self.messages else self.made_up
@@ -189,11 +339,15 @@ class DiscordAPI:
         if old is None:
             raise Refused(404, limits.error(10008, "Unknown Message"))
         new = dict(old)
+        new["flags"] = old["flags"] | (payload.get("flags") or 0) & V2  # the v2 flag is only ever set
+        new["files"] = self._kept(old, payload) + [(next_id(), name) for name, _ in files]
         if "content" in payload:
             new["content"] = payload["content"] or ""
         if "components" in payload:
             new["ids"] = _plain_ids(payload["components"], self.SIGNED)
-            new["components"] = payload["components"] or []
+            new["components"] = _resolved(payload["components"], old.get("channel") or key[0], new["files"])
+        if new["flags"] & V2 and not new["components"]:  # nothing left to show
+            raise Refused(400, limits.error(50006, "Cannot send an empty message"))
         if files:
             picture = hashlib.sha1(files[0][1]).hexdigest()
             self.reuploads += picture == old["picture"]
@@ -203,7 +357,7 @@ class DiscordAPI:
         if new == old:
             self.identical.append((url, payload))
         store[key] = new
-        return message_payload(key[0], payload.get("components"), new["content"], new["flags"], mid=key[1])
+        return message_payload(key[0], new["components"], new["content"], new["flags"], mid=key[1])
 
     def live(self, channel: int) -> dict[int, list[str]]:
         """The messages of ``channel`` that have buttons now: message id -> their ids."""
@@ -231,15 +385,19 @@ class DiscordAPI:
             return dict(BOT_USER)
         if path == "/oauth2/applications/@me":
             return {"id": str(APP_ID), "name": "Tycoon", "icon": None, "description": "", "bot_public": True,
-                    "bot_require_code_grant": False, "verify_key": "0" * 64, "flags": 0,
+                    "bot_require_code_grant": False, "verify_key": "0" * 64,
+                    "flags": activity.EMBEDDED if self.embedded else 0,
                     "owner": {"id": "1", "username": "owner", "discriminator": "0", "avatar": None}, "team": None}
         if m := re.fullmatch(r"/applications/(\d+)/commands", path):
             if method == "GET":
                 return self.commands
-            _form(limits.check_commands(payload))
+            _form(checks.check_places(payload, limits.check_commands(payload), self.install_types))
+            refused = activity.check_commands(payload, self.commands, self.embedded)  # the Entry Point's rules
+            if refused:
+                raise Refused(*refused)
             self.commands = [{**c, "id": str(next_id()), "application_id": m[1], "version": "1",
                               "type": c.get("type", 1), "default_member_permissions": None, "dm_permission": True,
-                              "nsfw": False} for c in payload]
+                              "nsfw": False, **checks.stored(c)} for c in payload]
             return self.commands
         if path == "/users/@me/channels":
             uid = int(payload["recipient_id"])
@@ -286,10 +444,11 @@ class DiscordAPI:
             if (channel, message) not in self.messages:
                 raise Refused(404, limits.error(10008, "Unknown Message"))
             shown = self.messages[(channel, message)]
-            return message_payload(channel, content=shown["content"], mid=message)
-        self._check(payload, files, edit=method == "PATCH")
+            return message_payload(channel, shown["components"], shown["content"], shown["flags"], mid=message)
         if method == "PATCH":
+            self._check(payload, files, edit=True, old=self.messages.get((channel, message)))
             return self._edit((channel, message), payload, files, path)
+        self._check(payload, files)
         reference = payload.get("message_reference")
         if reference and (channel, int(reference["message_id"])) not in self.messages \
                 and reference.get("fail_if_not_exists", True):
@@ -298,8 +457,11 @@ class DiscordAPI:
             raise Refused(400, errors.body())
         return self._post(channel, payload, files)
 
-    def _check(self, payload: dict, files, edit: bool = False) -> None:
-        _form(limits.check_message(payload, len(files), tuple(len(b) for _, b in files), edit))
+    def _check(self, payload: dict, files, edit: bool = False, old: dict | None = None) -> None:
+        """``old``: the message an edit changes (its flags stay; the files it keeps may be named)."""
+        names = tuple(name for _, name in self._kept(old, payload)) + tuple(name for name, _ in files)
+        _form(limits.check_message(payload, len(files), tuple(len(b) for _, b in files), edit,
+                                   (old or {}).get("flags", 0), names))
         if not edit and limits.is_empty(payload, len(files)):
             raise Refused(400, limits.error(50006, "Cannot send an empty message"))
 
@@ -317,16 +479,24 @@ class DiscordAPI:
         kind, data = payload.get("type"), payload.get("data") or {}
         if it.answers:
             raise Refused(400, limits.error(40060, "Interaction has already been acknowledged."))
-        if kind in (6, 7) and it.kind not in (3, 5) or kind == 9 and it.kind == 5 \
-                or kind not in (1, 4, 5, 6, 7, 8, 9):
+        if kind == activity.LAUNCH_ACTIVITY:  # the Activity opened in the interaction's channel
+            return activity.launch(self, it, None if it.channel >= GROUP_DM else GUILD)
+        if kind in (6, 7) and it.kind not in (3, 5) or kind == 9 and it.kind in (4, 5) \
+                or (kind == 8) != (it.kind == 4) or kind not in (1, 4, 5, 6, 7, 8, 9):
             errors = limits.FormErrors()
             errors.add(("type",), "INTERACTION_RESPONSE_TYPE_INVALID",
                        "Interaction response type is invalid for this interaction")
             raise Refused(400, errors.body())
         if kind == 9:
-            _form(limits.check_modal(data))
-        elif kind in (4, 7):
-            self._check(data, files, edit=kind == 7)
+            _form(checks.check_modal(data))
+            self.modals[str(data.get("custom_id"))] = (data, it)
+        elif kind == 8:
+            _form(checks.check_autocomplete(data))
+        elif kind == 4:
+            self._check(data, files)
+        elif kind == 7:
+            origin = it.origin and (self.messages.get(it.origin) or self.made_up.get(it.origin))
+            self._check(data, files, edit=True, old=origin or None)
         it.answers.append(kind)
         flags = data.get("flags") or 0
         shown = None
@@ -373,9 +543,9 @@ class DiscordAPI:
             self._check(payload, files)
             if it.loading:  # takes the place of "thinking…", with the deferral's visibility
                 it.loading = False
-                data = {**payload, "flags": it.loading_flags}
+                data = {**payload, "flags": it.loading_flags | (payload.get("flags") or 0) & V2}
                 self.messages.pop(it.original, None)
-                message = self._answer_message(it, data, files, it.loading_flags)
+                message = self._answer_message(it, data, files, data["flags"])
                 return message
             flags = payload.get("flags") or 0
             if flags & EPHEMERAL:
@@ -400,8 +570,10 @@ class DiscordAPI:
             self.messages.pop(key, None)
             return None
         if method == "GET":
-            return message_payload(key[0], content=self.messages.get(key, {}).get("content", ""), mid=key[1])
-        self._check(payload, files, edit=True)
+            shown = self.messages.get(key, {})
+            return message_payload(key[0], shown.get("components"), shown.get("content", ""), shown.get("flags", 0),
+                                   mid=key[1])
+        self._check(payload, files, edit=True, old=self.messages.get(key))
         it.loading = False
         return self._edit(key, payload, files, path)
 
@@ -417,10 +589,9 @@ class DiscordAPI:
             if key[0] == EPHEMERAL_CHANNEL and look.get("user") != uid or key[0] != EPHEMERAL_CHANNEL \
                     and key[0] not in mine:
                 continue
-            for row in look.get("components") or []:
-                for component in row.get("components", []):
-                    if "custom_id" in component and not component.get("disabled"):
-                        out.append((key, component))
+            for component in _walk(look.get("components")):
+                if "custom_id" in component and not component.get("disabled"):
+                    out.append((key, component))
         return out
 
     def press_payload(self, key: tuple[int, int], component: dict, uid: int, values: list[str] | None = None,
@@ -430,7 +601,7 @@ class DiscordAPI:
         ephemeral = key[0] == EPHEMERAL_CHANNEL
         channel = look["channel"] if ephemeral else key[0]
         message = message_payload(channel, look["components"], look["content"],
-                                  EPHEMERAL if ephemeral else 0, mid=key[1])
+                                  look["flags"] | (EPHEMERAL if ephemeral else 0), mid=key[1])
         data = {"custom_id": component["custom_id"], "component_type": component["type"]}
         if component["type"] == 3:
             data["values"] = list(values or [])
@@ -439,12 +610,39 @@ class DiscordAPI:
             base.pop("guild_id")
             base["user"] = base.pop("member")["user"]
             base["channel"] = {"id": str(channel), "type": 1}
+            base["context"], base["authorizing_integration_owners"] = 1, {"0": "0"}  # the bot's DM
         return {**base, "data": data, "message": message}
 
-    def form_payload(self, custom_id: str, uid: int, fields: dict[str, str], channel: int = CHANNEL) -> dict:
-        """A form (modal) submitted with ``fields`` (text input id -> what was typed)."""
-        rows = [{"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]} for k, v in fields.items()]
-        return {**interaction_payload(uid, 5, channel=channel), "data": {"custom_id": custom_id, "components": rows}}
+    def form_payload(self, custom_id: str, uid: int, fields: dict[str, str | list[str]],
+                     channel: int | None = None) -> dict:
+        """A form (modal) submitted with ``fields`` (a text input's id -> what was typed, a select
+        menu's id -> the values chosen), shaped as Discord sends it for the form the bot opened with
+        that id: each Label with its field's answer, a Text Display by its id only, a field left alone
+        as the form filled it in (a text input's value, a select menu's default options), and the
+        message of the button that opened the form. What no person could submit (a value not among
+        the options, too many or too few, a required field empty, a field the form does not have)
+        fails the test. A form the bot never opened: rows of text inputs, as forms were."""
+        opened = self.modals.get(custom_id)
+        if opened is None:
+            rows = [{"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]} for k, v in fields.items()]
+            return {**interaction_payload(uid, 5, channel=channel or CHANNEL),
+                    "data": {"custom_id": custom_id, "components": rows}}
+        form, by = opened
+        ids, left, answers = itertools.count(1), dict(fields), []
+        for item in form.get("components") or []:
+            if item.get("type") == checks.TEXT_DISPLAY:
+                answers.append({"type": checks.TEXT_DISPLAY, "id": next(ids)})
+            elif item.get("type") == limits.ACTION_ROW:
+                answers.append({"type": 1, "id": next(ids), "components": [_answer(item["components"][0], left, ids)]})
+            else:
+                answers.append({"type": checks.LABEL, "id": next(ids),
+                                "component": _answer(item["component"], left, ids)})
+        assert not left, f"the form {custom_id} has no field {sorted(left)}"
+        payload = {**interaction_payload(uid, 5, channel=channel or by.channel),
+                   "data": {"custom_id": custom_id, "components": answers}}
+        if by.message is not None:
+            payload["message"] = by.message
+        return payload
 
     def last_form(self, uid: int) -> dict | None:
         """The latest form (modal) the bot opened for ``uid``."""

@@ -6,6 +6,32 @@ production (``HTTPException``, ``CommandSyncFailure``).
 Written from Discord's developer documentation (application commands, message components, message
 and embed limits, interaction responses), independently of the bot's code: the bot must not be able
 to pass these checks by sharing a mistake with them.
+
+Components v2 (``check_message`` with the flag ``IS_COMPONENTS_V2`` = ``1 << 15``), from
+docs.discord.com/developers: components/reference ("To use these components, you need to send the
+message flag 1 << 15 … Once a message has been sent with this flag, it can't be removed from that
+message … The content and embeds fields will no longer work … Attachments won't show by default -
+they must be exposed through components … Messages allow up to 40 total components"; its tables:
+an action row holds up to 5 buttons or one select, a section 1 to 3 text displays and a thumbnail
+or button accessory, a media gallery 1 to 10 items, alt text at most 1024 characters, a container's
+children are action rows, text displays, sections, media galleries, separators and files, a
+component ``id`` "must be unique within the message", a ``custom_id`` is 1 to 100 characters and
+unique per message, an unfurled media item "supports arbitrary urls and attachment://<filename>
+references", a file component only the latter); resources/message ("When the flag IS_COMPONENTS_V2
+is set, the message can only contain components. Providing content, embeds, sticker_ids, poll … will
+fail with a 400 BAD REQUEST"; on Edit Message: "the IS_COMPONENTS_V2 flag can only be set … any of
+the used content, embeds, sticker_ids, or poll fields must have their values reset to empty. For
+content … null"); the change log of 2025-04-29 ("the limit on number of components in a message to
+40 … no longer a limit on top level components … nor on the number of components in a Container").
+The 4000 characters across all text displays of a message are not in Discord's reference; they are
+the discord.js guide's ("The amount of text across all text display components cannot exceed 4000
+characters", discordjs.guide/popular-topics/display-components) and discord.py's
+(``LayoutView.content_length``: "a maximum of 4000 display characters across all its items").
+Content with the flag is refused with the code Discord answers
+(``MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2``); the other field codes are named after
+what they refuse. An ``attachment://name`` is taken to name a file uploaded with the request or
+one the message keeps (an edit without ``attachments`` keeps them all): what a table message's
+edit relies on to show its picture without uploading it again.
 """
 
 from __future__ import annotations
@@ -38,6 +64,12 @@ ALLOWED_MENTION_IDS_MAX = 100
 THREAD_NAME_MAX, EVENT_NAME_MAX, EVENT_DESCRIPTION_MAX = 100, 100, 1000
 
 BUTTON, SELECT, TEXT_INPUT, ACTION_ROW = 2, 3, 4, 1
+SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER = 9, 10, 11, 12, 13, 14, 17
+IS_COMPONENTS_V2 = 1 << 15
+V2_COMPONENTS_MAX, V2_TEXT_MAX, GALLERY_ITEMS_MAX, MEDIA_DESCRIPTION_MAX, SECTION_TEXTS_MAX = 40, 4000, 10, 1024, 3
+V2_TOP_LEVEL = frozenset({ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER})
+IN_CONTAINER = frozenset({ACTION_ROW, TEXT_DISPLAY, SECTION, MEDIA_GALLERY, SEPARATOR, FILE})
+ATTACHMENT = "attachment://"
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING = 1, 2, 3
 
 
@@ -316,14 +348,160 @@ def _check_components(errors: FormErrors, rows: Any) -> None:
         errors.add(("components",), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
 
 
-def check_message(payload: dict, files: int = 0, sizes: tuple[int, ...] = (), edit: bool = False) -> FormErrors:
-    """A message posted, edited or sent as an interaction's answer."""
+class _V2:
+    """What one walk over a Components v2 message found: its count, its text, its ids."""
+
+    def __init__(self, errors: FormErrors, files: frozenset[str]) -> None:
+        self.errors, self.files = errors, files
+        self.count = self.text = 0
+        self.ids: list[int] = []
+        self.custom_ids: list[str] = []
+
+    def media(self, path: tuple, media, attachment_only: bool = False) -> None:
+        url = media.get("url") if isinstance(media, dict) else None
+        if not isinstance(url, str) or not url:
+            self.errors.add((*path, "url"), "BASE_TYPE_REQUIRED", "This field is required")
+        elif url.startswith(ATTACHMENT):
+            if url[len(ATTACHMENT):] not in self.files:
+                self.errors.add((*path, "url"), "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                                f"No attachment named {url[len(ATTACHMENT):]!r} in this message")
+        elif attachment_only or not url.startswith(("https://", "http://")):
+            self.errors.add((*path, "url"), "UNFURLED_MEDIA_ITEM_URL_INVALID", "Invalid media url")
+
+    def row(self, path: tuple, row: dict) -> None:
+        inner = row.get("components") or []
+        kinds = {c.get("type") for c in inner}
+        if not inner:
+            self.errors.add((*path, "components"), *_length(1, BUTTONS_PER_ROW))
+        elif kinds == {BUTTON}:
+            if len(inner) > BUTTONS_PER_ROW:
+                self.errors.add((*path, "components"), "BASE_TYPE_MAX_LENGTH",
+                                f"Must be {BUTTONS_PER_ROW} or fewer in length.")
+            for j, b in enumerate(inner):
+                self.count += 1
+                self.id(b)
+                if custom_id := _check_button(self.errors, (*path, "components", j), b):
+                    self.custom_ids.append(custom_id)
+        elif kinds <= {SELECT, 5, 6, 7, 8} and len(inner) == 1:
+            self.count += 1
+            self.id(inner[0])
+            if inner[0].get("type") == SELECT and (c := _check_select(self.errors, (*path, "components", 0), inner[0])):
+                self.custom_ids.append(c)
+        else:
+            self.errors.add((*path, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                            "An action row holds up to 5 buttons or one select menu")
+
+    def id(self, component: dict) -> None:
+        if component.get("id"):  # 0 is "empty", replaced by Discord
+            self.ids.append(component["id"])
+
+    def walk(self, path: tuple, component, allowed: frozenset[int]) -> None:  # noqa: C901 (one branch a type)
+        if not isinstance(component, dict):
+            self.errors.add(path, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType")
+            return
+        kind = component.get("type")
+        self.count += 1
+        self.id(component)
+        if kind not in allowed:
+            self.errors.add((*path, "type"), "UNION_TYPE_CHOICES", f"Value must be one of {set(sorted(allowed))}.")
+            return
+        if kind == ACTION_ROW:
+            self.row(path, component)
+        elif kind == TEXT_DISPLAY:
+            content = component.get("content")
+            self.errors.length((*path, "content"), content, 1, V2_TEXT_MAX)
+            self.text += len(content) if isinstance(content, str) else 0
+        elif kind == MEDIA_GALLERY:
+            items = component.get("items")
+            if not isinstance(items, list) or not 1 <= len(items) <= GALLERY_ITEMS_MAX:
+                self.errors.add((*path, "items"), *_length(1, GALLERY_ITEMS_MAX))
+                items = []
+            for j, item in enumerate(items):
+                self.media((*path, "items", j, "media"), (item or {}).get("media"))
+                if (item or {}).get("description") is not None:
+                    self.errors.length((*path, "items", j, "description"), item["description"], 0,
+                                       MEDIA_DESCRIPTION_MAX)
+        elif kind == FILE:
+            self.media((*path, "file"), component.get("file"), attachment_only=True)
+        elif kind == SECTION:
+            texts = component.get("components")
+            if not isinstance(texts, list) or not 1 <= len(texts) <= SECTION_TEXTS_MAX:
+                self.errors.add((*path, "components"), *_length(1, SECTION_TEXTS_MAX))
+                texts = []
+            for j, text in enumerate(texts):
+                self.walk((*path, "components", j), text, frozenset({TEXT_DISPLAY}))
+            accessory = component.get("accessory")
+            if not isinstance(accessory, dict) or accessory.get("type") not in (BUTTON, THUMBNAIL):
+                self.errors.add((*path, "accessory"), "UNION_TYPE_CHOICES", "Value must be one of {2, 11}.")
+            elif accessory["type"] == BUTTON:
+                self.count += 1
+                self.id(accessory)
+                if custom_id := _check_button(self.errors, (*path, "accessory"), accessory):
+                    self.custom_ids.append(custom_id)
+            else:
+                self.count += 1
+                self.id(accessory)
+                self.media((*path, "accessory", "media"), accessory.get("media"))
+                if accessory.get("description") is not None:
+                    self.errors.length((*path, "accessory", "description"), accessory["description"], 0,
+                                       MEDIA_DESCRIPTION_MAX)
+        elif kind == SEPARATOR:
+            if component.get("spacing", 1) not in (1, 2):
+                self.errors.add((*path, "spacing"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
+        elif kind == CONTAINER:
+            children = component.get("components")
+            if not isinstance(children, list) or not children:
+                self.errors.add((*path, "components"), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+                children = []
+            colour = component.get("accent_color")
+            if colour is not None and not (isinstance(colour, int) and 0 <= colour <= 0xFFFFFF):
+                self.errors.add((*path, "accent_color"), "NUMBER_TYPE_MAX", "int value should be <= 16777215.")
+            for j, child in enumerate(children):
+                self.walk((*path, "components", j), child, IN_CONTAINER)
+
+
+def _check_v2(errors: FormErrors, payload: dict, files: frozenset[str]) -> None:
+    """A message with the flag ``IS_COMPONENTS_V2`` (see the module's docstring)."""
+    for field in ("content", "embeds", "sticker_ids", "poll"):  # present only as emptied: null, or []
+        value = payload.get(field)
+        if value is not None and not (value == [] and field in ("embeds", "sticker_ids")):
+            errors.add((field,), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                       f"The '{field}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
+    components = payload.get("components")
+    if components is None:
+        return
+    if not isinstance(components, list):
+        errors.add(("components",), "LIST_TYPE_CONVERT", "Only iterables may be used in a ListType")
+        return
+    seen = _V2(errors, files)
+    for i, component in enumerate(components):
+        seen.walk(("components", i), component, V2_TOP_LEVEL)
+    if seen.count > V2_COMPONENTS_MAX:
+        errors.add(("components",), "MESSAGE_COMPONENTS_TOO_MANY",
+                   f"A message holds at most {V2_COMPONENTS_MAX} components, nested ones counted ({seen.count})")
+    if seen.text > V2_TEXT_MAX:
+        errors.add(("components",), "MESSAGE_TEXT_DISPLAY_TOO_LONG",
+                   f"The text displays of a message hold at most {V2_TEXT_MAX} characters together ({seen.text})")
+    if len(set(seen.ids)) != len(seen.ids):
+        errors.add(("components",), "COMPONENT_ID_DUPLICATED", "Component id must be unique within the message")
+    if len(set(seen.custom_ids)) != len(seen.custom_ids):
+        errors.add(("components",), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
+
+
+def check_message(payload: dict, files: int = 0, sizes: tuple[int, ...] = (), edit: bool = False,
+                  flags_before: int = 0, names: tuple[str, ...] = ()) -> FormErrors:
+    """A message posted, edited or sent as an interaction's answer. ``flags_before``: an edited
+    message's flags (``IS_COMPONENTS_V2`` stays once set); ``names``: the files the message will
+    carry (uploaded now, or kept), which ``attachment://`` may name."""
     errors = FormErrors()
     content = payload.get("content")
-    if content is not None:
-        errors.length(("content",), content, 0, CONTENT_MAX)
-    _check_embeds(errors, payload.get("embeds"))
-    _check_components(errors, payload.get("components"))
+    if (int(payload.get("flags") or 0) | flags_before) & IS_COMPONENTS_V2:
+        _check_v2(errors, payload, frozenset(names))
+    else:
+        if content is not None:
+            errors.length(("content",), content, 0, CONTENT_MAX)
+        _check_embeds(errors, payload.get("embeds"))
+        _check_components(errors, payload.get("components"))
     if files > ATTACHMENTS_MAX:
         errors.add(("attachments",), "BASE_TYPE_MAX_LENGTH", f"Must be {ATTACHMENTS_MAX} or fewer in length.")
     if any(size > FILE_BYTES_MAX for size in sizes):

@@ -60,6 +60,7 @@ class DiscordServer:
         self.rate_limited: list[tuple[float, str, str]] = []  # (when, method, path) answered 429
         self.gateway_connections = 0
         self.hung_up = 0  # gateway connections the bot closed itself
+        self.oauth = None  # an Activity's sign-in and instances in front (``discord_oauth.DiscordOAuth.attach``)
         self._stopping = False
         self._sockets: list[web.WebSocketResponse] = []
         self._seq = 0
@@ -125,6 +126,11 @@ class DiscordServer:
             if self.unavailable.get(path, 0) > 0:
                 self.unavailable[path] -= 1
                 return self._json({"message": "503: Service Unavailable", "code": 0}, 503)
+            if self.oauth is not None and self.oauth.handles(request.method, path, authorization):
+                # a member's OAuth2 code or token, or the bot asking about an Activity instance
+                status, body = self.oauth.answer(request.method, path, authorization, request.content_type,
+                                                 await request.read())
+                return self._json(body, status)
             if authorization != f"Bot {self.token}" and "/webhooks/" not in request.path \
                     and "/interactions/" not in request.path:
                 return self._json({"message": "401: Unauthorized", "code": 0}, 401)

@@ -28,9 +28,11 @@ from tests.fakes.discord_api import (
     DM_BASE,
     EPHEMERAL_CHANNEL,
     GUILD,
+    every_component,
     interaction_payload,
     member,
     message_payload,
+    text_of,
 )
 from tests.fakes.discord_api import DiscordAPI as FakeDiscord
 from tests.fakes.discord_server import DiscordServer
@@ -185,7 +187,7 @@ async def reach(client, fake, service, table: int, uid: int, token: str) -> str:
 
 def _hand_texts(fake: FakeDiscord, uids) -> set[str]:
     """What the players' DMs said (edits that only took buttons away say nothing)."""
-    return {p["content"] for uid in uids for p in fake.dms(uid) if p.get("content")}
+    return {text_of(p) for uid in uids for p in fake.dms(uid) if text_of(p)}
 
 
 @pytest.mark.slow
@@ -212,8 +214,8 @@ async def test_a_whole_game_by_slash_command_and_buttons(tmp_path, monkeypatch, 
                 view = rules.view(service.cache.state(table), seat)["players"][seat]
                 hand = ", ".join(card_name(c, "en") for c in view.get("hand", []))
                 for p in new_public:
-                    assert hand_marker not in p.get("content", "") and "hand.png" not in p["files"]
-                    assert len(view.get("hand", [])) < 2 or hand not in p.get("content", "")
+                    assert hand_marker not in text_of(p) and "hand.png" not in p["files"]
+                    assert len(view.get("hand", [])) < 2 or hand not in text_of(p)
         assert service.cache.row(table).status == "over"
         assert fake.public(), "the table was posted in the channel"
         # no edit that changes nothing, of a channel message, a DM or an ephemeral reply ("My options"
@@ -228,7 +230,7 @@ async def test_a_whole_game_by_slash_command_and_buttons(tmp_path, monkeypatch, 
             assert windows > 0  # seed 0 deals Just-Say-No windows between the two people
             hands = _hand_texts(fake, (1, 2))
             assert any(hand_marker in h for h in hands), "hands went by DM"
-            assert all(h not in p.get("content", "") for h in hands for p in fake.public())
+            assert all(h not in text_of(p) for h in hands for p in fake.public())
 
 
 async def test_a_non_player_gets_an_ephemeral_no(tmp_path, monkeypatch):
@@ -238,10 +240,10 @@ async def test_a_non_player_gets_an_ephemeral_no(tmp_path, monkeypatch):
         before = service.cache.row(table).version
         await dispatch(client, click(move, 77))
         reply = fake.last_reply()
-        assert reply["flags"] == 64 and "not playing" in reply["content"]
+        assert reply["flags"] == 64 and "not playing" in text_of(reply)
         await dispatch(client, click(f"h:{table}", 77))  # nor may they see anyone's options
         reply = fake.last_reply()
-        assert reply["flags"] == 64 and "not playing" in reply["content"]
+        assert reply["flags"] == 64 and "not playing" in text_of(reply)
         assert service.cache.row(table).version == before
 
 
@@ -268,24 +270,24 @@ async def test_endgame_only_for_its_creator_or_manage_server(tmp_path, monkeypat
         table = await open_table(client, fake, service, "deal", ai=False)
         await dispatch(client, slash("endgame", 2))  # Bob joined but did not open it: told at once
         refusal = fake.last_reply()
-        assert refusal["flags"] == 64 and refusal["content"] == t("en", "service.not_creator")
+        assert refusal["flags"] == 64 and text_of(refusal) == t("en", "service.not_creator")
         assert not fake.custom_ids([("", "", refusal)]), "no question he may not answer"
         await dispatch(client, click(f"e:{table}:y", 2))  # a "yes" pressed anyway (an old question)
-        assert fake.last_reply()["content"] == t("en", "service.not_creator")
+        assert text_of(fake.last_reply()) == t("en", "service.not_creator")
         assert service.cache.row(table).status == "running"
         await dispatch(client, slash("endgame", 1))  # the creator is asked
         question = fake.last_reply()
-        assert question["flags"] == 64 and question["content"] == t("en", "ch.endgame_confirm")
+        assert question["flags"] == 64 and text_of(question) == t("en", "ch.endgame_confirm")
         assert f"e:{table}:y" in fake.custom_ids([("", "", question)])
         await dispatch(client, slash("endgame", 1))  # the creator changes their mind
         await dispatch(client, click(f"e:{table}:n", 1))
-        assert fake.last_reply()["content"] == t("en", "ch.game_goes_on")
+        assert text_of(fake.last_reply()) == t("en", "ch.game_goes_on")
         assert service.cache.row(table).status == "running"
         await dispatch(client, slash("endgame", 3, permissions=MANAGE_GUILD))  # a moderator
         await dispatch(client, click(f"e:{table}:y", 3, permissions=MANAGE_GUILD))
         assert service.cache.row(table).status == "cancelled"
-        assert fake.last_reply()["content"] == t("en", "service.ended_by", by="U3")
-        ended = [p for p in fake.public() if t("en", "service.ended_by", by="U3") in (p.get("content") or "")]
+        assert text_of(fake.last_reply()) == t("en", "service.ended_by", by="U3")
+        ended = [p for p in fake.public() if t("en", "service.ended_by", by="U3") in text_of(p)]
         assert ended and not fake.custom_ids([("", "", ended[-1])]), "the table message lost its buttons"
         await dispatch(client, slash("newgame", 1, game="board"))
         await dispatch(client, slash("endgame", 1))  # a lobby: no game to lose, no question
@@ -295,14 +297,14 @@ async def test_endgame_only_for_its_creator_or_manage_server(tmp_path, monkeypat
 async def test_join_and_leave_by_slash_command(tmp_path, monkeypatch):
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         await dispatch(client, slash("join", 2))
-        assert fake.last_reply()["content"] == t("en", "service.no_lobby")
+        assert text_of(fake.last_reply()) == t("en", "service.no_lobby")
         await dispatch(client, slash("newgame", 1, game="deal"))
         row = await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")
         lobby = service.cache.row(row.id).messages["dc_lobby"]
         await dispatch(client, slash("join", 2))
         assert [s["user"] for s in service.cache.row(row.id).seats] == ["dc:1", "dc:2"]
         edited = [p for m, u, p in fake.calls if m == "PATCH" and u.endswith(f"/messages/{lobby}")]
-        assert edited and "Bob" in edited[-1]["content"]  # the lobby message itself, not a copy
+        assert edited and "Bob" in text_of(edited[-1])  # the lobby message itself, not a copy
         await dispatch(client, slash("leave", 2))
         assert [s["user"] for s in service.cache.row(row.id).seats] == ["dc:1"]
         await dispatch(client, slash("join", 2))
@@ -323,7 +325,7 @@ async def test_schedule_needs_manage_server_or_events_and_makes_a_calendar_event
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         await dispatch(client, slash("schedule", 2, game="deal", start="+30", minutes=45))
         reply = fake.last_reply()
-        assert reply["flags"] == 64 and reply["content"] == t("en", "dc.schedule_perm")
+        assert reply["flags"] == 64 and text_of(reply) == t("en", "dc.schedule_perm")
         assert await _schedules(service) == []
 
         await dispatch(client, slash("schedule", 3, permissions=MANAGE_EVENTS, game="deal", start="+30", minutes=45))
@@ -334,18 +336,18 @@ async def test_schedule_needs_manage_server_or_events_and_makes_a_calendar_event
         assert events[0]["scheduled_start_time"].startswith(
             discord.utils.utcnow().fromtimestamp(begins, discord.utils.utcnow().tzinfo).isoformat()[:16])
         reply = fake.last_reply()
-        assert f"<t:{int(begins)}:R>" in reply["content"] and t("en", "dc.no_event") not in reply["content"]
+        assert f"<t:{int(begins)}:R>" in text_of(reply) and t("en", "dc.no_event") not in text_of(reply)
         assert any(c.startswith("s:") for c in fake.custom_ids()), "a sign-up button"
 
         fake.events_forbidden = True  # the server took Manage Events away from the bot
         await dispatch(client, slash("schedule", 3, permissions=MANAGE_GUILD, game="board", start="20:30",
                                      minutes=30))
         assert len(await _schedules(service)) == 2, "the match stands without its calendar event"
-        assert t("en", "dc.no_event") in fake.last_reply()["content"]
+        assert t("en", "dc.no_event") in text_of(fake.last_reply())
 
         sign_up = next(c for c in fake.custom_ids() if c.startswith("s:"))
         await dispatch(client, click(sign_up, 1))
-        assert fake.last_reply()["content"] == t("en", "ch.signed_up")
+        assert text_of(fake.last_reply()) == t("en", "ch.signed_up")
 
 
 async def test_closed_dms_fall_back_to_the_ephemeral_hand_and_are_not_retried(tmp_path, monkeypatch):
@@ -361,10 +363,10 @@ async def test_closed_dms_fall_back_to_the_ephemeral_hand_and_are_not_retried(tm
         assert len(tries) == 1, "a closed DM is tried once, not again and again"
         await dispatch(client, click(f"h:{table}", 2))
         reply = fake.last_reply("POST")
-        assert reply["flags"] == 64 and t("en", "dc.dm_closed") in reply["content"]
-        assert t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0] in reply["content"]
+        assert reply["flags"] == 64 and t("en", "dc.dm_closed") in text_of(reply)
+        assert t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0] in text_of(reply)
         await dispatch(client, click(f"h:{table}", 1))
-        assert t("en", "dc.dm_closed") not in fake.last_reply("POST")["content"]
+        assert t("en", "dc.dm_closed") not in text_of(fake.last_reply("POST"))
 
 
 async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp_path, monkeypatch):
@@ -380,11 +382,11 @@ async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp
             pytest.fail("seed 0 deals a Just-Say-No window")
         uid = int(service.cache.row(table).seats[decision.seat]["user"][3:])
         asked = next(p for m, u, p in reversed(fake.calls) if m == "POST" and f"/channels/{CHANNEL}/messages" in u
-                     and "message_reference" in p and p["content"].startswith(f"<@{uid}>:"))
+                     and "message_reference" in p and text_of(p).startswith(f"<@{uid}>:"))
         pinged = asked["allowed_mentions"]
         assert [int(u) for u in pinged["users"]] == [uid] and not pinged["parse"], "the target is pinged, nobody else"
         assert asked["message_reference"]["message_id"] == service.cache.row(table).messages["dc"]
-        assert f"<t:{int(service.clock()) + 20}:R>" in asked["content"] or "<t:" in asked["content"]
+        assert f"<t:{int(service.clock()) + 20}:R>" in text_of(asked) or "<t:" in text_of(asked)
         # the prompt accepts in one tap, or opens the target's own choices: the same two buttons for
         # every target, so nothing public tells who holds a Just Say No (issue 45)
         accept = next(tok for a, tok in service.buttons(table, decision.seat) if a == decision.timeout)
@@ -406,13 +408,13 @@ async def test_just_say_no_is_asked_under_the_table_message_with_a_countdown(tmp
 async def test_lang_changes_the_next_public_message(tmp_path, monkeypatch):
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         await dispatch(client, slash("lang", 2, language="zh-Hans"))
-        assert fake.last_reply()["content"] == t("en", "dc.manage_only")
+        assert text_of(fake.last_reply()) == t("en", "dc.manage_only")
         await dispatch(client, slash("lang", 2, permissions=MANAGE_GUILD, language="zh-Hans"))
-        assert fake.last_reply()["content"] == t("zh-Hans", "ch.lang_set")
+        assert text_of(fake.last_reply()) == t("zh-Hans", "ch.lang_set")
         await dispatch(client, slash("newgame", 1, game="deal"))
         lobby = fake.last_reply()
-        assert "等待玩家" in lobby["content"] and "waiting for players" not in lobby["content"]
-        labels = [c["label"] for row in lobby["components"] for c in row["components"]]
+        assert "等待玩家" in text_of(lobby) and "waiting for players" not in text_of(lobby)
+        labels = [c["label"] for c in every_component(lobby) if c["type"] == 2]
         assert t("zh-Hans", "ch.btn.join") in labels
 
 
@@ -444,7 +446,7 @@ async def test_the_clock_announces_and_starts_a_scheduled_match_in_the_channel(t
         assert [o.key for o in outcomes] == ["service.match_announced", "service.match_started"]
         await service.idle()  # the notices and the tables' updates are out
         posted = [p for m, u, p in fake.calls[seen:] if m == "POST" and f"/channels/{CHANNEL}/messages" in u]
-        assert posted[0]["content"] == t("en", "service.match_announced")
+        assert text_of(posted[0]) == t("en", "service.match_announced")
         assert any(c.startswith("s:") for c in fake.custom_ids([("", "", posted[0])]))
         table = (await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")).id
         assert service.cache.row(table).status == "running"
@@ -468,14 +470,14 @@ async def test_a_press_that_breaks_is_still_answered_and_logged_with_its_table(t
         seat = service.cache.waiting_for(table)[0].seat
         await dispatch(client, click(move, int(service.cache.row(table).seats[seat]["user"][3:])))
         reply = fake.last_reply()
-        assert reply["flags"] == 64 and reply["content"] == t("en", "service.error")
+        assert reply["flags"] == 64 and text_of(reply) == t("en", "service.error")
         failed = [r for r in caplog.records if r.name == "bot.discord_app.frontend"]
         assert failed and f"table {table}" in failed[-1].getMessage() and failed[-1].exc_info
         monkeypatch.setattr(service, "act", real_act)
         monkeypatch.setattr(service.chats, "standings", broken)
         await dispatch(client, slash("stats", 1))
         reply = fake.last_reply()
-        assert reply["flags"] == 64 and reply["content"] == t("en", "service.error")
+        assert reply["flags"] == 64 and text_of(reply) == t("en", "service.error")
         assert service.cache.row(table).version == 0  # nothing changed
 
 
@@ -485,7 +487,7 @@ async def test_me_answers_the_asker_alone_with_their_ratings(tmp_path, monkeypat
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         await dispatch(client, slash("me", 1))
         reply = fake.last_reply()
-        assert reply["flags"] == 64 and t("en", "ch.me.none") in reply["content"]
+        assert reply["flags"] == 64 and t("en", "ch.me.none") in text_of(reply)
         out = await service.lobby.new_table(f"dc:{GUILD}:{CHANNEL}", "deal", None, "dc:1", "Ann")
         await service.lobby.join(out.table, "dc:2", "Bob")
         await service.lobby.start(out.table, "dc:1", seed=4)
@@ -494,7 +496,7 @@ async def test_me_answers_the_asker_alone_with_their_ratings(tmp_path, monkeypat
         await service.idle()
         await dispatch(client, slash("me", 2))
         reply = fake.last_reply()
-        lines = reply["content"].splitlines()
+        lines = text_of(reply).splitlines()
         assert reply["flags"] == 64 and lines[0].startswith("📊") and "Bob" in lines[0], lines
         assert any("in every chat" in line and "of 2" in line for line in lines), lines
         assert f"#{out.table}" in lines[-1], lines
@@ -502,21 +504,21 @@ async def test_me_answers_the_asker_alone_with_their_ratings(tmp_path, monkeypat
         earned = {s: keys for s, keys in (await service.seen.story(out.table)).feats.items() if keys}
         assert earned, "this seeded game earns achievements"
         ends = [p for m, u, p in fake.calls if m == "POST" and u.endswith(f"/channels/{CHANNEL}/messages")
-                and "🏅" in p.get("content", "")]
+                and "🏅" in text_of(p)]
         assert len(ends) == 1, "one end message names them"
         names = {0: "Ann", 1: "Bob"}
         for seat, keys in earned.items():
             named = t("en", "ui.list_sep").join(t("en", f"feat.{k}") for k in keys)
-            assert t("en", "end.feats_of", name=names[seat], feats=named) in ends[0]["content"]
-        assert "<@" not in next(line for line in ends[0]["content"].splitlines() if line.startswith("🏅"))
+            assert t("en", "end.feats_of", name=names[seat], feats=named) in text_of(ends[0])
+        assert "<@" not in next(line for line in text_of(ends[0]).splitlines() if line.startswith("🏅"))
         bob = [line for line in lines if line.startswith("🏅")]
         assert all(t("en", f"feat.{k}") in "".join(bob) for k in earned.get(1, [])) and (bool(bob) == (1 in earned))
         # Rematch: a new lobby of the same game, naming the last game's players once
         await dispatch(client, click(f"l:{out.table}:again", 2))
         lobby = await service.lobby.table_in_chat(f"dc:{GUILD}:{CHANNEL}")
         assert lobby is not None and lobby.id != out.table
-        called = [p for p in fake.public() if t("en", "end.again_by", name="Bob") in p.get("content", "")]
-        assert len(called) == 1 and called[0]["content"].rstrip().endswith("<@1>"), called  # Ann, pinged once
+        called = [p for p in fake.public() if t("en", "end.again_by", name="Bob") in text_of(p)]
+        assert len(called) == 1 and text_of(called[0]).rstrip().endswith("<@1>"), called  # Ann, pinged once
         assert [str(u) for u in called[0]["allowed_mentions"]["users"]] == ["1"], called[0]["allowed_mentions"]
         assert [s.user for s in (await service.public_view(lobby.id)).seats] == ["dc:2"], "Bob opened it, seated"
 
@@ -532,7 +534,7 @@ async def test_a_player_who_left_gets_the_seat_back_with_my_hand(tmp_path, monke
         await dispatch(client, slash("leave", 2))
         assert service.cache.row(table).seats[1]["ai"] is True
         note = t("en", "service.seat_left", name="Bob")
-        assert any(note in (p.get("content") or "") for p in fake.public()), "the channel heard Bob left"
+        assert any(note in text_of(p) for p in fake.public()), "the channel heard Bob left"
         while service.cache.state(table).turn_number == 1:  # Ann's turn, to its end
             await play_one(client, fake, service, table)
         for _ in range(2000):  # the AI plays Bob's turn by itself
@@ -544,18 +546,18 @@ async def test_a_player_who_left_gets_the_seat_back_with_my_hand(tmp_path, monke
         seen = len(fake.calls)
         await dispatch(client, click(f"h:{table}", 2))
         reply = fake.last_reply("POST")
-        assert reply["flags"] == 64 and t("en", "service.welcome_back") in reply["content"]
-        assert t("en", "ch.own_sent") in reply["content"]  # one live copy of his hand: his DM
+        assert reply["flags"] == 64 and t("en", "service.welcome_back") in text_of(reply)
+        assert t("en", "ch.own_sent") in text_of(reply)  # one live copy of his hand: his DM
         hand = t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0]
-        assert any(hand in (p.get("content") or "") for m, u, p in fake.calls[seen:]
+        assert any(hand in text_of(p) for m, u, p in fake.calls[seen:]
                    if f"/channels/{DM_BASE + 2}/messages" in u), "his own screen, in his DM"
         assert service.cache.row(table).seats[1]["ai"] is False
         await dispatch(client, slash("hand", 2))  # /hand too: his screen, no second welcome
         reply = fake.last_reply("POST")
-        assert reply["flags"] == 64 and t("en", "service.welcome_back") not in reply["content"]
+        assert reply["flags"] == 64 and t("en", "service.welcome_back") not in text_of(reply)
         back = t("en", "service.seat_back", name="Bob")
         await play_one(client, fake, service, table)  # Ann moves; the table shows Bob is back
-        assert any(back in (p.get("content") or "") for p in fake.public())
+        assert any(back in text_of(p) for p in fake.public())
 
 
 async def test_a_game_that_cannot_be_restored_is_announced_in_its_channel_once(tmp_path, monkeypatch):
@@ -574,7 +576,7 @@ async def test_a_game_that_cannot_be_restored_is_announced_in_its_channel_once(t
         async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
             await service.startup()
             told = [p for p in fake.public() if t("zh-Hant", "service.table_damaged", table=table) in
-                    (p.get("content") or "")]
+                    text_of(p)]
             assert len(told) == (1 if _ == 0 else 0)
             assert (await service.lobby.new_table(f"dc:{GUILD}:{CHANNEL}", "deal", None, "dc:1", "Ann")).ok or _
 
@@ -619,7 +621,7 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
         for uid in members[1:]:
             await dispatch(client, slash("join", uid))
         lobby = service.cache.row(table).messages["dc_lobby"]
-        assert "U4" in fake.messages[(CHANNEL, lobby)]["content"], "/join updates the lobby message"
+        assert "U4" in text_of(fake.messages[(CHANNEL, lobby)]), "/join updates the lobby message"
         started = len(fake.calls)
         await dispatch(client, click(f"l:{table}:start", 1, message=lobby))
         assert not fake.messages[(CHANNEL, lobby)]["ids"], "the lobby lost its buttons at Start"
@@ -663,9 +665,9 @@ async def test_four_members_play_a_whole_game_and_every_message_has_one_life(tmp
         assert after == [f"l:{table}:{op}" for op in ("again", "stats", "n:deal", "n:board")]
         assert not any(fake.live(DM_BASE + uid) for uid in members)
         result = tables[-1]
-        assert all(f"<@{uid}>" in result["content"] for uid in members), "the result mentions everyone"
+        assert all(f"<@{uid}>" in text_of(result) for uid in members), "the result mentions everyone"
         assert sorted(int(u) for u in result["allowed_mentions"]["users"]) == list(members)
-        turns = [p for p in tables[1:-1] if "<@" in p["content"]]
+        turns = [p for p in tables[1:-1] if "<@" in text_of(p)]
         assert all(len(p["allowed_mentions"]["users"]) == 1 for p in turns), "a turn pings one player"
 
 
@@ -803,7 +805,7 @@ async def test_B04_a_bidder_types_a_bid_of_their_own_in_a_form(tmp_path, monkeyp
         assert form is not None and form["custom_id"].startswith(f"a:{table}.")
         await handled(client, SERVERS[id(client)], fake.form_payload(form["custom_id"], uid, {"amount": "5"}))
         await client.front.service.idle()
-        assert "B-04" in fake.last_reply()["content"] and service.cache.state(table).auction.high_bidder < 0
+        assert "B-04" in text_of(fake.last_reply()) and service.cache.state(table).auction.high_bidder < 0
         await handled(client, SERVERS[id(client)], fake.form_payload(form["custom_id"], uid, {"amount": "1230"}))
         await client.front.service.idle()
         auction = service.cache.state(table).auction

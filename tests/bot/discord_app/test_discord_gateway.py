@@ -28,7 +28,7 @@ from engine.service.storage import queries
 from engine.service.tables import GameService
 from tests.bot import stepping
 from tests.bot.telegram_app.test_telegram_trades import _tradable
-from tests.fakes.discord_api import CHANNEL, command_payload
+from tests.fakes.discord_api import CHANNEL, command_payload, every_component, text_of
 from tests.fakes.discord_server import DiscordServer
 from tests.paths import ROOT
 from words.i18n import t
@@ -208,19 +208,19 @@ async def test_tycoon_run_plays_a_board_game_with_a_trade_built_in_select_menus(
             await members.move(table)
         assert service.cache.row(table).status == "over"
         result = api.messages[(CHANNEL, service.cache.row(table).messages["dc"])]
-        assert "<@1>" in result["content"] and "<@2>" in result["content"], "the result names both players"
+        assert "<@1>" in text_of(result) and "<@2>" in text_of(result), "the result names both players"
 
         # every interaction answered exactly once; nothing Discord refused as malformed
         assert all(len(i.answers) == 1 for i in api.interactions.values()), \
             [(tok, i.answers) for tok, i in api.interactions.items() if len(i.answers) != 1]
         assert not [r for r in api.refusals if r[2] == 400], api.refusals[:3]
         # no button the bot showed was refused as invalid or broke (a second handler of one press would)
-        said = [(p.get("data") if isinstance(p.get("data"), dict) else p).get("content") or "" for _, _, p in api.calls]
+        said = [text_of(p.get("data") if isinstance(p.get("data"), dict) else p) for _, _, p in api.calls]
         assert not [x for x in said if x in (t("en", "service.bad_token"), t("en", "service.error"))]
         # every component the bot showed is read by exactly one of its items
         shown = {c["custom_id"] for _, path, p in api.calls if not (p.get("type") == 9 and path.endswith("/callback"))
-                 for row in (p.get("data") if isinstance(p.get("data"), dict) else p).get("components") or []
-                 for c in row.get("components", []) if c.get("type") in (2, 3)}
+                 for c in every_component(p.get("data") if isinstance(p.get("data"), dict) else p)
+                 if c.get("type") in (2, 3)}
         readers = {cid: [i for i in DYNAMIC_ITEMS if i.__discord_ui_compiled_template__.fullmatch(cid)]
                    for cid in shown}
         assert {cid[0] for cid in shown} >= set("lhgtv") and all(len(r) == 1 for r in readers.values())

@@ -29,6 +29,7 @@ from tests.bot.discord_app.test_discord import (
     running_bot,
     slash,
 )
+from tests.fakes.discord_api import text_of
 from words.i18n import t
 
 
@@ -91,8 +92,8 @@ async def test_stats_answers_only_the_one_who_asked(tmp_path, monkeypatch):
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         await dispatch(client, slash("stats", 1))
         reply = fake.last_reply()
-        assert reply["flags"] == 64 and reply["content"] == t("en", "ch.no_results")
-        assert not fake.live(CHANNEL) and not [p for p in fake.public() if p.get("content")]
+        assert reply["flags"] == 64 and text_of(reply) == t("en", "ch.no_results")
+        assert not fake.live(CHANNEL) and not [p for p in fake.public() if text_of(p)]
 
 
 async def test_a_scheduled_matchs_sign_up_messages_lose_their_button_when_it_starts(tmp_path, monkeypatch):
@@ -110,7 +111,7 @@ async def test_a_scheduled_matchs_sign_up_messages_lose_their_button_when_it_sta
         await service.sweep()
         await service.idle()
         assert not [mid for mid, ids in fake.live(CHANNEL).items() if any(i.startswith("s:") for i in ids)]
-        assert all(fake.messages[(CHANNEL, mid)]["content"] for mid in signups), "the text stays"
+        assert all(text_of(fake.messages[(CHANNEL, mid)]) for mid in signups), "the text stays"
 
 
 async def test_a_match_called_off_closes_its_sign_up_too(tmp_path, monkeypatch):
@@ -121,4 +122,4 @@ async def test_a_match_called_off_closes_its_sign_up_too(tmp_path, monkeypatch):
         await service.sweep()
         await service.idle()
         assert not [mid for mid, ids in fake.live(CHANNEL).items() if any(i.startswith("s:") for i in ids)]
-        assert any(t("en", "service.schedule_too_few", min=2) in (p.get("content") or "") for p in fake.public())
+        assert any(t("en", "service.schedule_too_few", min=2) in text_of(p) for p in fake.public())

@@ -24,6 +24,7 @@ from tests.bot.discord_app.test_discord import (
     running_bot,
     slash,
 )
+from tests.fakes.discord_api import text_of
 from words.i18n import game_name, t
 
 NOW = 1_700_000_000.0
@@ -92,14 +93,14 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
         key = f"dc:{GUILD}:{CHANNEL}"
         await dispatch(client, tour("create", 2, game="deal", rounds=2, start="+30", minutes=20))
         reply = fake.last_reply()  # Bob manages nothing: refused, and only Bob sees it
-        assert reply["flags"] == 64 and reply["content"] == t("en", "dc.tour_perm")
+        assert reply["flags"] == 64 and text_of(reply) == t("en", "dc.tour_perm")
         assert await tours.in_chat(key) == []
 
         await dispatch(client, tour("create", 1, MANAGE_EVENTS, game="deal", rounds=2, start="+30", minutes=20,
                                     name="Spring Cup"))
         reply = fake.last_reply()
-        assert not (reply.get("flags") or 0) & 64 and "sign up now" in reply["content"]
-        assert f"<t:{int(NOW) + 1800}:R>" in reply["content"]
+        assert not (reply.get("flags") or 0) & 64 and "sign up now" in text_of(reply)
+        assert f"<t:{int(NOW) + 1800}:R>" in text_of(reply)
         [row] = await tours.in_chat(key)
         assert row.name == "Spring Cup" and row.match_minutes == 20 and row.rounds == 2
         signup = next(c for c in fake.custom_ids() if c.startswith("T:"))
@@ -108,14 +109,14 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
         for uid in range(1, 8):
             await dispatch(client, click(signup, uid))
         reply = fake.last_reply()
-        assert reply["content"] == t("en", "tour.signed_up") and reply["flags"] == 64
+        assert text_of(reply) == t("en", "tour.signed_up") and reply["flags"] == 64
         edit = next(p for m, u, p in reversed(fake.calls) if u.endswith("/callback") and p.get("type") == 7)
         assert "Entered (7)" in edit["data"]["content"] and "Ann" in edit["data"]["content"]
         # each press entered its presser and nobody else
         assert sorted(e.captain for e in await tours.entrants(row.id)) == [f"dc:{u}" for u in range(1, 8)]
         await dispatch(client, click(signup, 2))  # twice
         reply = fake.last_reply()
-        assert reply["flags"] == 64 and reply["content"] == t("en", "tour.already_entered")
+        assert reply["flags"] == 64 and text_of(reply) == t("en", "tour.already_entered")
         assert len(await tours.entrants(row.id)) == 7
 
         now[0] += 25 * 60  # five minutes before: the reminder
@@ -123,14 +124,14 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
         outcomes = await service.sweep()
         assert [o.key for o in outcomes] == ["tour.round_soon"]
         await service.idle()  # the notices and the tables' updates are out
-        assert fake.posted(CHANNEL, seen)[0]["content"] == t("en", "tour.round_soon", round=1, minutes=5, entrants=7)
+        assert text_of(fake.posted(CHANNEL, seen)[0]) == t("en", "tour.round_soon", round=1, minutes=5, entrants=7)
         now[0] += 5 * 60  # the first round: seven players, two Deal tables (4 + 3)
         seen = len(fake.calls)
         outcomes = await service.sweep()
         assert [o.key for o in outcomes] == ["tour.round_started"]
         await service.idle()  # the notices and the tables' updates are out
         announce = fake.posted(CHANNEL, seen)[0]
-        assert "Round 1 of 2" in announce["content"] and "Table 2:" in announce["content"]
+        assert "Round 1 of 2" in text_of(announce) and "Table 2:" in text_of(announce)
         matches = await tours.matches(row.id, 1)
         tables = [m.table_id for m in matches]
         assert len(tables) == 2 and all(service.cache.row(x).status == "running" for x in tables)
@@ -168,13 +169,13 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
             assert reply["flags"] == 64 and t("en", "deal.ui.hand_line", count=0, cards="").split("(")[0] in reply[
                 "content"]
             await dispatch(client, command("rules", uid, 0, thread_channel(homes[0])))
-            rules = fake.last_reply()["content"]
+            rules = text_of(fake.last_reply())
             # that table's game only, then its rule set and options
             assert rules.startswith(t("en", "ch.rules.deal")) and t("en", "ch.rules.board") not in rules
             assert t("en", "opt.single_double_rent") in rules
             # and /standings typed there is about the channel's tournament
             await dispatch(client, command("standings", 3, 0, thread_channel(homes[0])))
-            assert "Spring Cup — standings" in fake.last_reply()["content"]
+            assert "Spring Cup — standings" in text_of(fake.last_reply())
 
         now[0] += 20 * 60 + 1  # both match clocks run out
         seen = len(fake.calls)
@@ -182,22 +183,22 @@ async def test_sign_up_round_start_in_threads_and_standings(tmp_path, monkeypatc
         await service.idle()
         assert all(service.cache.row(x).status == "over" for x in tables)
         [posted] = [p for p in fake.posted(CHANNEL, seen) if "standings.png" in p["files"]]  # once, in the channel
-        assert posted["content"].startswith(t("en", "tour.round_over", round=1))
+        assert text_of(posted).startswith(t("en", "tour.round_over", round=1))
         await dispatch(client, command("standings", 3))
         reply = fake.last_reply()
         standing = await tours.standings(row.id)
         first = standing["rows"][0]
-        assert "Spring Cup — standings" in reply["content"]
-        assert f"#{first['entrant']} {first['name']}" in reply["content"]
+        assert "Spring Cup — standings" in text_of(reply)
+        assert f"#{first['entrant']} {first['name']}" in text_of(reply)
         assert [a["filename"] for a in reply["attachments"]] == ["standings.png"]
         assert sum(e["played"] for e in standing["rows"]) == 7
 
         await dispatch(client, tour("pause", 2))
         reply = fake.last_reply()
-        assert reply["flags"] == 64 and reply["content"] == t("en", "tour.admins_only")
+        assert reply["flags"] == 64 and text_of(reply) == t("en", "tour.admins_only")
         assert (await tours.get(row.id)).status == "running"
         await dispatch(client, tour("pause", 3, MANAGE_GUILD))
-        assert fake.last_reply()["content"] == t("en", "tour.paused")
+        assert text_of(fake.last_reply()) == t("en", "tour.paused")
         assert (await tours.get(row.id)).status == "paused"
         await dispatch(client, tour("resume", 3, MANAGE_GUILD))
         assert (await tours.get(row.id)).status == "running"
@@ -224,10 +225,10 @@ async def test_sign_up_buttons_work_after_a_restart_and_admins_replace_and_corre
         [match] = await tours.matches(row.id, 1)
 
         await dispatch(client, tour("replace", 2, match=match.id, seat=1))  # not an admin
-        assert fake.last_reply()["content"] == t("en", "tour.admins_only")
+        assert text_of(fake.last_reply()) == t("en", "tour.admins_only")
         await dispatch(client, tour("replace", 1, MANAGE_GUILD, match=match.id, seat=2, player=discord.Object(8)))
         assert service.cache.row(match.table_id).seats[1]["user"] == "dc:8"
-        assert "U8" in fake.last_reply()["content"]
+        assert "U8" in text_of(fake.last_reply())
         await dispatch(client, tour("replace", 1, MANAGE_GUILD, match=match.id, seat=3))  # no player: the AI
         assert service.cache.row(match.table_id).seats[2]["ai"]
 
@@ -236,7 +237,7 @@ async def test_sign_up_buttons_work_after_a_restart_and_admins_replace_and_corre
         winner = match.entrants[0]
         await dispatch(client, tour("correct", 1, MANAGE_GUILD, match=match.id, winners=str(winner),
                                     reason="the referee saw it"))
-        assert fake.last_reply()["content"] == t("en", "tour.corrected", match=match.id, reason="the referee saw it")
+        assert text_of(fake.last_reply()) == t("en", "tour.corrected", match=match.id, reason="the referee saw it")
         standing = await tours.standings(row.id)
         assert next(e for e in standing["rows"] if e["entrant"] == winner)["wins"] == 1
         assert (await tours.corrections(row.id))[0].reason == "the referee saw it"
@@ -247,20 +248,20 @@ async def test_team_captains_by_slash_command_and_members_by_button(tmp_path, mo
         _clock(service, [NOW])
         tours = service.tournaments
         await dispatch(client, tour("create", 1, MANAGE_GUILD, game="board", rounds=3, start="+60", entry="team"))
-        assert "Captains: /team <name>" in fake.last_reply()["content"]
+        assert "Captains: /team <name>" in text_of(fake.last_reply())
         await dispatch(client, command("team", 2, name="Reds"))
         reply = fake.last_reply()
-        assert "Team Reds is in" in reply["content"] and not (reply.get("flags") or 0) & 64
+        assert "Team Reds is in" in text_of(reply) and not (reply.get("flags") or 0) & 64
         join = next(c for c in fake.custom_ids() if c.startswith("T:") and ":j:" in c)
         await dispatch(client, command("team", 2, name="Blues"))  # a captain already
         assert fake.last_reply()["flags"] == 64
         await dispatch(client, click(join, 3))  # Cy joins the Reds
         await dispatch(client, command("rep", 3, match=1, player=discord.Object(3)))  # Cy is no captain
-        assert "Only the captain" in fake.last_reply()["content"]
+        assert "Only the captain" in text_of(fake.last_reply())
         await dispatch(client, command("rep", 2, match=1, player=discord.Object(9)))  # not in the team
-        assert "members in the order they joined" in fake.last_reply()["content"]
+        assert "members in the order they joined" in text_of(fake.last_reply())
         await dispatch(client, command("rep", 2, match=1, player=discord.Object(3)))
-        assert fake.last_reply()["content"] == "U3 plays match 1 for Reds."
+        assert text_of(fake.last_reply()) == "U3 plays match 1 for Reds."
         [row] = await tours.in_chat(f"dc:{GUILD}:{CHANNEL}")
         [team] = await tours.entrants(row.id)
         assert team.representatives == {"1": "dc:3"} and [m["user"] for m in team.members] == ["dc:2", "dc:3"]
@@ -282,17 +283,18 @@ async def test_a_called_off_match_takes_its_calendar_event_with_it(tmp_path, mon
         await service.idle()
         deleted = [u for m, u, p in fake.calls[seen:] if m == "DELETE"]
         assert deleted == [f"/guilds/{GUILD}/scheduled-events/{stored.split(':')[1]}"]
-        assert t("en", "service.schedule_too_few", min=2) in [p["content"] for p in fake.posted(CHANNEL, seen)]
+        assert t("en", "service.schedule_too_few", min=2) in [text_of(p) for p in fake.posted(CHANNEL, seen)]
         assert await keyvalue.get_value(service.db, "dc.event.1") is None
 
 
-async def test_rule_sets_are_choices_and_the_tournament_commands_are_localised(tmp_path, monkeypatch):
+async def test_rule_sets_are_suggested_and_the_tournament_commands_are_localised(tmp_path, monkeypatch):
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         await client.tree.sync()
         _, _, payload = next(c for c in fake.calls if c[1].endswith("/applications/42/commands"))
         commands = {c["name"]: c for c in payload["commands"]}
-        ruleset = next(o for o in commands["newgame"]["options"] if o["name"] == "ruleset")
-        assert {c["value"] for c in ruleset["choices"]} == {rs for g in GAMES.values() for rs in g.rules.rulesets}
+        for command in (commands["newgame"], *(o for o in commands["tournament"]["options"] if o["name"] == "create")):
+            ruleset = next(o for o in command["options"] if o["name"] == "ruleset")
+            assert ruleset["autocomplete"] and "choices" not in ruleset  # the chosen game's sets, as typed
         assert {"tournament", "standings", "team", "rep"} <= set(commands)
         group = commands["tournament"]
         assert group["name_localizations"] == {"zh-CN": "锦标赛", "zh-TW": "錦標賽"}
@@ -320,10 +322,10 @@ async def test_a_game_in_a_thread_of_its_own(tmp_path, monkeypatch, threads):
         if threads:
             assert lobby == [] and home  # the lobby went to the thread, not the channel
             assert any(f"/channels/{home}/messages" in u for m, u, p in fake.calls if m == "POST")
-            assert fake.last_reply()["content"] == t("en", "dc.game_in_thread", thread=f"<#{home}>")
+            assert text_of(fake.last_reply()) == t("en", "dc.game_in_thread", thread=f"<#{home}>")
         else:
             assert home is None
-            assert any(p.get("content") == t("en", "dc.no_thread") and p.get("flags") == 64
+            assert any(text_of(p) == t("en", "dc.no_thread") and p.get("flags") == 64
                        for _, u, p in fake.calls if "/webhooks/" in u)
             # the first follow-up takes the place of the public "thinking…" (its own ephemeral flag is not
             # honoured by Discord): that is the lobby, and the notice for the asker alone comes after it
@@ -341,7 +343,7 @@ async def test_a_game_in_a_thread_of_its_own(tmp_path, monkeypatch, threads):
         assert shown and all(f"/channels/{home or CHANNEL}/messages" in u for u in shown)
         if threads:  # the table's commands work in its thread; a second game in the channel is refused
             await dispatch(client, command("rules", 2, 0, thread_channel(home)))
-            assert fake.last_reply()["content"].startswith(t("en", "ch.rules.deal") + "\n\n" + t(
+            assert text_of(fake.last_reply()).startswith(t("en", "ch.rules.deal") + "\n\n" + t(
                 "en", "opt.table_rules", ruleset="standard rules", code="standard"))
         await dispatch(client, command("newgame", 2, game="board"))
-        assert fake.last_reply()["content"] == t("en", "service.table_exists", table=table, game="deal")
+        assert text_of(fake.last_reply()) == t("en", "service.table_exists", table=table, game="deal")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.bot.discord_app.test_discord import CHANNEL, _base, _message, click, dispatch, open_table, running_bot
 from tests.bot.telegram_app.test_telegram_trades import _tradable, _warm_up_service
+from tests.fakes.discord_api import text_of
 
 ANN, BOB = 1, 2
 
@@ -74,7 +75,7 @@ async def test_b15_a_trade_built_in_ephemeral_messages_countered_and_accepted(tm
         assert all(state.owner[sq] == 1 for sq in ann_deeds) and state.owner[bob_deeds[0]] == 0
 
         # what the channel shows: its messages (the ephemeral builders and options are nobody else's)
-        public = " ".join(str(p.get("content", "")) for _, url, p in fake.calls[calls_before:]
+        public = " ".join(str(text_of(p)) for _, url, p in fake.calls[calls_before:]
                           if f"/channels/{CHANNEL}/messages" in url)
         assert "made a trade" in public
         for word in ("offer", "Offer", f"#{first.id}"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.discord_app.messenger import md
 from tests.bot.discord_app.test_discord import click, dispatch, running_bot, slash
+from tests.fakes.discord_api import text_of
 
 
 def test_everyone_here_and_mentions_in_text_are_broken_up():
@@ -20,5 +21,5 @@ async def test_a_player_named_everyone_is_shown_broken_up_in_the_lobby(tmp_path,
         joining = click(f"l:{table}:join", 2)
         joining["member"]["user"]["global_name"] = "@everyone"
         await dispatch(client, joining)
-        lobby = [p for m, u, p in fake.calls if m == "PATCH" and p.get("content") and "Ann" in p["content"]][-1]
-        assert "@\u200beveryone" in lobby["content"] and "@everyone" not in lobby["content"]
+        lobby = [p for m, u, p in fake.calls if m == "PATCH" and text_of(p) and "Ann" in text_of(p)][-1]
+        assert "@\u200beveryone" in text_of(lobby) and "@everyone" not in text_of(lobby)

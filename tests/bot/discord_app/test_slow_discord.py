@@ -6,7 +6,7 @@ the table waits for."""
 from __future__ import annotations
 
 from tests.bot.discord_app.test_discord import click, dispatch, play_one, running_bot, slash
-from tests.fakes.discord_api import CHANNEL, DM_BASE
+from tests.fakes.discord_api import CHANNEL, DM_BASE, text_of
 from words.i18n import t
 
 HALF, DAY = 12 * 3600, 24 * 3600
@@ -27,7 +27,7 @@ async def test_a_slow_game_is_quiet_in_the_channel_reminds_by_dm_and_sums_up_onc
         assert f"l:{table}:p:1" in fake.custom_ids()
         await dispatch(client, click(f"l:{table}:join", 2))
         await dispatch(client, click(f"l:{table}:p:24", 2))  # Bob did not open the table
-        assert fake.last_reply()["content"] == t("en", "opt.creator_only")
+        assert text_of(fake.last_reply()) == t("en", "opt.creator_only")
         for hours in (1, 8, 24):
             await dispatch(client, click(f"l:{table}:p:{hours}", 1))
         assert service.cache.row(table).options["pace"] == 24
@@ -50,7 +50,7 @@ async def test_a_slow_game_is_quiet_in_the_channel_reminds_by_dm_and_sums_up_onc
         await service.sweep()
         await service.idle()
         mine = posts(fake, DM_BASE + uid, seen)
-        assert len(mine) == 1 and mine[0]["content"].startswith("⏰ ") and f"table {table}" in mine[0]["content"]
+        assert len(mine) == 1 and text_of(mine[0]).startswith("⏰ ") and f"table {table}" in text_of(mine[0])
         assert posts(fake, CHANNEL, seen) == [], "the reminder is private"
 
         seen = len(fake.calls)
@@ -61,6 +61,6 @@ async def test_a_slow_game_is_quiet_in_the_channel_reminds_by_dm_and_sums_up_onc
         await service.idle()
         summary = posts(fake, CHANNEL, seen)
         assert len(summary) == 1, summary
-        content = summary[0]["content"]
+        content = text_of(summary[0])
         assert t("en", "slow.summary.standings") in content and f"<@{uid}>" in content, content
         assert [int(u) for u in summary[0]["allowed_mentions"]["users"]] == [uid], "it pings exactly them"

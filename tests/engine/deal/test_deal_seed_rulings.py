@@ -361,6 +361,7 @@ async def test_D16_telegram_table_message_shows_the_card_and_match_clocks(tmp_pa
 async def test_D16_discord_table_message_counts_the_clocks_down_live(tmp_path, monkeypatch):
     """On Discord the card clock is a live ``<t:…:R>`` countdown next to the match clock."""
     from tests.bot.discord_app.test_discord import CHANNEL, click, dispatch, running_bot, slash
+    from tests.fakes.discord_api import text_of
 
     async with running_bot(tmp_path, monkeypatch) as (client, fake, service):
         await dispatch(client, slash("newgame", 1, game="deal", ruleset="tournament"))
@@ -369,8 +370,8 @@ async def test_D16_discord_table_message_counts_the_clocks_down_live(tmp_path, m
         await dispatch(client, click(f"l:{table}:start", 1))
         on_turn = current_seat(service.cache.state(table))
         name = service.cache.row(table).seats[on_turn]["name"]
-        tables = [m["content"] for (channel, _), m in fake.messages.items()
-                  if channel == CHANNEL and t("en", "ui.clock.match", left="").split(":")[0] in m["content"]]
+        tables = [text_of(m) for (channel, _), m in fake.messages.items()
+                  if channel == CHANNEL and t("en", "ui.clock.match", left="").split(":")[0] in text_of(m)]
         assert tables, "the table message shows the match clock"
         text = tables[-1]
         assert t("en", "ui.clock.card", name=name, when="<t:").split("<t:")[0] + "<t:" in text
