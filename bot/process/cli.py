@@ -219,7 +219,8 @@ def _cmd_web(args: argparse.Namespace) -> int:
         stop_on_signals(stop)  # SIGTERM and SIGINT: drain, then exit 0
         return await serve(args.host, port, os.environ.get("DATABASE_URL"), args.lang, stop=stop,
                            bot_token=os.environ.get("TELEGRAM_TOKEN") or None,
-                           public_url=os.environ.get("TYCOON_WEB_URL") or None, heartbeat=HEARTBEAT)
+                           public_url=os.environ.get("TYCOON_WEB_URL") or None, heartbeat=HEARTBEAT,
+                           telegram_api_url=os.environ.get("TELEGRAM_API_URL") or None)
 
     try:
         return asyncio.run(until_stopped())

@@ -138,6 +138,7 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
     if service is None:
         return OK
     tasks: list[asyncio.Task] = []
+    lobbies = None  # the Discord bot's lobby messages, for the Activity's lobbies (bot/web/activity.py)
     runners = []
     try:
         if telegram_token:
@@ -152,15 +153,17 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
         if discord_token:
             import discord.http
 
+            from bot.discord_app.activity import chat_lobby
             from bot.discord_app.app import TycoonBot
 
             if discord_api_url:
                 discord.http.Route.BASE = discord_api_url.rstrip("/")
             bot = TycoonBot(service, lang, sync_commands=True, shard_count=shard_count, shard_ids=shards)
+            lobbies = chat_lobby(bot.front.ctx)
             tasks.append(asyncio.create_task(keep_discord(bot, discord_token, stop, retry_first, service.drain),
                                              name="discord"))
         try:
-            runners += await _serve_http(service, lang, telegram_token, web, metrics)
+            runners += await _serve_http(service, lang, telegram_token, web, metrics, api_url, lobbies)
         except OSError as e:  # the port is taken, or the address is not this machine's
             log.error("cannot serve HTTP (%s); set TYCOON_WEB_PORT or TYCOON_METRICS_PORT to a free port",
                       e.strerror or e)
@@ -179,16 +182,21 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
         await service.close()
 
 
-async def _serve_http(service, lang: str, bot_token: str | None, web, metrics) -> list:
-    """The web table (with /healthz and /metrics), or only those two on the metrics port."""
+async def _serve_http(service, lang: str, bot_token: str | None, web, metrics, api_url: str | None = None,
+                      lobbies=None) -> list:
+    """The web table (with /healthz and /metrics), or only those two on the metrics port; ``api_url``:
+    the Bot API the bot uses (the Mini App's invites go through it too); ``lobbies``: how the Discord
+    bot shows a lobby the Discord Activity changed in its channel."""
     from bot.process import health
 
     runners = []
     if web is not None:  # in this process: the pages follow the moves of this service at once
+        from bot.web.activity import ACTIVITY
         from bot.web.server import make_app, start_site
 
-        runner, address = await start_site(make_app(service, lang=lang, bot_token=bot_token, public_url=web[2]),
-                                           web[0], web[1])
+        app = make_app(service, lang=lang, bot_token=bot_token, public_url=web[2], telegram_api_url=api_url)
+        app[ACTIVITY].chat_lobby = lobbies
+        runner, address = await start_site(app, web[0], web[1])
         runners.append(runner)
         log.info("the web table on %s (public address %s)", address, web[2])
     if metrics is not None and (web is None or metrics[1] != web[1]):

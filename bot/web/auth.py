@@ -7,10 +7,16 @@
 - **Telegram Mini Apps.** ``initData`` is checked exactly as Telegram documents it: the
   data-check-string (every field but ``hash``, sorted, ``key=value`` joined by newlines) must carry
   ``hash`` = HMAC-SHA256(key = HMAC-SHA256(key "WebAppData", bot token), data-check-string), and
-  ``auth_date`` must be recent.
+  ``auth_date`` must be recent. The ``start_param`` it carries (a ``startapp`` link's parameter) is
+  read only from that signed data, never from what the page says.
+- **``startapp`` links.** ``https://t.me/<bot>?startapp=<param>`` opens the bot's Main Mini App (our
+  ``/tg``); the parameter says where it lands (``start_of``): ``t<table>`` a table's page,
+  ``new_<game>`` a new web table of that game with its opener seated (``new_deal``, ``new_board``),
+  nothing the web lobby. ``startapp_link`` makes such a link for the chat bots' buttons.
 
 Signed data of the web (``service.sign``, one letter and a colon, like the chat buttons' ``l:``,
-``h:``, ``T:``…): ``w:`` a browser session, ``t:`` a Telegram user's session, ``v:`` a spectator
+``h:``, ``T:``…): ``w:`` a browser session, ``t:`` a Telegram user's session, ``d:`` a Discord
+user's session (signed in through the Discord Activity, ``activity.py``), ``v:`` a spectator
 link, ``W:`` a tournament page, ``R:`` a finished game's page (its result and replay), ``P:`` a
 player's profile page. A signed value only opens what its letter says.
 
@@ -31,7 +37,8 @@ from bot.chat.inputs import clean_name
 
 SESSION_COOKIE = "tycoon_session"
 INIT_DATA_MAX_AGE = 24 * 3600  # seconds an initData stays good (Telegram suggests checking it)
-_SESSION = re.compile(r"(?:w:[0-9a-f]{16}|t:[1-9][0-9]{0,15})")
+_SESSION = re.compile(r"(?:w:[0-9a-f]{16}|t:[1-9][0-9]{0,15}|d:[1-9][0-9]{0,19})")
+_USER_PREFIX = {"w": "web", "t": "tg", "d": "dc"}  # a session's letter -> its chat-key user
 
 
 def new_session(sign) -> str:
@@ -43,15 +50,21 @@ def telegram_session(sign, user_id: int) -> str:
     return sign(f"t:{user_id}")
 
 
+def discord_session(sign, user_id: int) -> str:
+    """A Discord user proven by Discord's OAuth2 (the Activity): their seat is the bot's ``dc:<id>``."""
+    return sign(f"d:{user_id}")
+
+
 def user_of(unsign, cookie: str | None) -> str | None:
-    """The chat-key user a signed session names (``web:…`` or ``tg:…``); None when forged or garbled."""
+    """The chat-key user a signed session names (``web:…``, ``tg:…`` or ``dc:…``); None when forged
+    or garbled."""
     if not cookie or len(cookie) > 80:
         return None
     data = unsign(cookie)
     if data is None or not _SESSION.fullmatch(data):
         return None
     kind, _, rest = data.partition(":")
-    return f"web:{rest}" if kind == "w" else f"tg:{rest}"
+    return f"{_USER_PREFIX[kind]}:{rest}"
 
 
 @dataclass(frozen=True)
@@ -59,6 +72,7 @@ class TelegramUser:
     id: int
     name: str
     lang: str | None
+    start_param: str | None = None  # the ``startapp`` parameter the Mini App was opened with, signed
 
 
 class InitDataError(ValueError):
@@ -96,7 +110,8 @@ def check_init_data(init_data: str, bot_token: str, now: float, max_age: float =
         raise InitDataError("no user")
     name = " ".join(str(user.get(k) or "") for k in ("first_name", "last_name")).strip() or user.get("username")
     lang = user.get("language_code") if isinstance(user.get("language_code"), str) else None
-    return TelegramUser(uid, clean_name(name if isinstance(name, str) else None, str(uid)), lang)
+    return TelegramUser(uid, clean_name(name if isinstance(name, str) else None, str(uid)), lang,
+                        fields.get("start_param") or None)
 
 
 def sign_init_data(fields: dict[str, str], bot_token: str) -> str:
@@ -116,6 +131,54 @@ def watch_path(sign, table: int) -> str:
 def telegram_path(table: int) -> str:
     """The Telegram Mini App page of a table (its player proves who they are with ``initData``)."""
     return f"/tg/{table}"
+
+
+# -- startapp links: the Main Mini App opened on a table ------------------------------------------------
+
+_START_TABLE = re.compile(r"t([1-9][0-9]{0,15})")
+_START_NEW = re.compile(r"new_([a-z]{1,20})")
+_BOT_USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,31}")  # Telegram's usernames: 5 to 32 characters
+
+
+@dataclass(frozen=True)
+class StartApp:
+    """Where a ``startapp`` parameter lands: ``kind`` "table" (``table``), "new" (``game``: a new web
+    table of it) or "lobby" (no parameter: the web lobby)."""
+
+    kind: str
+    table: int | None = None
+    game: str | None = None
+
+
+def start_of(param: str | None) -> StartApp | None:
+    """The place a ``startapp`` parameter names, parsed strictly; None for one no link of ours makes
+    (the game of ``new_<game>`` is checked against the registry by the caller)."""
+    if not param:
+        return StartApp("lobby")
+    if not isinstance(param, str) or len(param) > 64:
+        return None
+    if m := _START_TABLE.fullmatch(param):
+        return StartApp("table", table=int(m[1]))
+    if m := _START_NEW.fullmatch(param):
+        return StartApp("new", game=m[1])
+    return None
+
+
+def startapp_link(bot_username: str, table: int | None = None, *, new_game: str | None = None) -> str:
+    """The ``t.me`` link that opens the bot's Main Mini App on ``table`` (``startapp=t<table>``), on a
+    new web table of ``new_game`` (``startapp=new_<game>``), or, with neither, on the web lobby."""
+    bot = bot_username.removeprefix("@")
+    if not _BOT_USERNAME.fullmatch(bot):
+        raise ValueError(f"not a bot's username: {bot_username!r}")
+    if table is not None:
+        if isinstance(table, bool) or not isinstance(table, int) or table < 1:
+            raise ValueError(f"not a table: {table!r}")
+        return f"https://t.me/{bot}?startapp=t{table}"
+    if new_game is not None:
+        if not _START_NEW.fullmatch(f"new_{new_game}"):
+            raise ValueError(f"not a game: {new_game!r}")
+        return f"https://t.me/{bot}?startapp=new_{new_game}"
+    return f"https://t.me/{bot}?startapp"
 
 
 def tournament_path(sign, tournament: int) -> str:

@@ -36,12 +36,14 @@ def lang_of(request: web.Request) -> str:
 
 
 def origin_ok(request: web.Request) -> bool:
-    """A browser's request made by a page of this server (or of the configured public address)."""
+    """A browser's request made by a page of this server (or of the configured public address, or
+    of the hosts that serve our pages through a proxy of theirs: ``SETTINGS["origins"]``, Discord's
+    for the Activity, ``activity.py``)."""
     origin = request.headers.get("Origin")
     if not origin:
         return False
     host = urlsplit(origin).netloc
-    allowed = {request.host}
+    allowed = {request.host, *request.app[SETTINGS].get("origins", ())}
     public = request.app[SETTINGS].get("public_url")
     if public:
         allowed.add(urlsplit(public).netloc)

@@ -8,6 +8,11 @@ Routes:
   ``/watch/<table>?k=<signed>`` a spectator's page of any table (the key is signed by the service,
   so only links it gave out work: a chat's table is not open to whoever guesses its number);
   ``/tg/<table>`` the Telegram Mini App page (it proves its user with ``initData`` first);
+  ``/tg`` the bot's Main Mini App (``miniapp.py``: the lobby, sent on to the table its ``startapp``
+  link names; ``POST /api/tg/start``, and ``POST /api/tg/share`` for an invite sent from Telegram);
+  ``/activity`` (and ``/`` when Discord's client opens it) the Discord Activity: the table page
+  signed in through Discord's SDK, on the table of the channel it runs in (``activity.py``:
+  ``POST /api/discord/token``, ``GET /api/discord/state``, ``POST /api/discord/table``);
 - ``/tournament/<id>?k=<signed>`` a tournament's standings and its round's tables, refreshed every
   few seconds (for a screen at the venue; the link is in the chat's ``/standings`` with
   ``TYCOON_WEB_URL``);
@@ -21,7 +26,8 @@ Routes:
 
 Every browser gets a signed session cookie on its first page (``auth.py``); chat key of a web
 table: ``web:<random>``, user ``web:<id>``. POSTs and WebSockets must come from a page of this
-server (their ``Origin`` is checked against the Host, or ``TYCOON_WEB_URL``), and every address may
+server (their ``Origin`` is checked against the Host, or ``TYCOON_WEB_URL``, or the Activity's
+``<client id>.discordsays.com``), and every address may
 POST only a few times a second.
 """
 
@@ -31,13 +37,14 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import time
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
 from bot.process import health
-from bot.web import auth, profile, replay
+from bot.web import activity, auth, doors, miniapp, profile, replay
 from bot.web.api import POST_LIMITS, PostLimits, list_tables, new_table, telegram_auth, tournament_data
 from bot.web.atlas import atlas
 from bot.web.context import (
@@ -82,6 +89,8 @@ def _page(request: web.Request, name: str, **config) -> web.Response:
     html = (STATIC / f"{name}.html").read_text(encoding="utf-8")
     blob = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
     html = html.replace("__LANG__", lang).replace("__CONFIG__", blob).replace("__TITLE__", t(lang, "web.title"))
+    if config.get("mode") == "tg":  # a page of the Telegram Mini App: Telegram's script, safe areas
+        html = miniapp.dress(html)
     response = web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
     if "lang" in request.query:
         response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="Lax")
@@ -91,18 +100,36 @@ def _page(request: web.Request, name: str, **config) -> web.Response:
     return response
 
 
-async def lobby_page(request: web.Request) -> web.Response:
+async def lobby_page(request: web.Request, mode: str | None = None) -> web.Response:
+    if activity.launched(request):  # Discord's client opening the Activity at the root it maps to us
+        return await activity_page(request)
     lang = lang_of(request)
     games = {g: [[rs, ruleset_name(rs, lang)] for rs in GAMES[g].rules.rulesets] for g in GAMES}
     limits = {g: [GAMES[g].rules.min_players, GAMES[g].rules.max_players] for g in games}
-    return _page(request, "lobby", page="lobby", games=games, limits=limits)
+    return _page(request, "lobby", page="lobby", games=games, limits=limits, doors=await doors.links(request),
+                 **({"mode": mode} if mode else {}))
 
 
-async def _missing(request: web.Request, message: str | None = None, title: str | None = None) -> web.Response:
+async def activity_page(request: web.Request) -> web.Response:
+    """``/activity`` (and ``/`` with Discord's launch parameters): the Discord Activity, the table page
+    whose script signs in through Discord's SDK and shows the channel's table (``activity.py``)."""
+    settings = request.app[activity.ACTIVITY].settings
+    if settings is None:
+        return await _missing(request, t(lang_of(request), "web.err.no_discord"))
+    return _page(request, "table", page="table", mode="dc", table=None, client_id=settings.client_id)
+
+
+async def telegram_entry(request: web.Request) -> web.Response:
+    """``/tg``: the bot's Main Mini App; the lobby, whose script signs in and goes where the link said."""
+    return await lobby_page(request, mode="tg")
+
+
+async def _missing(request: web.Request, message: str | None = None, title: str | None = None,
+                   **config) -> web.Response:
     """A table that does not exist: a page that says so, with the way back (not a page that waits);
     ``message`` and ``title`` say otherwise what is not there (a game not over yet, a bad link)."""
     response = _page(request, "missing", page="missing", message=message or say(lang_of(request), "service.no_table"),
-                     title=title)
+                     title=title, **config)
     response.set_status(404)
     return response
 
@@ -134,7 +161,7 @@ async def watch_page(request: web.Request) -> web.Response:
 async def telegram_page(request: web.Request) -> web.Response:
     table = id_in_path(request)
     if not await _exists(request, table):
-        return await _missing(request)
+        return await _missing(request, mode="tg")  # its way back leads to the Mini App's lobby
     return _page(request, "table", page="table", mode="tg", table=table)
 
 
@@ -240,16 +267,22 @@ async def _headers(request: web.Request, handler):
 
 
 def make_app(service: GameService, hub: Hub | None = None, lang: str = "zh-Hans", bot_token: str | None = None,
-             public_url: str | None = None, clock=time.time) -> web.Application:
+             public_url: str | None = None, clock=time.time, telegram_api_url: str | None = None,
+             discord: activity.DiscordSettings | None = None) -> web.Application:
+    """``telegram_api_url``: a Bot API other than Telegram's (``TELEGRAM_API_URL``), for the invites;
+    ``discord``: the Discord Activity's application (None: from the environment, ``activity.py``)."""
     app = web.Application(middlewares=[_headers], client_max_size=64 * 1024)
     app[SERVICE] = service
     app[HUB] = hub or Hub(service)
-    app[SETTINGS] = {"lang": normalise_lang(lang), "bot_token": bot_token, "public_url": public_url, "clock": clock}
+    app[SETTINGS] = {"lang": normalise_lang(lang), "bot_token": bot_token, "public_url": public_url, "clock": clock,
+                     "telegram_api_url": telegram_api_url}
     app[POST_LIMITS] = PostLimits()
     app.router.add_get("/", lobby_page)
     app.router.add_get("/t/{table}", table_page)
     app.router.add_get("/watch/{table}", watch_page)
     app.router.add_get("/tg/{table}", telegram_page)
+    app.router.add_get("/tg", telegram_entry)
+    app.router.add_get("/tg/", telegram_entry)
     app.router.add_get("/picture/{table}", picture)
     app.router.add_get("/favicon.ico", favicon)
     app.router.add_get("/tournament/{table}", tournament_page)
@@ -262,6 +295,9 @@ def make_app(service: GameService, hub: Hub | None = None, lang: str = "zh-Hans"
     app.router.add_get("/p/{user}", profile_page)
     replay.add_routes(app)
     profile.add_routes(app)
+    miniapp.add_routes(app)
+    activity.add_routes(app, discord if discord is not None else activity.DiscordSettings.from_env(os.environ), _words)
+    app.router.add_get("/activity", activity_page)
     app.router.add_static("/static", STATIC)
     health.add_routes(app, service)
     return app
@@ -280,7 +316,7 @@ async def start_site(app: web.Application, host: str, port: int) -> tuple[web.Ap
 
 async def serve(host: str, port: int, database_url: str | None, lang: str, stop: asyncio.Event | None = None,
                 bot_token: str | None = None, public_url: str | None = None, say=print,
-                heartbeat: str | None = None) -> int:
+                heartbeat: str | None = None, telegram_api_url: str | None = None) -> int:
     """``tycoon web``: the service, its clock task and the web server, until ``stop`` (or Ctrl-C)."""
     stop = stop or asyncio.Event()
     service = await GameService.open(database_url, lazy=True)
@@ -288,7 +324,8 @@ async def serve(host: str, port: int, database_url: str | None, lang: str, stop:
     runner = None
     try:
         await service.startup()
-        runner, address = await start_site(make_app(service, hub, lang, bot_token, public_url), host, port)
+        runner, address = await start_site(make_app(service, hub, lang, bot_token, public_url,
+                                                    telegram_api_url=telegram_api_url), host, port)
         say(f"Tycoon web table: {address}  (Ctrl-C stops it)")
         # the same heartbeat as the bots': the image's health check reads it in every mode
         clock = asyncio.create_task(service.run(stop=stop, heartbeat=heartbeat), name="clock")

@@ -1,7 +1,11 @@
 // Share buttons for a table's links (the player link, the spectator link with its key), built from
 // the server's public address (TYCOON_WEB_URL) when one is configured, else from this page's own:
 // a phone's share sheet (the Web Share API) where the browser has one, else a copy to the clipboard,
-// else the link shown selected, to copy by hand.
+// else the link shown selected, to copy by hand. Inside Telegram's Mini App the table's link goes
+// out as a Telegram message instead ("Invite friends", miniapp.js).
+
+let invite = null;  // inside Telegram: what "Invite friends" does (miniapp.js); null in a browser
+export function useInvite(send) { invite = send; }
 
 export function shareUrl(path) { return (CFG.base || location.origin) + path; }
 
@@ -12,6 +16,11 @@ export function shareButtons(box, links) {
   if (box.dataset.links === JSON.stringify(shown)) return;  // unchanged: keep the note under them
   box.dataset.links = JSON.stringify(shown);
   box.replaceChildren(...shown.map(([key, path]) => {
+    if (invite && key === "web.share.play") {  // the player link, as a Telegram message
+      const button = el("button", {type: "button", className: "quiet invite", textContent: w("web.tg.invite")});
+      button.addEventListener("click", () => invite(box.querySelector(".share-note")));
+      return button;
+    }
     const url = shareUrl(path);
     const button = el("button", {type: "button", className: "quiet", textContent: w(key)});
     button.dataset.url = url;

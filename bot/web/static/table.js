@@ -8,6 +8,7 @@ import {boardPlayers, drawBoard, money as boardMoney, squareSheet} from "/static
 import {showClock} from "/static/clock.js";
 import {cardSheet, cardTile, drawDeal, pickTap, startPicking, stopPicking, tapGroups, usePicking} from "/static/deal.js";
 import {showEnd} from "/static/end.js";
+import {initData, prepareMiniApp, useSession} from "/static/miniapp.js";
 import {lobbyButtons, showLobby} from "/static/room.js";
 import {shareButtons} from "/static/share.js";
 import {showSignals} from "/static/signals.js";
@@ -346,7 +347,8 @@ function connect() {
       return;
     }
     if (m.type === "missing") { gone = true; status(""); showError(m.message); document.body.dataset.status = "missing"; return; }
-    if (m.type === "rematch") { location.href = `/t/${m.table}`; return; }
+    // the Discord Activity (activity.js) reloads: it finds the channel's new lobby and signs in again
+    if (m.type === "rematch") { if (CFG.discord) location.reload(); else location.href = `/t/${m.table}`; return; }
     if (m.type === "atlas") { atlas = m; fitPlayers(); return; }
     if (m.type === "trade") return showTrade(m);
     if (m.type === "pile") return showPile(m);
@@ -370,31 +372,28 @@ function connect() {
 }
 
 async function telegramSignIn() {
-  // Telegram passes initData to a Mini App in the page's fragment (tgWebAppData), and through its
-  // script when that is loaded: either will do, the server checks it with the bot's token.
-  const fromScript = tg && tg.initData;
-  const initData = fromScript || new URLSearchParams(location.hash.slice(1)).get("tgWebAppData") || "";
+  // Telegram's initData (miniapp.js), checked by the server with the bot's token
   status(w("web.tg.signing_in"));
   const response = await fetch("/api/tg/auth", {method: "POST", headers: {"Content-Type": "application/json"},
-                                               body: JSON.stringify({init_data: initData})});
+                                               body: JSON.stringify({init_data: initData()})});
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) { status(""); showError(answer.error || w("web.err.init_data")); document.body.dataset.status = "refused"; return; }
   session = answer.session;
+  useSession(session);  // "Invite friends" asks in this player's name
   connect();
 }
 
-function telegramTheme() {
-  // inside Telegram the page wears the app's colours and fills its viewport
-  if (!tg) return;
-  tg.ready();
-  tg.expand();
-  const p = tg.themeParams || {}, root = document.documentElement.style;
-  for (const [name, key] of [["--bg", "bg_color"], ["--card", "secondary_bg_color"], ["--ink", "text_color"],
-                             ["--muted", "hint_color"], ["--accent", "button_color"], ["--accent-ink", "button_text_color"]]) {
-    if (p[key]) root.setProperty(name, p[key]);
-  }
+function discordSignIn() {
+  // the Discord Activity (activity.js): Discord's SDK signs in, then the channel's table is this page's
+  CFG.discord = true;
+  import("/static/activity.js").then(activity => activity.enter({status, play(table, signed, key) {
+    CFG.table = table;
+    session = signed;
+    if (key) { CFG.mode = "watch"; CFG.key = key; }  // a member without a seat watches the channel's game
+    connect();
+  }}));
 }
 
 status(w("web.table.connecting"));
-telegramTheme();
-if (CFG.mode === "tg") telegramSignIn(); else connect();
+prepareMiniApp();  // inside Telegram: its colours, its full height, full screen on a phone (miniapp.js)
+if (CFG.mode === "tg") telegramSignIn(); else if (CFG.mode === "dc") discordSignIn(); else connect();
