@@ -13,6 +13,7 @@ from engine.games import GAMES
 from engine.play.simulation import game_seeds, play_one
 from tools.bench.chats import bench_telegram_groups
 from tools.bench.clock_processes import bench_clock_processes
+from tools.bench.doors import bench_doors
 from tools.bench.game_end import bench_game_end
 from tools.bench.load import (  # noqa: F401  (the figures' names, for the tests)
     CROWD_FIGURES,
@@ -225,7 +226,8 @@ def run_all() -> dict:
     return {**bench_deal(), **bench_board(), **bench_rollouts(), **bench_strong(), **bench_service(),
             **bench_clocks(),
             **bench_clocks(tables=2000, keep_seats=True),
-            **bench_finished_memory(), **bench_game_end(), **bench_restart(), **bench_render(), **bench_web(),
+            **bench_finished_memory(), **bench_game_end(), **bench_doors(), **bench_restart(), **bench_render(),
+            **bench_web(),
             **bench_two_processes(bench_database_url()), **bench_crowds(bench_database_url()),
             **bench_clock_processes(bench_database_url()),
             **bench_telegram_groups(30, 90.0), **bench_telegram_groups(30, 200.0, flood=120.0),
