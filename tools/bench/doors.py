@@ -4,8 +4,9 @@ needed are counted; ``tycoon bench`` prints them (``doors_*``; the goal is 4 at 
 tests/tools/test_doors.py asserts the game runs, nothing was typed and the goal holds.
 
 **Telegram** (``tests/fakes/telegram_doors.py`` counts the taps as a Telegram app needs them):
-Ann taps a link that adds the bot to her group with a game (``startgroup=deal``: the button, the
-group picked, the bot confirmed) and the lobby opens with her seated; Bob taps Join under the
+Ann taps "Add the bot and play" on a "Play Monopoly Deal here" card (inline mode's card, sent to
+her by a friend; its link adds the bot to a group with the game, ``startgroup=deal``: the button,
+the group picked, the bot confirmed) and the lobby opens with her seated; Bob taps Join under the
 lobby; Bob sends Cy the "Join my table" card from inline mode (the invite button, the chat picked,
 the card chosen) and Cy taps it; Dee taps the lobby's link to the bot's private chat
 (``start=t<table>``), which seats her; Ann taps Start.
