@@ -117,6 +117,19 @@ async def _own_lobby(service, user: str, name: str, game: str) -> int | None:
     return outcome.table if outcome.ok else None
 
 
+async def _seat(service, table: int, user: str, name: str) -> None:
+    """A chat's table's link (the "Join my table" card) opened by someone not seated at its lobby:
+    a seat, as the bot's ``/start t<table>`` gives one (one seat per person whatever the door; the
+    page of a chat's table has no Join of its own, a web table's page has). The group's lobby
+    message shows them at its next change (the web process may run without the bot)."""
+    view = await service.public_view(table)
+    if (view is not None and view.status == "lobby" and not view.chat_key.startswith("web:")
+            and view.seat_of(user) is None):
+        out = await service.lobby.op(table, "join", user, name)
+        if not out.ok:
+            log.info("a Mini App link to table %s seated nobody: %s", table, out.key)
+
+
 async def start(request: web.Request) -> web.Response:
     """``POST /api/tg/start``: the Main Mini App opened; who it is, and where its link goes."""
     refused = _post_guard(request)
@@ -137,6 +150,7 @@ async def start(request: web.Request) -> web.Response:
         lang = normalise_lang(user.lang)
     place, note, go = auth.start_of(user.start_param), None, HOME
     if place is not None and place.kind == "table":
+        await _seat(service, place.table, f"tg:{user.id}", user.name)
         go = auth.telegram_path(place.table)
     elif place is not None and place.kind == "new" and place.game in GAMES:
         table = await _own_lobby(service, f"tg:{user.id}", user.name, place.game)

@@ -220,6 +220,20 @@ async def test_a_table_link_leads_to_its_table_and_an_unknown_one_to_the_missing
     assert miniapp.TELEGRAM_SCRIPT in body and f'href="{miniapp.HOME}"' in body and 'href="/"' not in body
 
 
+async def test_a_chat_tables_link_seats_the_one_who_opens_it_in_its_lobby(mini):
+    """The "Join my table" card of a group's lobby opened in the Main Mini App: a seat there, as the
+    bot's private-chat link gives (one seat per person whatever the door); opened again, still one."""
+    service, address, http, _ = mini
+    made = await service.lobby.new_table("tg:-100", "deal", None, "tg:1", "Ann")
+    for _ in range(2):
+        status, answer = await _post(http, address, "/api/tg/start", {"init_data": _init_data(f"t{made.table}")})
+        assert status == 200 and answer["go"] == f"/tg/{made.table}?lang=en", answer
+        assert [s.user for s in (await service.public_view(made.table)).seats] == ["tg:1", f"tg:{USER}"]
+    web = await service.lobby.new_table("web:abc", "deal", None, "web:x", "Ann")  # a web table: its page's Join
+    await _post(http, address, "/api/tg/start", {"init_data": _init_data(f"t{web.table}")})
+    assert [s.user for s in (await service.public_view(web.table)).seats] == ["web:x"]
+
+
 async def test_a_new_game_link_opens_one_lobby_with_its_opener_seated(mini):
     service, address, http, _ = mini
     status, answer = await _post(http, address, "/api/tg/start", {"init_data": _init_data("new_deal")})
