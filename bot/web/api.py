@@ -125,23 +125,37 @@ async def new_table(request: web.Request) -> web.Response:
     return web.json_response({"table": outcome.table, "url": f"/t/{outcome.table}"})
 
 
-async def telegram_auth(request: web.Request) -> web.Response:
+async def telegram_user(request: web.Request):
+    """A Mini App's sign-in: the Telegram user its signed ``init_data`` names, or the refusal to
+    answer (a POST from elsewhere, no bot here, data forged, altered or stale)."""
     refused = _post_guard(request)
     if refused:
-        return refused
+        return None, refused
     lang, settings = lang_of(request), request.app[SETTINGS]
     if not settings.get("bot_token"):
-        return refuse(404, lang, "web.err.no_telegram")
+        return None, refuse(404, lang, "web.err.no_telegram")
     body = await _json_body(request)
     try:
-        user = auth.check_init_data(body.get("init_data") if body else None, settings["bot_token"],
-                                    settings["clock"]())
+        return auth.check_init_data(body.get("init_data") if body else None, settings["bot_token"],
+                                    settings["clock"]()), None
     except auth.InitDataError as e:
         log.info("Mini App sign-in refused: %s", e)
-        return refuse(403, lang, "web.err.init_data")
-    session = auth.telegram_session(request.app[SERVICE].sign, user.id)
-    response = web.json_response({"session": session, "name": user.name,
-                                  "lang": normalise_lang(user.lang) if user.lang else lang})
+        return None, refuse(403, lang, "web.err.init_data")
+
+
+def signed_in(request: web.Request, user_id: int, answer: dict) -> web.Response:
+    """``answer`` with the session of Telegram user ``user_id`` (also as the session cookie; in a
+    frame the cookie may not come along, so the page keeps the session it is given)."""
+    session = auth.telegram_session(request.app[SERVICE].sign, user_id)
+    response = web.json_response({"session": session, **answer})
     response.set_cookie(auth.SESSION_COOKIE, session, max_age=86400, httponly=True,
                         samesite="None" if request.secure else "Lax", secure=request.secure)
     return response
+
+
+async def telegram_auth(request: web.Request) -> web.Response:
+    user, refused = await telegram_user(request)
+    if refused:
+        return refused
+    return signed_in(request, user.id, {"name": user.name,
+                                        "lang": normalise_lang(user.lang) if user.lang else lang_of(request)})

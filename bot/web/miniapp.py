@@ -46,7 +46,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import auth
-from bot.web.api import _json_body, _post_guard
+from bot.web.api import _json_body, _post_guard, signed_in, telegram_user
 from bot.web.context import LANG_COOKIE, SERVICE, SETTINGS, lang_of, refuse
 from engine.games import GAMES
 from engine.service.storage.rows import TableRow
@@ -132,19 +132,10 @@ async def _seat(service, table: int, user: str, name: str) -> None:
 
 async def start(request: web.Request) -> web.Response:
     """``POST /api/tg/start``: the Main Mini App opened; who it is, and where its link goes."""
-    refused = _post_guard(request)
+    user, refused = await telegram_user(request)
     if refused:
         return refused
-    lang, settings, service = lang_of(request), request.app[SETTINGS], request.app[SERVICE]
-    if not settings.get("bot_token"):
-        return refuse(404, lang, "web.err.no_telegram")
-    body = await _json_body(request)
-    try:
-        user = auth.check_init_data(body.get("init_data") if body else None, settings["bot_token"],
-                                    settings["clock"]())
-    except auth.InitDataError as e:
-        log.info("Mini App sign-in refused: %s", e)
-        return refuse(403, lang, "web.err.init_data")
+    lang, service = lang_of(request), request.app[SERVICE]
     chosen = LANG_COOKIE in request.cookies or "lang" in request.query
     if not chosen and user.lang:
         lang = normalise_lang(user.lang)
@@ -159,12 +150,8 @@ async def start(request: web.Request) -> web.Response:
     elif place is None or place.kind == "new":
         log.info("Mini App opened with a parameter no link of ours makes: %r", user.start_param)
         note = t(lang, "web.tg.bad_link")
-    session = auth.telegram_session(service.sign, user.id)
-    response = web.json_response({"session": session, "name": user.name, "lang": lang,
-                                  "start": user.start_param or "", "go": _go(go, lang), "note": note})
-    response.set_cookie(auth.SESSION_COOKIE, session, max_age=86400, httponly=True,
-                        samesite="None" if request.secure else "Lax", secure=request.secure)
-    return response
+    return signed_in(request, user.id, {"name": user.name, "lang": lang, "start": user.start_param or "",
+                                        "go": _go(go, lang), "note": note})
 
 
 def _message(view, lang: str) -> dict[str, str]:
