@@ -119,6 +119,16 @@ class Flows(LobbyFlows):
             return
         await answer.update(t(who.lang, "service.ended_by", by=who.name))
 
+    async def changed_elsewhere(self, table_id: int) -> None:
+        """A lobby of this platform changed through another door (the web table in Telegram's Mini
+        App, the Discord Activity): its one message in the chat shows it; other platforms' tables
+        are left to theirs."""
+        view = await self.service.public_view(table_id)
+        if view is None or not view.chat_key.startswith(f"{self.prefix}:"):
+            return
+        lang = await self.lang_of(base_chat(view.chat_key))
+        await self.show_lobby(table_id, lang, t(lang, "ch.cancelled") if view.status == "cancelled" else None)
+
     async def lobby_press(self, who: Who, table_id: int, op: str, answer: Answer) -> None:
         """A lobby's press, or one of the buttons under an ended game's result: a rematch, the
         chat's standings, a new game."""

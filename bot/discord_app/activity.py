@@ -36,7 +36,6 @@ from bot.discord_app import threads
 from bot.discord_app.answers import chat_key, own_lang, say
 from bot.discord_app.items import guarded
 from bot.web.auth import watch_path
-from engine.service.tournaments import base_chat
 from words.i18n import CATALOGUES, t
 
 log = logging.getLogger(__name__)
@@ -195,11 +194,4 @@ def chat_lobby(ctx: PlatformContext):
     """What shows a lobby changed in the Activity in its channel: the lobby's one message, posted
     there when the Activity opened the table (``bot/web/activity.py``, ``Activity.chat_lobby``)."""
 
-    async def shown(table: int) -> None:
-        view = await ctx.service.public_view(table)
-        if view is None or not view.chat_key.startswith("dc:"):
-            return
-        lang = await ctx.flows.lang_of(base_chat(view.chat_key))
-        await ctx.flows.show_lobby(table, lang, t(lang, "ch.cancelled") if view.status == "cancelled" else None)
-
-    return shown
+    return ctx.flows.changed_elsewhere

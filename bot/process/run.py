@@ -138,7 +138,7 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
     if service is None:
         return OK
     tasks: list[asyncio.Task] = []
-    lobbies = None  # the Discord bot's lobby messages, for the Activity's lobbies (bot/web/activity.py)
+    lobbies = []  # each bot's lobby messages, for lobbies changed on the web (the Mini App, the Activity)
     runners = []
     try:
         if telegram_token:
@@ -150,6 +150,7 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
                                     rate_limit=flood_limits, limits=Limits().shared(telegram_processes))
             tasks.append(asyncio.create_task(keep_telegram(app, stop, retry_first, webhook, service.drain),
                                              name="telegram"))
+            lobbies.append(app.bot_data["front"].flows.changed_elsewhere)
         if discord_token:
             import discord.http
 
@@ -159,7 +160,7 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
             if discord_api_url:
                 discord.http.Route.BASE = discord_api_url.rstrip("/")
             bot = TycoonBot(service, lang, sync_commands=True, shard_count=shard_count, shard_ids=shards)
-            lobbies = chat_lobby(bot.front.ctx)
+            lobbies.append(chat_lobby(bot.front.ctx))
             tasks.append(asyncio.create_task(keep_discord(bot, discord_token, stop, retry_first, service.drain),
                                              name="discord"))
         try:
@@ -185,8 +186,9 @@ async def run_bots(telegram_token: str | None, discord_token: str | None, databa
 async def _serve_http(service, lang: str, bot_token: str | None, web, metrics, api_url: str | None = None,
                       lobbies=None) -> list:
     """The web table (with /healthz and /metrics), or only those two on the metrics port; ``api_url``:
-    the Bot API the bot uses (the Mini App's invites go through it too); ``lobbies``: how the Discord
-    bot shows a lobby the Discord Activity changed in its channel."""
+    the Bot API the bot uses (the Mini App's invites go through it too); ``lobbies``: how each chat
+    bot of this process shows, in its chat, a lobby changed through the web (the Telegram Mini App,
+    the Discord Activity)."""
     from bot.process import health
 
     runners = []
@@ -195,7 +197,12 @@ async def _serve_http(service, lang: str, bot_token: str | None, web, metrics, a
         from bot.web.server import make_app, start_site
 
         app = make_app(service, lang=lang, bot_token=bot_token, public_url=web[2], telegram_api_url=api_url)
-        app[ACTIVITY].chat_lobby = lobbies
+        if lobbies:
+            async def shown(table: int) -> None:
+                for show in lobbies:  # each platform's own tables only
+                    await show(table)
+
+            app[ACTIVITY].chat_lobby = shown
         runner, address = await start_site(app, web[0], web[1])
         runners.append(runner)
         log.info("the web table on %s (public address %s)", address, web[2])

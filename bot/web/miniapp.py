@@ -46,6 +46,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.web import auth
+from bot.web.activity import ACTIVITY
 from bot.web.api import _json_body, _post_guard, signed_in, telegram_user
 from bot.web.context import LANG_COOKIE, SERVICE, SETTINGS, lang_of, refuse
 from engine.games import GAMES
@@ -117,17 +118,25 @@ async def _own_lobby(service, user: str, name: str, game: str) -> int | None:
     return outcome.table if outcome.ok else None
 
 
-async def _seat(service, table: int, user: str, name: str) -> None:
+async def _seat(app: web.Application, table: int, user: str, name: str) -> None:
     """A chat's table's link (the "Join my table" card) opened by someone not seated at its lobby:
     a seat, as the bot's ``/start t<table>`` gives one (one seat per person whatever the door; the
     page of a chat's table has no Join of its own, a web table's page has). The group's lobby
     message shows them at its next change (the web process may run without the bot)."""
+    service = app[SERVICE]
     view = await service.public_view(table)
     if (view is not None and view.status == "lobby" and not view.chat_key.startswith("web:")
             and view.seat_of(user) is None):
         out = await service.lobby.op(table, "join", user, name)
         if not out.ok:
             log.info("a Mini App link to table %s seated nobody: %s", table, out.key)
+            return
+        shown = app[ACTIVITY].chat_lobby  # the chat bots of this process (bot/process/run.py)
+        if shown is not None:
+            try:
+                await shown(table)
+            except Exception:  # the seat is taken all the same; the lobby message follows at its next change
+                log.exception("table %s: the group's lobby message could not show a Mini App join", table)
 
 
 async def start(request: web.Request) -> web.Response:
@@ -141,7 +150,7 @@ async def start(request: web.Request) -> web.Response:
         lang = normalise_lang(user.lang)
     place, note, go = auth.start_of(user.start_param), None, HOME
     if place is not None and place.kind == "table":
-        await _seat(service, place.table, f"tg:{user.id}", user.name)
+        await _seat(request.app, place.table, f"tg:{user.id}", user.name)
         go = auth.telegram_path(place.table)
     elif place is not None and place.kind == "new" and place.game in GAMES:
         table = await _own_lobby(service, f"tg:{user.id}", user.name, place.game)

@@ -494,3 +494,22 @@ async def test_the_two_updates_of_an_addition_in_either_order_make_one_message(t
         await asyncio.gather(tg.send(added(tg.server, ann, other)),
                              tg.send(command_message(ann, other, f"/start@{BOT_USERNAME} {payload}")))
         assert len([m for c, m in tg.server.messages if c == other]) == 1
+
+
+async def test_a_lobby_changed_on_the_web_is_shown_in_its_groups_lobby_message(tmp_path, monkeypatch):
+    """Someone seated through the Mini App (another door to the same table): the bot of this process
+    redraws the group's one lobby message with them (``Flows.changed_elsewhere``, wired by
+    bot/process/run.py); another platform's table is not its to show."""
+    async with telegram(tmp_path, monkeypatch) as tg:
+        await tg.add_to_group(ANN, GROUP, "deal")
+        table = (await tg.service.lobby.table_in_chat(f"tg:{GROUP}")).id
+        lobby = tg.service.cache.row(table).messages["tg_lobby"]
+        assert "Bob" not in tg.server.messages[(GROUP, lobby)]["text"]
+        assert (await tg.service.lobby.join(table, f"tg:{BOB}", "Bob")).ok  # as the Mini App's link does
+        flows = tg.app.bot_data["front"].flows
+        await flows.changed_elsewhere(table)
+        assert "Bob" in tg.server.messages[(GROUP, lobby)]["text"]
+        other = await tg.service.lobby.new_table("dc:1:2", "deal", None, "dc:9", "Di")
+        calls = len(tg.server.calls)
+        await flows.changed_elsewhere(other.table)
+        assert len(tg.server.calls) == calls, "a Discord table is the Discord bot's to show"

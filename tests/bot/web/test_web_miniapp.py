@@ -144,6 +144,9 @@ class FakeBotAPI:
                           if str(params.get(f"allow_{k}_chats", "")).lower() == "true"}}
 
 
+APPS: dict = {}  # the application served at each address (a test sets its hooks)
+
+
 @pytest.fixture
 async def mini(tmp_path, monkeypatch):
     """A web table whose bot token and Bot API (the fake) are set, on a fixed clock; an HTTP client."""
@@ -156,8 +159,10 @@ async def mini(tmp_path, monkeypatch):
     app = make_app(service, Hub(service, seed=11), lang="en", bot_token=BOT_TOKEN, clock=lambda: NOW,
                    telegram_api_url=api_url)
     runner, address = await start_site(app, "127.0.0.1", 0)
+    APPS[address] = app
     async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
         yield service, address, http, api
+    APPS.pop(address, None)
     await runner.cleanup()
     await api.stop()
     await service.idle()
@@ -541,3 +546,22 @@ async def test_outside_telegram_the_share_buttons_are_the_browsers(mini_browser)
     await page.wait("location.pathname === '/' && document.getElementById('new-table')")
     # nothing was asked of the Bot API but the bot's name (the lobby's "Add to a Telegram group")
     assert [name for name, _ in api.calls if name != "getMe"] == []
+
+
+async def test_a_mini_app_join_shows_in_the_groups_lobby_message(mini):
+    """With the chat bots in this process (``bot/process/run.py``), a seat taken through the Mini App
+    is shown in the group's lobby message at once, by the platform whose table it is."""
+    from bot.web.activity import ACTIVITY
+
+    service, address, http, _ = mini
+    shown = []
+
+    async def lobbies(table):
+        shown.append((table, [s.user for s in (await service.public_view(table)).seats]))
+
+    APPS[address][ACTIVITY].chat_lobby = lobbies
+    made = await service.lobby.new_table("tg:-100", "deal", None, "tg:1", "Ann")
+    await _post(http, address, "/api/tg/start", {"init_data": _init_data(f"t{made.table}")})
+    assert shown == [(made.table, ["tg:1", f"tg:{USER}"])]
+    await _post(http, address, "/api/tg/start", {"init_data": _init_data(f"t{made.table}")})
+    assert len(shown) == 1, "seated already: nothing changed, nothing to show"
