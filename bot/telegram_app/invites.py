@@ -7,8 +7,10 @@ the bot into a group and people to a table.
   that game's lobby at once; any other (``play``: the private greeting's button) greets the group
   with the game choice (the ``n:<game>`` buttons of a bare /newgame). A bot added by hand gets no
   ``/start``, only a ``my_chat_member`` update: the group is greeted the same way, once. The two
-  updates of one addition by link may come in either order, or be handled at once: whichever
-  comes second adds nothing (a game's ``/start`` opens the lobby in the greeting's place).
+  updates of one addition by link may come in either order, be handled at once, or by two
+  processes (webhooks behind a load balancer): whichever comes second adds nothing (a game's
+  ``/start`` opens the lobby in the greeting's place). What the group was told is noted in the
+  database (``settings``, ``tg.greeted.<chat>``, claimed by one process), not in memory.
 - **The private greeting** (``/start`` in the bot's chat, and the buttons under ``/help``): Add to a
   group, Invite friends (``switch_inline_query_chosen_chat``: the user picks a chat, and the inline
   cards of ``inline.py`` come up there), and the web table as a Mini App where there is one.
@@ -47,6 +49,7 @@ from bot.chat.screens import Button
 from bot.telegram_app.answers import CommandAnswer, chat_key, who, who_of
 from bot.telegram_app.messenger import STYLES, rows, where
 from engine.games import GAMES
+from engine.service.storage import keyvalue
 from words.i18n import game_name, t
 
 log = logging.getLogger(__name__)
@@ -59,6 +62,7 @@ PLAY = "play"  # the payload of a plain "Add to a group": the group chooses its 
 # the web table's page the menu button and the greeting open: the Main Mini App's entry (the web
 # lobby inside Telegram, signed in by initData; ``bot/web/miniapp.py``)
 MENU_PATH = "/tg"
+ADDITION = 120.0  # seconds within which Telegram's two updates of one addition to a group come
 
 
 def add_link(bot_username: str, payload: str = PLAY) -> str:
@@ -127,9 +131,9 @@ class TelegramDoors:
     def __init__(self, ctx: PlatformContext) -> None:
         self.ctx = ctx
         self.service, self.flows = ctx.service, ctx.flows
-        # groups greeted since the bot was added to them (chat -> the greeting's message id): the
-        # ``/start`` that follows an addition by link replaces it with a lobby, or is not answered twice
-        self.greeted: dict[int, int] = {}
+        # a group greeted since the bot was added to it is noted in the database (``_noted``), so
+        # that the ``/start`` that follows an addition by link replaces the greeting with a lobby, or
+        # is not answered twice, whichever process takes each of Telegram's two updates
         # Telegram's two updates of one addition may be handled at once (updates run concurrently):
         # a group's greeting and start are taken one at a time, in whichever order they come
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -186,11 +190,36 @@ class TelegramDoors:
     def _choices(self, lang: str) -> list[Button]:
         return [Button(game_name(g, lang), f"{NEW_GAME}{g}", -1) for g in GAMES]
 
+    # -- one addition, two updates: what a group was told, across processes --------------------------
+
+    @staticmethod
+    def _note(chat: int) -> str:
+        return f"tg.greeted.{chat}"
+
+    def _fresh(self, value: str | None) -> bool:
+        """Whether a note is of the addition under way (Telegram's two updates come seconds apart)."""
+        try:
+            return value is not None and self.service.clock() - float(value.split(":", 1)[0]) < ADDITION
+        except ValueError:
+            return False
+
+    async def _claim(self, chat: int) -> bool:
+        """This process tells the group (no note of the addition under way is held)."""
+        return await keyvalue.claim_value(self.service.db, self._note(chat), f"{self.service.clock()}:-",
+                                          stale=lambda old: not self._fresh(old))
+
+    async def _noted(self, chat: int) -> str | None:
+        """The note of the addition under way, taken (it answers one update only): its time and
+        the greeting's message id (``-`` while it is being posted); None without one."""
+        value = await keyvalue.get_value(self.service.db, self._note(chat))
+        await keyvalue.delete_value(self.service.db, self._note(chat))
+        return value if self._fresh(value) else None
+
     async def _greet(self, chat: int, key: str) -> int:
         lang = await self.flows.lang_of(key)
         sent = await self.messenger.post(where(key), Text(t(lang, "tg.greet.group", games=games_named(lang))),
                                          self._choices(lang))
-        self.greeted[chat] = sent
+        await keyvalue.set_value(self.service.db, self._note(chat), f"{self.service.clock()}:{sent}")
         return sent
 
     async def group_start(self, update: Update, payload: str | None) -> None:
@@ -199,14 +228,15 @@ class TelegramDoors:
         greets the group with the game choice, unless it was just greeted."""
         chat = update.effective_chat.id
         async with self._lock(chat):
-            greeting = self.greeted.pop(chat, None)
+            noted = await self._noted(chat)
             if payload in GAMES:
-                if greeting is not None:  # the lobby takes the greeting's place
-                    await self.messenger.delete(chat, greeting)
+                greeting = noted.split(":", 1)[1] if noted else "-"
+                if greeting != "-":  # the lobby takes the greeting's place
+                    await self.messenger.delete(chat, int(greeting))
                 asker = await who(self.ctx, update)
                 await self.flows.open_lobby(asker, payload, None, {}, CommandAnswer(update, self.messenger))
                 return
-            if greeting is None:  # (else greeted a moment ago, on the addition itself)
+            if noted is None and await self._claim(chat):  # (else greeted a moment ago, on the addition)
                 await self._greet(chat, chat_key(update))
 
     async def member(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -221,16 +251,22 @@ class TelegramDoors:
             return
         chat, key = changed.chat.id, f"tg:{changed.chat.id}"
         if not now:
-            self.greeted.pop(chat, None)
+            await keyvalue.delete_value(self.service.db, self._note(chat))
             return
         async with self._lock(chat):
-            # the link's /start came first: the group was greeted, or its lobby opened, already
-            if self.greeted.pop(chat, None) is not None or await self.service.lobby.table_in_chat(key) is not None:
+            # the link's /start came first: its lobby is open, or the group was greeted (the note is
+            # held, by this process or another)
+            if await self.service.lobby.table_in_chat(key) is not None or not await self._claim(chat):
+                await self._noted(chat)  # the addition's two updates are answered
                 return
             try:
-                await self._greet(chat, key)
+                sent = await self._greet(chat, key)
             except TelegramError as e:  # a group where the bot may not write: nothing to do
                 log.info("could not greet group %s: %s", chat, e)
+                return
+            # the link's /start may have opened a lobby meanwhile in another process: it stands alone
+            if await self.service.lobby.table_in_chat(key) is not None:
+                await self.messenger.delete(chat, sent)
 
     async def card(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A message sent via this bot (an inline card chosen in some chat): in a group, a "Play …"
@@ -246,6 +282,7 @@ class TelegramDoors:
         game = next((value for kind, value in filter(None, links) if kind == "startgroup"), None)
         if game not in GAMES:
             return
-        self.greeted.pop(update.effective_chat.id, None)
+        # the card opens the lobby: a greeting noted for an addition answers nothing more
+        await keyvalue.delete_value(self.service.db, self._note(update.effective_chat.id))
         asker = await who(self.ctx, update)
         await self.flows.open_lobby(asker, game, None, {}, CommandAnswer(update, self.messenger))

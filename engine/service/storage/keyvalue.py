@@ -7,6 +7,9 @@ Keys are namespaced by the adapter (``dc.event.<schedule>``, ``dc.thread.<thread
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from sqlalchemy import exc, text
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.service.storage.rows import SettingRow
@@ -35,3 +38,21 @@ async def delete_value(engine, key: str) -> None:
         if row is not None:
             await session.delete(row)
             await session.commit()
+
+
+async def claim_value(engine, key: str, value: str, stale: Callable[[str], bool] = lambda old: False) -> bool:
+    """Store ``value`` under ``key`` if no process holds it (or what is held is ``stale``): whether
+    this call did, across processes (an insert, or a conditional update of the stale value)."""
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text("INSERT INTO settings (key, value) VALUES (:k, :v)"), {"k": key, "v": value})
+        return True
+    except exc.IntegrityError:
+        pass
+    old = await get_value(engine, key)
+    if old is None or not stale(old):
+        return False
+    async with engine.begin() as conn:
+        done = await conn.execute(text("UPDATE settings SET value = :v WHERE key = :k AND value = :old"),
+                                  {"k": key, "v": value, "old": old})
+    return done.rowcount == 1

@@ -513,3 +513,40 @@ async def test_a_lobby_changed_on_the_web_is_shown_in_its_groups_lobby_message(t
         calls = len(tg.server.calls)
         await flows.changed_elsewhere(other.table)
         assert len(tg.server.calls) == calls, "a Discord table is the Discord bot's to show"
+
+
+@pytest.mark.parametrize("payload", ["play", "deal"])
+async def test_an_additions_two_updates_in_two_processes_make_one_message(db_url, monkeypatch, payload):
+    """Webhooks behind a load balancer: Telegram's ``my_chat_member`` reaches one process and the
+    link's ``/start`` another, at once; what the group was told is noted in the shared database, so
+    it gets one greeting, or one lobby (``invites.py``)."""
+    from tests.fakes.telegram_doors import added
+
+    monkeypatch.delenv("TYCOON_WEB_URL", raising=False)
+    server = BotAPIServer()
+    port = await server.start()
+    services = [await GameService.open(db_url) for _ in range(2)]
+    apps = [build_application(s, BOT_TOKEN, base_url=f"http://127.0.0.1:{port}/p{i}/bot", rate_limit=False,
+                              lang="en") for i, s in enumerate(services)]
+    try:
+        for app in apps:
+            await app.initialize()
+        one, two = (TelegramApps(server, app, service) for app, service in zip(apps, services, strict=True))
+        ann = one.person(ANN)
+        two.person(ANN)
+        await asyncio.gather(one.send(added(server, ann, GROUP)),
+                             two.send(command_message(ann, GROUP, f"/start@{BOT_USERNAME} {payload}")))
+        shown = [m for (c, m), kept in server.messages.items() if c == GROUP]
+        lobby = await services[0].lobby.table_in_chat(f"tg:{GROUP}")
+        if payload == "deal":
+            assert lobby is not None and shown == [lobby.messages["tg_lobby"]], shown
+        else:
+            assert lobby is None and len(shown) == 1 and server.messages[(GROUP, shown[0])]["buttons"] == [
+                f"n:{g}" for g in GAMES]
+    finally:
+        for app in apps:
+            await app.shutdown()
+        for service in services:
+            await service.close()
+        await server.stop()
+    assert server.refused == []
