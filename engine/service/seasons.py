@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import time
 
-from sqlalchemy import exc, text
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from engine.games import GAMES
 from engine.service import ratings
 from engine.service.outcome import Outcome
+from engine.service.storage import keyvalue
 
 SHOWN = 10  # players in a season's final standings, per game
 CHECK_EVERY = 300.0  # seconds between two looks for seasons that ended
@@ -57,7 +58,8 @@ class Seasons:
             chat, season = scope.rsplit("@", 1)
             length = lengths.get(chat) if lengths.get(chat) in ratings.LENGTHS else "month"
             key = f"season.told.{chat}.{season}"
-            if season == ratings.season_of(now, length) or key in told or not await self._claim(key):
+            if season == ratings.season_of(now, length) or key in told or not await keyvalue.claim_value(
+                    self.db, key, repr(now)):
                 continue
             standings = {}
             for game in GAMES:
@@ -67,13 +69,3 @@ class Seasons:
             out.append(Outcome(True, "ratings.season_over", params={
                 "chat": chat, "season": season, "length": length, "standings": standings}))
         return out
-
-    async def _claim(self, key: str) -> bool:
-        """Whether this process is the one to tell (it stored the key first)."""
-        try:
-            async with self.db.begin() as conn:
-                await conn.execute(text("INSERT INTO settings (key, value) VALUES (:k, :v)"),
-                                   {"k": key, "v": repr(time.time())})
-        except exc.IntegrityError:
-            return False
-        return True
