@@ -76,7 +76,7 @@ async def profile_data(service: GameService, user: str, lang: str) -> dict:
     recent = [{"table": r["table"], "game": r["game"], "game_name": game_name(r["game"], lang), "won": r["won"],
                "players": r["players"], "finished_at": r["finished_at"], "where": labels[r["place"]]["label"],
                "url": auth.result_path(service.sign, r["table"])} for r in raw["recent"]]
-    # ACHIEVEMENTS (issue 48): [{"game", "key", "name", "how", "count", "first_table"}], each given
+    # the achievements (issue 48): [{"game", "key", "name", "how", "count", "first_table"}], each given
     # here the link to the game it was first earned in (``first_url``)
     earned = [{**a, "first_url": auth.result_path(service.sign, a["first_table"]) if a.get("first_table") else None}
               for a in await achievements(service, user, lang)]

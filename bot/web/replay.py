@@ -324,7 +324,7 @@ async def result_data(service: GameService, replays: Replays, table: int, lang: 
                    "turns": frames.turns},
         # a rematch is the web table's own (a chat's table has the chat's Rematch button)
         "rematch": {"allowed": view.chat_key.startswith("web:"), "table": lobby},
-        # ACHIEVEMENTS (issue 48): [{"seat", "key", "name", "how"}], filled by ``achievements``
+        # the achievements (issue 48): [{"seat", "key", "name", "how"}], filled by ``achievements``
         "achievements": await achievements(service, view, lang),
     }
 

@@ -46,13 +46,15 @@ $("recent").replaceChildren(...P.recent.map(r => {
   li.dataset.table = String(r.table);
   return li;
 }));
-// ACHIEVEMENTS (issue 48): [{game, key, name, how, count, first_table, first_url}], when there are any
+// the achievements (issue 48): [{game, key, name, how, count, first_table, first_url}] in each game's
+// catalogue order, under the game's name
 const earned = P.achievements || [];
 $("achievements").hidden = !earned.length;
-$("achievement-list").replaceChildren(...earned.map(a => {
+$("achievement-list").replaceChildren(...earned.flatMap((a, i) => {
   const li = el("li", {}, el("span", {className: "what", textContent: w("web.profile.achievement", {name: plain(a.name), count: a.count})}));
   li.dataset.key = a.key;
   if (a.how) li.append(el("span", {className: "how muted", textContent: plain(a.how)}));
   if (a.first_url) li.append(el("a", {href: a.first_url, textContent: w("web.profile.first", {table: a.first_table})}));
-  return li;
+  const first = i === 0 || earned[i - 1].game !== a.game;
+  return first ? [el("li", {className: "game-head"}, el("h3", {textContent: w("web.game." + a.game)})), li] : [li];
 }));

@@ -55,7 +55,7 @@ function showResult() {
   again.hidden = !R.rematch.allowed;
   again.textContent = R.rematch.table ? w("web.end.join_rematch", {table: R.rematch.table}) : w("web.end.rematch");
   showChart({series: R.series, seats: R.seats, winners: R.winners}, atlas, $("end"));
-  // ACHIEVEMENTS (issue 48): [{seat, key, name, how}], filled by the server when there are any
+  // the achievements (issue 48): [{seat, key, name, how}], filled by the server when there are any
   const earned = R.achievements || [];
   $("achievements").hidden = !earned.length;
   $("achievement-list").replaceChildren(...earned.map(a => {
