@@ -215,6 +215,12 @@ class TelegramDoors:
         await keyvalue.delete_value(self.service.db, self._note(chat))
         return value if self._fresh(value) else None
 
+    async def _unsay(self, chat: int, noted: str | None) -> None:
+        """The greeting a note names deleted (none while it is being posted)."""
+        greeting = noted.split(":", 1)[1] if noted else "-"
+        if greeting.isdigit():
+            await self.messenger.delete(chat, int(greeting))
+
     async def _greet(self, chat: int, key: str) -> int:
         lang = await self.flows.lang_of(key)
         sent = await self.messenger.post(where(key), Text(t(lang, "tg.greet.group", games=games_named(lang))),
@@ -230,11 +236,11 @@ class TelegramDoors:
         async with self._lock(chat):
             noted = await self._noted(chat)
             if payload in GAMES:
-                greeting = noted.split(":", 1)[1] if noted else "-"
-                if greeting != "-":  # the lobby takes the greeting's place
-                    await self.messenger.delete(chat, int(greeting))
+                await self._unsay(chat, noted)  # the lobby takes the greeting's place
                 asker = await who(self.ctx, update)
                 await self.flows.open_lobby(asker, payload, None, {}, CommandAnswer(update, self.messenger))
+                # another process may have been posting the greeting meanwhile (it noted "-"): it goes too
+                await self._unsay(chat, await self._noted(chat))
                 return
             if noted is None and await self._claim(chat):  # (else greeted a moment ago, on the addition)
                 await self._greet(chat, chat_key(update))
