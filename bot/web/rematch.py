@@ -15,8 +15,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.chat import option_screens
-from engine.service.lobby import is_ai_user
-from engine.service.outcome import Outcome
+from engine.service.outcome import Outcome, is_ai_user
 from engine.service.storage.rows import TableRow
 from engine.service.tables import GameService
 from engine.service.views import PublicView

@@ -20,10 +20,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from engine.service import pace
 from engine.service.cache import LiveTable
 from engine.service.core import Core
-from engine.service.outcome import Outcome
+from engine.service.outcome import Outcome, is_ai_user
 from engine.service.storage import queries
 from engine.service.storage.rows import OPEN_CLOCKS, DeadlineRow, TableRow
-from engine.service.views import is_ai_user
 
 ABANDON_AFTER = 24 * 3600.0  # seconds a table waits for someone to come back (a slow game: ``waits``)
 

@@ -25,6 +25,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.games import GAMES
 from engine.play.history import Story, game_story
+from engine.service.outcome import is_ai_user
 from engine.service.storage import queries
 from engine.service.storage.rows import AchievementRow, ResultRow, TableRow
 
@@ -33,7 +34,7 @@ BATCH = 20  # results awarded a call: a backlog is worked through over several g
 
 def earners(seats: list[dict]) -> set[int]:
     """The seats whose feats count: people who held them at the end."""
-    return {i for i, s in enumerate(seats) if not str(s.get("user", "")).startswith("ai:") and not s.get("ai")}
+    return {i for i, s in enumerate(seats) if not is_ai_user(s.get("user", "")) and not s.get("ai")}
 
 
 async def story(db: AsyncEngine, row: TableRow, upto: int | None = None) -> Story:

@@ -24,14 +24,9 @@ from engine.service.chats import Chats
 from engine.service.clock_rules import DEFAULT_CLOCKS, wanted_clocks
 from engine.service.clocks import Clocks
 from engine.service.core import Core
-from engine.service.outcome import ACTIVE, IN_PROGRESS, Outcome, game_and_ruleset
+from engine.service.outcome import ACTIVE, IN_PROGRESS, Outcome, game_and_ruleset, is_ai_user
 from engine.service.storage import formats, queries
 from engine.service.storage.rows import DeadlineRow, TableRow
-
-
-def is_ai_user(user: str) -> bool:
-    return user.startswith("ai:")
-
 
 
 def runs(creator: str, seats: list, user: str, is_admin: bool = False) -> bool:

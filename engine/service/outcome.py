@@ -37,3 +37,8 @@ def game_and_ruleset(game: str, ruleset: str | None) -> tuple[str, Outcome | Non
         return ruleset, Outcome(False, "service.unknown_ruleset", params={"ruleset": ruleset,
                                                                          "choices": ", ".join(rulesets)})
     return ruleset, None
+
+
+def is_ai_user(user: str) -> bool:
+    """An AI seat's user id (``ai:<n>``), as every part of the service tells it from a person's."""
+    return str(user).startswith("ai:")

@@ -34,6 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from engine.service.outcome import is_ai_user
 from engine.service.storage.migrate import MIGRATION_LOCK, file_lock
 from engine.service.storage.rows import ChatSettingsRow, RatingRow, ResultRow
 
@@ -96,8 +97,7 @@ def season_scope(chat_key: str, season: str) -> str:
 
 def placings(result: ResultRow) -> list[tuple[str, str, int, bool]] | None:
     """(user, name, place, won) for each rated seat of a finished game; None when it is unrated."""
-    people = [(i, s) for i, s in enumerate(result.seats)
-              if not str(s.get("user", "")).startswith("ai:") and not s.get("ai")]
+    people = [(i, s) for i, s in enumerate(result.seats) if not is_ai_user(s.get("user", "")) and not s.get("ai")]
     if len(people) < 2:
         return None
     scores = {int(k): v for k, v in (result.scores or {}).items()}

@@ -39,10 +39,10 @@ from engine.service.cache import LiveTable
 from engine.service.chats import Chats
 from engine.service.clocks import Clocks
 from engine.service.core import Core
-from engine.service.lobby import Lobby, is_ai_user
+from engine.service.lobby import Lobby
 from engine.service.loop import TableLoop
 from engine.service.notices import Listener
-from engine.service.outcome import IN_PROGRESS, Outcome
+from engine.service.outcome import IN_PROGRESS, Outcome, is_ai_user
 from engine.service.restore import Restorer
 from engine.service.runner import supervise
 from engine.service.schedules import Schedules

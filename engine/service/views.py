@@ -24,12 +24,9 @@ from engine.games import GAMES
 from engine.play.history import Story, game_story
 from engine.service import pace, tokens
 from engine.service.core import Core
+from engine.service.outcome import is_ai_user
 from engine.service.storage import queries
 from engine.service.updates import Ask, Choice, Note, PrivateView, PublicView, Seat, Snapshot, due_of, snapshot_of
-
-
-def is_ai_user(user: str) -> bool:
-    return user.startswith("ai:")
 
 
 def seats_of(row) -> list[Seat]:
